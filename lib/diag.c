@@ -1,0 +1,233 @@
+/*
+ * diag.c - collecting, placing and printing diagnostics (see diag.h).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "xalloc.h"
+
+static const char *progname = "fluid";
+
+void
+diags_init(struct diags *d)
+{
+	memset(d, 0, sizeof(*d));
+}
+
+void
+diags_release(struct diags *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		free(d->v[i].file);
+		free(d->v[i].ptr);
+		free(d->v[i].msg);
+	}
+	free(d->v);
+	diags_init(d);
+}
+
+void
+diags_set_positions(struct diags *d, json_t *positions, json_t *files)
+{
+	d->positions = positions;
+	d->files = files;
+}
+
+static struct diag *
+diag_new(struct diags *d, enum diag_level level)
+{
+	struct diag *g;
+
+	if (d->n == d->cap) {
+		d->cap = d->cap ? d->cap * 2 : 16;
+		d->v = xreallocarray(d->v, d->cap, sizeof(*d->v));
+	}
+	g = &d->v[d->n++];
+	memset(g, 0, sizeof(*g));
+	g->level = level;
+	if (level == DIAG_ERROR)
+		d->nerrors++;
+	else
+		d->nwarnings++;
+	return g;
+}
+
+int
+diag_locate(const struct diags *d, const char *ptr, const char **file,
+    int *line, int *col)
+{
+	char *p, *slash;
+	json_t *pos;
+	int found = 0;
+
+	if (ptr == NULL || d->positions == NULL)
+		return 0;
+	p = xstrdup(ptr);
+	for (;;) {
+		pos = json_object_get(d->positions, p);
+		if (json_is_array(pos) && json_array_size(pos) == 3) {
+			*file = json_string_value(json_array_get(d->files,
+			    (size_t)json_integer_value(json_array_get(pos, 0))));
+			*line = (int)json_integer_value(json_array_get(pos, 1));
+			*col = (int)json_integer_value(json_array_get(pos, 2));
+			found = *file != NULL;
+			break;
+		}
+		if (*p == '\0')
+			break;
+		/* Fall back to the parent: "/a/b" -> "/a" -> "". */
+		slash = strrchr(p, '/');
+		*slash = '\0';
+	}
+	free(p);
+	return found;
+}
+
+void
+diag_at(struct diags *d, enum diag_level level, const char *ptr,
+    const char *fmt, ...)
+{
+	struct diag *g = diag_new(d, level);
+	const char *file;
+	va_list ap;
+
+	va_start(ap, fmt);
+	g->msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (ptr != NULL)
+		g->ptr = xstrdup(ptr);
+	if (diag_locate(d, ptr, &file, &g->line, &g->col))
+		g->file = xstrdup(file);
+}
+
+void
+diag_pos(struct diags *d, enum diag_level level, const char *file,
+    int line, int col, const char *fmt, ...)
+{
+	struct diag *g = diag_new(d, level);
+	va_list ap;
+
+	va_start(ap, fmt);
+	g->msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	g->file = file ? xstrdup(file) : NULL;
+	g->line = line;
+	g->col = col;
+}
+
+int
+diag_format_parse(const char *s)
+{
+	if (strcmp(s, "text") == 0)
+		return DIAG_FORMAT_TEXT;
+	if (strcmp(s, "json") == 0)
+		return DIAG_FORMAT_JSON;
+	return -1;
+}
+
+static const char *
+level_name(enum diag_level l)
+{
+	return l == DIAG_ERROR ? "error" : "warning";
+}
+
+void
+diag_print(const struct diags *d, FILE *fp, enum diag_format fmt,
+    const char *prog)
+{
+	const struct diag *g;
+	json_t *o;
+	char *s;
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		g = &d->v[i];
+		if (fmt == DIAG_FORMAT_JSON) {
+			o = json_pack("{s:s, s:s}", "level", level_name(g->level),
+			    "message", g->msg);
+			if (g->file != NULL) {
+				json_object_set_new(o, "file",
+				    json_string(g->file));
+				json_object_set_new(o, "line",
+				    json_integer(g->line));
+				json_object_set_new(o, "column",
+				    json_integer(g->col));
+			}
+			if (g->ptr != NULL)
+				json_object_set_new(o, "pointer",
+				    json_string(g->ptr));
+			s = json_dumps(o, JSON_COMPACT);
+			fprintf(fp, "%s\n", s);
+			free(s);
+			json_decref(o);
+		} else if (g->file != NULL && g->line > 0)
+			fprintf(fp, "%s:%d:%d: %s: %s\n", g->file, g->line,
+			    g->col, level_name(g->level), g->msg);
+		else if (g->file != NULL)
+			fprintf(fp, "%s: %s: %s\n", g->file,
+			    level_name(g->level), g->msg);
+		else
+			fprintf(fp, "%s: %s: %s\n", prog,
+			    level_name(g->level), g->msg);
+	}
+	fflush(fp);
+}
+
+int
+diag_status(const struct diags *d)
+{
+	return d->nerrors ? 1 : 0;
+}
+
+void
+fl_setprogname(const char *argv0)
+{
+	const char *s = strrchr(argv0, '/');
+
+	progname = s ? s + 1 : argv0;
+}
+
+const char *
+fl_progname(void)
+{
+	return progname;
+}
+
+static void
+vmsg(const char *fmt, va_list ap)
+{
+	int e = errno;
+	size_t n = strlen(fmt);
+
+	fprintf(stderr, "%s: ", progname);
+	vfprintf(stderr, fmt, ap);
+	if (n > 0 && fmt[n - 1] == ':')
+		fprintf(stderr, " %s", strerror(e));
+	fputc('\n', stderr);
+}
+
+void
+fl_fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+	exit(2);
+}
+
+void
+fl_warnx(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+}

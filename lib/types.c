@@ -1,0 +1,664 @@
+/*
+ * types.c - FLUID column types: names, trees, widening, IR form
+ * (see types.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "types.h"
+
+/* Indexed by enum ty_kind: the name, without parameters. */
+static const char *const kind_names[] = {
+	"string",
+	"boolean",
+	"int",
+	"long",
+	"float",
+	"double",
+	"decimal",
+	"date",
+	"time",
+	"timestamp",
+	"timestamp_ltz",
+	"binary",
+	"struct",
+	"array",
+	"map"
+};
+
+#define NKINDS	(sizeof(kind_names) / sizeof(kind_names[0]))
+
+/*
+ * Parameters are parsed with a cap, so that a long run of digits is
+ * refused as out of range instead of overflowing.  Any value above the
+ * cap is out of range for every parameter.
+ */
+#define NUM_CAP		1000
+
+static int
+refuse(const char **why, const char *reason)
+{
+	if (why != NULL)
+		*why = reason;
+	return -1;
+}
+
+static int
+is_lower(int c)
+{
+	return c >= 'a' && c <= 'z';
+}
+
+static int
+is_upper(int c)
+{
+	return c >= 'A' && c <= 'Z';
+}
+
+static int
+is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* ASCII only: the C library's tolower() depends on the locale. */
+static int
+to_lower(int c)
+{
+	return is_upper(c) ? c - 'A' + 'a' : c;
+}
+
+/* Find the kind spelled by the len bytes at s; -1 if there is none. */
+static int
+lookup_kind(const char *s, size_t len, int fold, enum ty_kind *out)
+{
+	size_t i, j;
+	const char *n;
+
+	for (i = 0; i < NKINDS; i++) {
+		n = kind_names[i];
+		if (strlen(n) != len)
+			continue;
+		for (j = 0; j < len; j++)
+			if ((fold ? to_lower((unsigned char)s[j]) : s[j]) !=
+			    n[j])
+				break;
+		if (j == len) {
+			*out = (enum ty_kind)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/*
+ * Parse an unsigned decimal number at *sp and advance past it.  Signs
+ * and leading zeros are refused, so that every parameter has a single
+ * spelling.  Returns 0, or -1 with *why set; syntax is the reason for a
+ * missing number.
+ */
+static int
+parse_num(const char **sp, int *out, const char *syntax, const char **why)
+{
+	const char *s = *sp;
+	int v = 0;
+
+	if (*s == '+' || *s == '-')
+		return refuse(why,
+		    "a type parameter is a number written without a sign");
+	if (!is_digit((unsigned char)*s))
+		return refuse(why, syntax);
+	if (s[0] == '0' && is_digit((unsigned char)s[1]))
+		return refuse(why,
+		    "a type parameter is written without leading zeros");
+	for (; is_digit((unsigned char)*s); s++)
+		if (v <= NUM_CAP)
+			v = v * 10 + (*s - '0');
+	*sp = s;
+	*out = v;
+	return 0;
+}
+
+int
+ty_name_parse(const char *s, struct ty_name *out, const char **why)
+{
+	static const char dec_syntax[] =
+	    "decimal is written as decimal(precision,scale), "
+	    "as in decimal(18,2)";
+	static const char ts_syntax[] =
+	    "a timestamp precision is written in parentheses, "
+	    "as in timestamp(3) or timestamp_ltz(3)";
+	const char *p;
+	enum ty_kind kind;
+	int prec = 0, scale = 0;
+
+	if (s == NULL || *s == '\0')
+		return refuse(why, "type name is empty");
+
+	/*
+	 * The word runs up to the first character that cannot be in a
+	 * name, so that "int8" is an unknown type.  Upper case is taken into the word only to give a better
+	 * reason: names are accepted exactly as written in the spec.
+	 */
+	for (p = s; is_lower((unsigned char)*p) ||
+	    is_upper((unsigned char)*p) || is_digit((unsigned char)*p) ||
+	    *p == '_'; p++)
+		continue;
+	if (lookup_kind(s, (size_t)(p - s), 0, &kind) == -1) {
+		if (lookup_kind(s, (size_t)(p - s), 1, &kind) == 0)
+			return refuse(why, "type names are written in "
+			    "lower case");
+		return refuse(why, "unknown type; the types are string, "
+		    "boolean, int, long, float, double, decimal(p,s), date, "
+		    "time, timestamp(p), timestamp_ltz(p), binary, struct, "
+		    "array and map");
+	}
+
+	if (*p == '\0') {
+		if (kind == TY_DECIMAL)
+			return refuse(why, "decimal needs a precision and a "
+			    "scale, as in decimal(18,2)");
+		if (kind == TY_TIMESTAMP || kind == TY_TIMESTAMP_LTZ)
+			prec = TY_MAX_TIMESTAMP_PRECISION;
+		goto done;
+	}
+	if (*p != '(')
+		return refuse(why, "unexpected character after the type name");
+	p++;
+
+	switch (kind) {
+	case TY_DECIMAL:
+		if (parse_num(&p, &prec, dec_syntax, why) == -1)
+			return -1;
+		if (*p++ != ',')
+			return refuse(why, dec_syntax);
+		/* decimal(18, 2) is a common way to write it. */
+		while (*p == ' ')
+			p++;
+		if (parse_num(&p, &scale, dec_syntax, why) == -1)
+			return -1;
+		if (*p++ != ')')
+			return refuse(why, dec_syntax);
+		if (prec < 1 || prec > TY_MAX_DECIMAL_PRECISION)
+			return refuse(why,
+			    "decimal precision must be between 1 and 38");
+		if (scale > prec)
+			return refuse(why, "decimal scale must be between 0 "
+			    "and the precision");
+		break;
+	case TY_TIMESTAMP:
+	case TY_TIMESTAMP_LTZ:
+		if (parse_num(&p, &prec, ts_syntax, why) == -1)
+			return -1;
+		if (*p++ != ')')
+			return refuse(why, ts_syntax);
+		if (prec > TY_MAX_TIMESTAMP_PRECISION)
+			return refuse(why,
+			    "timestamp precision must be between 0 and 6");
+		break;
+	default:
+		return refuse(why, "only decimal, timestamp and "
+		    "timestamp_ltz take parameters");
+	}
+	if (*p != '\0')
+		return refuse(why,
+		    "unexpected character after the type's parameters");
+
+done:
+	out->kind = kind;
+	out->precision = prec;
+	out->scale = scale;
+	return 0;
+}
+
+void
+ty_name_print(const struct ty *t, struct sb *sb)
+{
+	if ((size_t)t->kind >= NKINDS) {
+		/* Not a kind: print something no parser accepts. */
+		sb_adds(sb, "?");
+		return;
+	}
+	sb_adds(sb, kind_names[t->kind]);
+	switch (t->kind) {
+	case TY_DECIMAL:
+		sb_addf(sb, "(%d,%d)", t->precision, t->scale);
+		break;
+	case TY_TIMESTAMP:
+	case TY_TIMESTAMP_LTZ:
+		sb_addf(sb, "(%d)", t->precision);
+		break;
+	default:
+		break;
+	}
+}
+
+bool
+ty_is_container(enum ty_kind k)
+{
+	return k == TY_STRUCT || k == TY_ARRAY || k == TY_MAP;
+}
+
+struct ty *
+ty_new(enum ty_kind kind)
+{
+	struct ty *t = xcalloc(1, sizeof(*t));
+
+	t->kind = kind;
+	return t;
+}
+
+struct ty *
+ty_copy(const struct ty *t)
+{
+	struct ty *c;
+	size_t i;
+
+	if (t == NULL)
+		return NULL;
+	c = ty_new(t->kind);
+	c->precision = t->precision;
+	c->scale = t->scale;
+	c->required = t->required;
+	if (t->nfields > 0) {
+		c->fields = xreallocarray(NULL, t->nfields, sizeof(*c->fields));
+		for (i = 0; i < t->nfields; i++) {
+			c->fields[i].name = xstrdup(t->fields[i].name);
+			c->fields[i].type = ty_copy(t->fields[i].type);
+		}
+		c->nfields = t->nfields;
+	}
+	c->element = ty_copy(t->element);
+	c->key = ty_copy(t->key);
+	c->value = ty_copy(t->value);
+	return c;
+}
+
+void
+ty_free(struct ty *t)
+{
+	size_t i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; i < t->nfields; i++) {
+		free(t->fields[i].name);
+		ty_free(t->fields[i].type);
+	}
+	free(t->fields);
+	ty_free(t->element);
+	ty_free(t->key);
+	ty_free(t->value);
+	free(t);
+}
+
+void
+ty_add_field(struct ty *st, char *name, struct ty *type)
+{
+	/*
+	 * One reallocation per field keeps struct ty free of a capacity
+	 * that every builder would have to keep in step; structs are small.
+	 */
+	st->fields = xreallocarray(st->fields, st->nfields + 1,
+	    sizeof(*st->fields));
+	st->fields[st->nfields].name = name;
+	st->fields[st->nfields].type = type;
+	st->nfields++;
+}
+
+struct ty_field *
+ty_field(const struct ty *st, const char *name)
+{
+	size_t i;
+
+	if (st == NULL || name == NULL)
+		return NULL;
+	for (i = 0; i < st->nfields; i++)
+		if (strcmp(st->fields[i].name, name) == 0)
+			return &st->fields[i];
+	return NULL;
+}
+
+static int
+max_int(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+int
+ty_depth(const struct ty *t)
+{
+	int d = 0;
+	size_t i;
+
+	if (t == NULL || !ty_is_container(t->kind))
+		return 0;
+	for (i = 0; i < t->nfields; i++)
+		d = max_int(d, ty_depth(t->fields[i].type));
+	if (t->element != NULL)
+		d = max_int(d, ty_depth(t->element));
+	if (t->key != NULL)
+		d = max_int(d, ty_depth(t->key));
+	if (t->value != NULL)
+		d = max_int(d, ty_depth(t->value));
+	return 1 + d;
+}
+
+/* Kind and the parameters that kind has; nothing else. */
+static bool
+same_name(const struct ty *a, const struct ty *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	switch (a->kind) {
+	case TY_DECIMAL:
+		return a->precision == b->precision && a->scale == b->scale;
+	case TY_TIMESTAMP:
+	case TY_TIMESTAMP_LTZ:
+		return a->precision == b->precision;
+	default:
+		return true;
+	}
+}
+
+bool
+ty_equal(const struct ty *a, const struct ty *b)
+{
+	size_t i;
+
+	if (a == NULL || b == NULL)
+		return a == b;
+	if (!same_name(a, b) || a->required != b->required ||
+	    a->nfields != b->nfields)
+		return false;
+	for (i = 0; i < a->nfields; i++)
+		if (strcmp(a->fields[i].name, b->fields[i].name) != 0 ||
+		    !ty_equal(a->fields[i].type, b->fields[i].type))
+			return false;
+	return ty_equal(a->element, b->element) &&
+	    ty_equal(a->key, b->key) && ty_equal(a->value, b->value);
+}
+
+bool
+ty_scalar_widens(const struct ty *from, const struct ty *to)
+{
+	if (from == NULL || to == NULL || ty_is_container(from->kind) ||
+	    ty_is_container(to->kind))
+		return false;
+	switch (from->kind) {
+	case TY_INT:
+		return to->kind == TY_INT || to->kind == TY_LONG;
+	case TY_FLOAT:
+		return to->kind == TY_FLOAT || to->kind == TY_DOUBLE;
+	case TY_DECIMAL:
+		/* More integer digits, never fewer fraction digits. */
+		return to->kind == TY_DECIMAL && to->scale == from->scale &&
+		    to->precision >= from->precision;
+	case TY_TIMESTAMP:
+	case TY_TIMESTAMP_LTZ:
+		/*
+		 * A timestamp and an instant are not interchangeable: the
+		 * conversion depends on the session time zone.
+		 */
+		return to->kind == from->kind &&
+		    to->precision >= from->precision;
+	default:
+		return to->kind == from->kind;
+	}
+}
+
+json_t *
+ty_to_json(const struct ty *t, const char *name)
+{
+	json_t *o, *fields;
+	struct sb sb;
+	size_t i;
+
+	o = json_object();
+	if (name != NULL)
+		json_object_set_new(o, "name", json_string(name));
+	sb_init(&sb);
+	ty_name_print(t, &sb);
+	json_object_set_new(o, "type", json_string(sb.buf));
+	sb_release(&sb);
+	json_object_set_new(o, "required", json_boolean(t->required));
+	switch (t->kind) {
+	case TY_STRUCT:
+		fields = json_array();
+		for (i = 0; i < t->nfields; i++)
+			json_array_append_new(fields,
+			    ty_to_json(t->fields[i].type, t->fields[i].name));
+		json_object_set_new(o, "fields", fields);
+		break;
+	case TY_ARRAY:
+		if (t->element != NULL)
+			json_object_set_new(o, "element",
+			    ty_to_json(t->element, NULL));
+		break;
+	case TY_MAP:
+		if (t->key != NULL)
+			json_object_set_new(o, "key", ty_to_json(t->key, NULL));
+		if (t->value != NULL)
+			json_object_set_new(o, "value",
+			    ty_to_json(t->value, NULL));
+		break;
+	default:
+		break;
+	}
+	return o;
+}
+
+/* What a column object may or must say about its name. */
+enum name_rule {
+	NAME_NONE,	/* element, key, value */
+	NAME_OPTIONAL,	/* the top of the tree */
+	NAME_REQUIRED	/* struct fields */
+};
+
+/*
+ * A JSON string without an embedded NUL, which a C string would
+ * silently cut short; NULL otherwise.
+ */
+static const char *
+json_cstr(const json_t *j)
+{
+	const char *s;
+
+	if (!json_is_string(j))
+		return NULL;
+	s = json_string_value(j);
+	if (strlen(s) != json_string_length(j))
+		return NULL;
+	return s;
+}
+
+/*
+ * Field names go into SQL as identifiers, so the IR reader holds them
+ * to the spec's rule for column names: plain SQL identifiers.  This is
+ * path_is_ident(), repeated so that types.c stands alone.
+ */
+static bool
+plain_ident(const char *s)
+{
+	size_t n;
+
+	if (!is_lower((unsigned char)*s) && !is_upper((unsigned char)*s) &&
+	    *s != '_')
+		return false;
+	for (n = 0; is_lower((unsigned char)s[n]) ||
+	    is_upper((unsigned char)s[n]) || is_digit((unsigned char)s[n]) ||
+	    s[n] == '_'; n++)
+		continue;
+	return s[n] == '\0' && n <= 128;
+}
+
+static int
+casecmp(const char *a, const char *b)
+{
+	int ca, cb;
+
+	do {
+		ca = to_lower((unsigned char)*a++);
+		cb = to_lower((unsigned char)*b++);
+	} while (ca == cb && ca != '\0');
+	return ca - cb;
+}
+
+static int
+cmp_field_name(const void *a, const void *b)
+{
+	return casecmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * Do two fields have names that differ only by case (or not at all)?
+ * Sorted, so that a struct with very many fields is not quadratic.
+ */
+static bool
+has_duplicate(const struct ty *st)
+{
+	const char **names;
+	size_t i;
+	bool dup = false;
+
+	if (st->nfields < 2)
+		return false;
+	names = xreallocarray(NULL, st->nfields, sizeof(*names));
+	for (i = 0; i < st->nfields; i++)
+		names[i] = st->fields[i].name;
+	qsort(names, st->nfields, sizeof(*names), cmp_field_name);
+	for (i = 1; i < st->nfields && !dup; i++)
+		dup = casecmp(names[i - 1], names[i]) == 0;
+	free(names);
+	return dup;
+}
+
+static struct ty *from_json(const json_t *, int, enum name_rule,
+    const char **);
+
+static int
+fields_from_json(struct ty *t, const json_t *a, int level)
+{
+	const char *name;
+	size_t i, n;
+
+	if (!json_is_array(a))
+		return -1;
+	n = json_array_size(a);
+	if (n == 0)
+		return 0;
+	/* Filled in place; ty_free() copes with a part-filled array. */
+	t->fields = xcalloc(n, sizeof(*t->fields));
+	for (i = 0; i < n; i++) {
+		t->fields[i].type = from_json(json_array_get(a, i), level,
+		    NAME_REQUIRED, &name);
+		if (t->fields[i].type == NULL)
+			return -1;
+		t->fields[i].name = xstrdup(name);
+		t->nfields++;
+	}
+	return has_duplicate(t) ? -1 : 0;
+}
+
+/* The child kid (element, key or value) of the column o at level. */
+static struct ty *
+child_from_json(const json_t *o, const char *kid, int level)
+{
+	const json_t *c = json_object_get(o, kid);
+
+	if (c == NULL)
+		return NULL;
+	return from_json(c, level + 1, NAME_NONE, NULL);
+}
+
+/*
+ * One column at nesting level level (1 at the top).  *namep, when
+ * namep is not NULL, gets the column's name, borrowed from j.
+ */
+static struct ty *
+from_json(const json_t *j, int level, enum name_rule rule,
+    const char **namep)
+{
+	const json_t *jname, *jreq;
+	const char *name = NULL, *type;
+	struct ty_name tn;
+	struct ty *t = NULL;
+	struct sb sb;
+	size_t known = 2;	/* type, required */
+	bool canonical;
+
+	/*
+	 * A container at the deepest allowed level can only be followed by
+	 * one more level of columns; this also bounds the recursion.
+	 */
+	if (level > TY_MAX_DEPTH + 1 || !json_is_object(j))
+		return NULL;
+
+	jname = json_object_get(j, "name");
+	if (jname != NULL) {
+		if (rule == NAME_NONE || (name = json_cstr(jname)) == NULL ||
+		    !plain_ident(name))
+			return NULL;
+		known++;
+	} else if (rule == NAME_REQUIRED)
+		return NULL;
+
+	if ((type = json_cstr(json_object_get(j, "type"))) == NULL ||
+	    ty_name_parse(type, &tn, NULL) == -1)
+		return NULL;
+	jreq = json_object_get(j, "required");
+	if (!json_is_boolean(jreq))
+		return NULL;
+
+	t = ty_new(tn.kind);
+	t->precision = tn.precision;
+	t->scale = tn.scale;
+	t->required = json_is_true(jreq);
+
+	/* The IR holds canonical names only: one type, one spelling. */
+	sb_init(&sb);
+	ty_name_print(t, &sb);
+	canonical = strcmp(sb.buf, type) == 0;
+	sb_release(&sb);
+	if (!canonical)
+		goto fail;
+
+	switch (t->kind) {
+	case TY_STRUCT:
+		if (fields_from_json(t, json_object_get(j, "fields"),
+		    level + 1) == -1)
+			goto fail;
+		known++;
+		break;
+	case TY_ARRAY:
+		if ((t->element = child_from_json(j, "element", level)) ==
+		    NULL)
+			goto fail;
+		known++;
+		break;
+	case TY_MAP:
+		if ((t->key = child_from_json(j, "key", level)) == NULL ||
+		    (t->value = child_from_json(j, "value", level)) == NULL)
+			goto fail;
+		known += 2;
+		break;
+	default:
+		break;
+	}
+	/* Anything else (a misspelt key, fields on a string) is refused. */
+	if (json_object_size(j) != known)
+		goto fail;
+	if (namep != NULL)
+		*namep = name;
+	return t;
+
+fail:
+	ty_free(t);
+	return NULL;
+}
+
+struct ty *
+ty_from_json(const json_t *j)
+{
+	return from_json(j, 1, NAME_OPTIONAL, NULL);
+}

@@ -1,0 +1,113 @@
+/*
+ * types.h - FLUID column types: names, trees, widening, IR form.
+ *
+ * A contract spells a type as a name ("string", "decimal(18,2)",
+ * "timestamp_ltz(3)", "struct", "array", "map") plus, for the three
+ * containers, children spelled out: struct has fields, array an element,
+ * map a key and a value.  The checker turns contract columns into
+ * struct ty trees (it owns the diagnostics, since they need contract
+ * paths); this module parses and prints names, compares trees and
+ * converts them to and from the IR's normalised JSON form.
+ *
+ * IR form (what fluid-check writes): a column is
+ *	{"name": N, "type": T, "required": B, ...children}
+ * with T the canonical name ("decimal(18,2)", "timestamp(6)") and the
+ * children as in the contract: "fields" (array of columns), "element",
+ * "key", "value" (columns without "name").  required is always present.
+ *
+ * Ownership: ty_* constructors return a tree the caller frees with
+ * ty_free(); a tree owns its children and field names.
+ */
+#ifndef FLUID_TYPES_H
+#define FLUID_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <jansson.h>
+
+#include "xalloc.h"
+
+#define TY_MAX_DECIMAL_PRECISION	38
+#define TY_MAX_TIMESTAMP_PRECISION	6	/* microseconds */
+#define TY_MAX_DEPTH			32	/* nesting of containers */
+
+enum ty_kind {
+	TY_STRING,
+	TY_BOOLEAN,
+	TY_INT,		/* 32 bit */
+	TY_LONG,	/* 64 bit */
+	TY_FLOAT,
+	TY_DOUBLE,
+	TY_DECIMAL,	/* p 1..38, s 0..p */
+	TY_DATE,
+	TY_TIME,
+	TY_TIMESTAMP,	/* p 0..6, without time zone */
+	TY_TIMESTAMP_LTZ, /* p 0..6, an instant */
+	TY_BINARY,
+	TY_STRUCT,
+	TY_ARRAY,
+	TY_MAP
+};
+
+/* A parsed type name: the kind and its parameters. */
+struct ty_name {
+	enum ty_kind	kind;
+	int		precision;	/* decimal, timestamp, timestamp_ltz */
+	int		scale;		/* decimal */
+};
+
+struct ty;
+
+struct ty_field {
+	char		*name;
+	struct ty	*type;
+};
+
+struct ty {
+	enum ty_kind	 kind;
+	int		 precision;
+	int		 scale;
+	bool		 required;	/* false: the value may be null */
+	struct ty_field	*fields;	/* TY_STRUCT */
+	size_t		 nfields;
+	struct ty	*element;	/* TY_ARRAY */
+	struct ty	*key;		/* TY_MAP */
+	struct ty	*value;		/* TY_MAP */
+};
+
+/*
+ * Parse a type name.  "timestamp" and "timestamp_ltz" without a
+ * precision mean 6; "decimal" needs both precision and scale.  Returns 0,
+ * or -1 with *why set to a static reason that does not quote the input.
+ */
+int	 ty_name_parse(const char *s, struct ty_name *out, const char **why);
+/* Append the canonical name of t's kind and parameters ("decimal(18,2)"). */
+void	 ty_name_print(const struct ty *t, struct sb *sb);
+bool	 ty_is_container(enum ty_kind);
+
+struct ty *ty_new(enum ty_kind);	/* zeroed, nullable */
+struct ty *ty_copy(const struct ty *);
+void	 ty_free(struct ty *);
+/* Append a field (takes over name and type). */
+void	 ty_add_field(struct ty *st, char *name, struct ty *type);
+/* The field of st called name, or NULL. */
+struct ty_field *ty_field(const struct ty *st, const char *name);
+/* Nesting depth: 0 for a scalar, 1 + the deepest child otherwise. */
+int	 ty_depth(const struct ty *);
+
+/* Same kind, parameters, children and nullability, recursively. */
+bool	 ty_equal(const struct ty *a, const struct ty *b);
+/*
+ * Can every value of scalar type from be held by to without loss?
+ * The spec's widenings: equal, int->long, float->double, a decimal with
+ * more precision at the same scale, a timestamp (or timestamp_ltz) with
+ * finer precision.  Nullability is not considered.  Containers: false.
+ */
+bool	 ty_scalar_widens(const struct ty *from, const struct ty *to);
+
+/* The IR form (see above); name may be NULL for element/key/value. */
+json_t	*ty_to_json(const struct ty *, const char *name);
+/* Parse the IR form back; NULL if it is not well formed. */
+struct ty *ty_from_json(const json_t *);
+
+#endif

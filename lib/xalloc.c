@@ -1,0 +1,171 @@
+/*
+ * xalloc.c - allocation wrappers that exit on failure (see xalloc.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+static void
+oom(void)
+{
+	/* Exit status 2: the environment, not the contract, failed. */
+	fputs("fluid: out of memory\n", stderr);
+	exit(2);
+}
+
+void *
+xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+void *
+xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+void *
+xreallocarray(void *p, size_t nmemb, size_t size)
+{
+	if (size != 0 && nmemb > (size_t)-1 / size)
+		oom();
+	p = realloc(p, nmemb * size != 0 ? nmemb * size : 1);
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *
+xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *
+xvasprintf(const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+	char *p;
+
+	va_copy(cp, ap);
+	n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		oom();
+	p = xmalloc((size_t)n + 1);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	return p;
+}
+
+char *
+xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	p = xvasprintf(fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+void
+sb_init(struct sb *sb)
+{
+	sb->cap = 64;
+	sb->len = 0;
+	sb->buf = xmalloc(sb->cap);
+	sb->buf[0] = '\0';
+}
+
+void
+sb_release(struct sb *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+}
+
+static void
+sb_grow(struct sb *sb, size_t extra)
+{
+	if (sb->len + extra + 1 <= sb->cap)
+		return;
+	while (sb->len + extra + 1 > sb->cap)
+		sb->cap *= 2;
+	sb->buf = xreallocarray(sb->buf, sb->cap, 1);
+}
+
+void
+sb_addn(struct sb *sb, const char *s, size_t n)
+{
+	sb_grow(sb, n);
+	memcpy(sb->buf + sb->len, s, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void
+sb_adds(struct sb *sb, const char *s)
+{
+	sb_addn(sb, s, strlen(s));
+}
+
+void
+sb_addc(struct sb *sb, char c)
+{
+	sb_addn(sb, &c, 1);
+}
+
+void
+sb_addf(struct sb *sb, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	p = xvasprintf(fmt, ap);
+	va_end(ap);
+	sb_adds(sb, p);
+	free(p);
+}
+
+void
+sb_truncate(struct sb *sb, size_t len)
+{
+	if (len < sb->len) {
+		sb->len = len;
+		sb->buf[len] = '\0';
+	}
+}
+
+char *
+sb_steal(struct sb *sb)
+{
+	char *p = sb->buf;
+
+	sb_init(sb);
+	return p;
+}

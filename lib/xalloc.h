@@ -1,0 +1,44 @@
+/*
+ * xalloc.h - allocation that never returns NULL, and a growing string.
+ *
+ * For every file in lib/ and tools/.  Out of memory is not something a
+ * contract compiler can recover from, so it is handled here, once: the
+ * process prints one line and exits 2 (environment error).
+ *
+ * struct sb is a NUL-terminated string buffer.  sb_init() sets it up,
+ * sb_release() frees what it holds, sb_steal() hands the string to the
+ * caller (who frees it) and leaves the buffer empty.
+ */
+#ifndef FLUID_XALLOC_H
+#define FLUID_XALLOC_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xreallocarray(void *p, size_t nmemb, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap)
+    __attribute__((format(printf, 1, 0)));
+
+struct sb {
+	char	*buf;	/* always NUL-terminated once initialised */
+	size_t	 len;	/* bytes in use, excluding the NUL */
+	size_t	 cap;	/* bytes allocated */
+};
+
+void	 sb_init(struct sb *);
+void	 sb_release(struct sb *);
+void	 sb_addn(struct sb *, const char *, size_t);
+void	 sb_adds(struct sb *, const char *);
+void	 sb_addc(struct sb *, char);
+void	 sb_addf(struct sb *, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void	 sb_truncate(struct sb *, size_t len);
+char	*sb_steal(struct sb *);
+
+#endif

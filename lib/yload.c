@@ -1,0 +1,542 @@
+/*
+ * yload.c - libyaml events to jansson values with positions (yload.h).
+ *
+ * The loader is event driven: libyaml does the scanning and parsing, we
+ * keep a stack of open collections and the JSON pointer of the innermost
+ * one, so every node's pointer is known when it is built.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "bounds.h"
+#include "jptr.h"
+#include "yload.h"
+
+struct frame {
+	json_t	*node;		/* the open mapping or sequence (borrowed) */
+	size_t	 ptrlen;	/* length of its pointer in ld->ptr */
+	char	*key;		/* mapping: key awaiting its value */
+	char	*anchor;	/* anchor to register when it closes */
+	size_t	 nodes0;	/* node count when it opened */
+};
+
+struct loader {
+	const char	*name;
+	struct diags	*d;
+	json_t		*pos;
+	json_t		*anchors;	/* name -> node */
+	json_t		*anchor_sizes;	/* name -> node count */
+	struct frame	 stack[FL_MAX_YAML_DEPTH];
+	int		 depth;
+	struct sb	 ptr;		/* pointer of the innermost frame */
+	size_t		*nodes;
+	size_t		 nodes0;	/* budget used before this file */
+	json_t		*root;
+};
+
+static int __attribute__((format(printf, 3, 4)))
+fail(struct loader *ld, const yaml_mark_t *m, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	diag_pos(ld->d, DIAG_ERROR, ld->name, (int)m->line + 1,
+	    (int)m->column + 1, "%s", msg);
+	free(msg);
+	return -1;
+}
+
+static int
+is_int(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	if (len > 2 && s[0] == '0' && s[1] == 'o') {
+		for (i = 2; i < len; i++)
+			if (s[i] < '0' || s[i] > '7')
+				return 0;
+		return 1;
+	}
+	if (len > 2 && s[0] == '0' && s[1] == 'x') {
+		for (i = 2; i < len; i++)
+			if (strchr("0123456789abcdefABCDEF", s[i]) == NULL)
+				return 0;
+		return 1;
+	}
+	if (i < len && (s[i] == '-' || s[i] == '+'))
+		i++;
+	if (i == len)
+		return 0;
+	for (; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return 1;
+}
+
+/* [-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )? */
+static int
+is_float(const char *s, size_t len)
+{
+	size_t i = 0, digits = 0;
+
+	if (i < len && (s[i] == '-' || s[i] == '+'))
+		i++;
+	if (len - i == 4 && (strncmp(s + i, ".inf", 4) == 0 ||
+	    strncmp(s + i, ".Inf", 4) == 0 || strncmp(s + i, ".INF", 4) == 0))
+		return 1;
+	if (len == 4 && (strcmp(s, ".nan") == 0 || strcmp(s, ".NaN") == 0 ||
+	    strcmp(s, ".NAN") == 0))
+		return 1;
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+		digits++;
+	if (i < len && s[i] == '.')
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+			digits++;
+	if (digits == 0)
+		return 0;
+	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < len && (s[i] == '-' || s[i] == '+'))
+			i++;
+		if (i == len)
+			return 0;
+		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+			;
+	}
+	return i == len;
+}
+
+enum yload_plain
+yload_plain_kind(const char *s, size_t len)
+{
+	static const char *nulls[] = { "", "~", "null", "Null", "NULL" };
+	static const char *bools[] = { "true", "True", "TRUE",
+	    "false", "False", "FALSE" };
+	size_t i;
+
+	for (i = 0; i < sizeof(nulls) / sizeof(*nulls); i++)
+		if (len == strlen(nulls[i]) && memcmp(s, nulls[i], len) == 0)
+			return YLOAD_PLAIN_NULL;
+	for (i = 0; i < sizeof(bools) / sizeof(*bools); i++)
+		if (len == strlen(bools[i]) && memcmp(s, bools[i], len) == 0)
+			return YLOAD_PLAIN_BOOL;
+	if (is_int(s, len))
+		return YLOAD_PLAIN_INT;
+	if (is_float(s, len))
+		return YLOAD_PLAIN_FLOAT;
+	return YLOAD_PLAIN_STRING;
+}
+
+static json_t *
+scalar_value(struct loader *ld, const yaml_event_t *ev)
+{
+	const char *s = (const char *)ev->data.scalar.value;
+	size_t len = ev->data.scalar.length;
+	long long ll;
+	double dbl;
+	char *end;
+	json_t *v;
+
+	if (len > FL_MAX_STRING_BYTES) {
+		fail(ld, &ev->start_mark, "scalar longer than %u bytes",
+		    FL_MAX_STRING_BYTES);
+		return NULL;
+	}
+	if (memchr(s, '\0', len) != NULL) {
+		fail(ld, &ev->start_mark, "string contains a NUL byte");
+		return NULL;
+	}
+	if (ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		goto string;
+	switch (yload_plain_kind(s, len)) {
+	case YLOAD_PLAIN_NULL:
+		return json_null();
+	case YLOAD_PLAIN_BOOL:
+		return json_boolean(s[0] == 't' || s[0] == 'T');
+	case YLOAD_PLAIN_INT:
+		errno = 0;
+		if (len > 2 && s[1] == 'o')
+			ll = strtoll(s + 2, &end, 8);
+		else
+			ll = strtoll(s, &end, 0);
+		if (errno == ERANGE) {
+			fail(ld, &ev->start_mark,
+			    "integer out of range (quote it if it is text)");
+			return NULL;
+		}
+		return json_integer(ll);
+	case YLOAD_PLAIN_FLOAT:
+		dbl = strtod(s, &end);
+		if (!isfinite(dbl)) {
+			fail(ld, &ev->start_mark, "number is not finite "
+			    "(quote it if it is text)");
+			return NULL;
+		}
+		return json_real(dbl);
+	case YLOAD_PLAIN_STRING:
+		break;
+	}
+string:
+	v = json_stringn(s, len);
+	if (v == NULL)
+		fail(ld, &ev->start_mark, "string is not valid UTF-8");
+	return v;
+}
+
+static int
+count_node(struct loader *ld, const yaml_mark_t *m, size_t n)
+{
+	*ld->nodes += n;
+	if (*ld->nodes > FL_MAX_NODES)
+		return fail(ld, m, "document has more than %u nodes "
+		    "(aliases and $refs expanded)", FL_MAX_NODES);
+	return 0;
+}
+
+static void
+record_pos(struct loader *ld, const char *ptr, const yaml_mark_t *m)
+{
+	json_object_set_new(ld->pos, ptr,
+	    json_pack("[I, I]", (json_int_t)m->line + 1,
+	    (json_int_t)m->column + 1));
+}
+
+/* An alias's copy stands where the alias does, node by node. */
+static void
+record_subtree(struct loader *ld, json_t *v, struct sb *ptr,
+    const yaml_mark_t *m)
+{
+	size_t len = ptr->len, i;
+	const char *k;
+	json_t *c;
+
+	record_pos(ld, ptr->buf, m);
+	if (json_is_object(v)) {
+		json_object_foreach(v, k, c) {
+			jptr_push_key(ptr, k);
+			record_subtree(ld, c, ptr, m);
+			sb_truncate(ptr, len);
+		}
+	} else if (json_is_array(v)) {
+		json_array_foreach(v, i, c) {
+			jptr_push_index(ptr, i);
+			record_subtree(ld, c, ptr, m);
+			sb_truncate(ptr, len);
+		}
+	}
+}
+
+static int
+check_tag(struct loader *ld, const yaml_event_t *ev, const yaml_char_t *tag,
+    int implicit)
+{
+	if (tag != NULL && !implicit)
+		return fail(ld, &ev->start_mark,
+		    "YAML tags are not supported ('%s')", (const char *)tag);
+	return 0;
+}
+
+/* A node in key position: must be a plain string scalar, new in the map. */
+static int
+take_key(struct loader *ld, struct frame *top, const yaml_event_t *ev)
+{
+	const char *s;
+	size_t len;
+
+	if (ev->type != YAML_SCALAR_EVENT)
+		return fail(ld, &ev->start_mark,
+		    "mapping keys must be strings");
+	if (check_tag(ld, ev, ev->data.scalar.tag,
+	    ev->data.scalar.plain_implicit || ev->data.scalar.quoted_implicit))
+		return -1;
+	s = (const char *)ev->data.scalar.value;
+	len = ev->data.scalar.length;
+	if (memchr(s, '\0', len) != NULL || len > 4096)
+		return fail(ld, &ev->start_mark,
+		    "mapping key is not a usable string");
+	if (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+	    yload_plain_kind(s, len) != YLOAD_PLAIN_STRING)
+		return fail(ld, &ev->start_mark,
+		    "mapping key '%s' is not a string (quote it)", s);
+	if (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+	    strcmp(s, "<<") == 0)
+		return fail(ld, &ev->start_mark,
+		    "YAML merge keys ('<<') are not supported");
+	if (json_object_get(top->node, s) != NULL)
+		return fail(ld, &ev->start_mark, "duplicate key '%s'", s);
+	top->key = xstrndup(s, len);
+	return 0;
+}
+
+static void
+register_anchor(struct loader *ld, const yaml_char_t *anchor, json_t *v,
+    size_t count)
+{
+	if (anchor == NULL)
+		return;
+	json_object_set(ld->anchors, (const char *)anchor, v);
+	json_object_set_new(ld->anchor_sizes, (const char *)anchor,
+	    json_integer((json_int_t)count));
+}
+
+/* Attach v (a new reference) to the innermost collection or as root. */
+static void
+attach(struct loader *ld, json_t *v)
+{
+	struct frame *top;
+
+	if (ld->depth == 0) {
+		ld->root = v;
+		return;
+	}
+	top = &ld->stack[ld->depth - 1];
+	if (json_is_object(top->node)) {
+		json_object_set_new(top->node, top->key, v);
+		free(top->key);
+		top->key = NULL;
+	} else
+		json_array_append_new(top->node, v);
+}
+
+/* Extend ld->ptr with the pointer step of the node about to be added. */
+static void
+child_ptr(struct loader *ld)
+{
+	struct frame *top;
+
+	if (ld->depth == 0)
+		return;
+	top = &ld->stack[ld->depth - 1];
+	if (json_is_object(top->node))
+		jptr_push_key(&ld->ptr, top->key);
+	else
+		jptr_push_index(&ld->ptr, json_array_size(top->node));
+}
+
+static int
+on_node(struct loader *ld, const yaml_event_t *ev)
+{
+	struct frame *top = ld->depth ? &ld->stack[ld->depth - 1] : NULL;
+	size_t base = ld->ptr.len;
+	json_t *v, *size;
+	const char *anchor;
+	int rc = 0;
+
+	if (ld->depth == 0 && ld->root != NULL)
+		return fail(ld, &ev->start_mark, "more than one root node");
+	if (top != NULL && json_is_object(top->node) && top->key == NULL)
+		return take_key(ld, top, ev);
+	if (count_node(ld, &ev->start_mark, 1))
+		return -1;
+	child_ptr(ld);
+	switch (ev->type) {
+	case YAML_SCALAR_EVENT:
+		if (check_tag(ld, ev, ev->data.scalar.tag,
+		    ev->data.scalar.plain_implicit ||
+		    ev->data.scalar.quoted_implicit) ||
+		    (v = scalar_value(ld, ev)) == NULL) {
+			rc = -1;
+			break;
+		}
+		record_pos(ld, ld->ptr.buf, &ev->start_mark);
+		register_anchor(ld, ev->data.scalar.anchor, v, 1);
+		attach(ld, v);
+		break;
+	case YAML_ALIAS_EVENT:
+		anchor = (const char *)ev->data.alias.anchor;
+		v = json_object_get(ld->anchors, anchor);
+		size = json_object_get(ld->anchor_sizes, anchor);
+		if (v == NULL) {
+			rc = fail(ld, &ev->start_mark,
+			    "unknown alias '*%s'", anchor);
+			break;
+		}
+		if ((rc = count_node(ld, &ev->start_mark,
+		    (size_t)json_integer_value(size))) != 0)
+			break;
+		/* Shared, not copied: the resolver builds a fresh tree. */
+		record_subtree(ld, v, &ld->ptr, &ev->start_mark);
+		attach(ld, json_incref(v));
+		break;
+	case YAML_MAPPING_START_EVENT:
+	case YAML_SEQUENCE_START_EVENT:
+		if (ev->type == YAML_MAPPING_START_EVENT)
+			rc = check_tag(ld, ev, ev->data.mapping_start.tag,
+			    ev->data.mapping_start.implicit);
+		else
+			rc = check_tag(ld, ev, ev->data.sequence_start.tag,
+			    ev->data.sequence_start.implicit);
+		if (rc)
+			break;
+		if (ld->depth == FL_MAX_YAML_DEPTH) {
+			rc = fail(ld, &ev->start_mark,
+			    "YAML nested deeper than %d levels", FL_MAX_YAML_DEPTH);
+			break;
+		}
+		v = ev->type == YAML_MAPPING_START_EVENT ? json_object() :
+		    json_array();
+		record_pos(ld, ld->ptr.buf, &ev->start_mark);
+		attach(ld, v);
+		top = &ld->stack[ld->depth++];
+		top->node = v;
+		top->ptrlen = ld->ptr.len;
+		top->key = NULL;
+		anchor = (const char *)(ev->type == YAML_MAPPING_START_EVENT ?
+		    ev->data.mapping_start.anchor :
+		    ev->data.sequence_start.anchor);
+		top->anchor = anchor ? xstrdup(anchor) : NULL;
+		top->nodes0 = *ld->nodes;
+		return 0;	/* the pointer stays extended while open */
+	default:
+		break;
+	}
+	sb_truncate(&ld->ptr, base);
+	return rc;
+}
+
+static void
+on_end(struct loader *ld)
+{
+	struct frame *top = &ld->stack[--ld->depth];
+
+	if (top->anchor != NULL) {
+		register_anchor(ld, (const yaml_char_t *)top->anchor, top->node,
+		    *ld->nodes - top->nodes0 + 1);
+		free(top->anchor);
+	}
+	free(top->key);
+	/* Back to the parent's pointer: drop this node's step. */
+	sb_truncate(&ld->ptr, ld->depth ? ld->stack[ld->depth - 1].ptrlen : 0);
+}
+
+static void
+loader_release(struct loader *ld)
+{
+	while (ld->depth > 0) {
+		struct frame *top = &ld->stack[--ld->depth];
+
+		free(top->key);
+		free(top->anchor);
+	}
+	json_decref(ld->anchors);
+	json_decref(ld->anchor_sizes);
+	sb_release(&ld->ptr);
+}
+
+int
+yload_buffer(const char *name, const unsigned char *buf, size_t len,
+    json_t **doc, json_t **pos, size_t *nodes, struct diags *d)
+{
+	struct loader ld;
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	int rc = 0, done = 0, ndocs = 0;
+
+	memset(&ld, 0, sizeof(ld));
+	ld.name = name;
+	ld.d = d;
+	ld.pos = json_object();
+	ld.anchors = json_object();
+	ld.anchor_sizes = json_object();
+	ld.nodes = nodes;
+	sb_init(&ld.ptr);
+	*doc = *pos = NULL;
+
+	if (!yaml_parser_initialize(&parser)) {
+		fputs("fluid: out of memory\n", stderr);
+		exit(2);
+	}
+	yaml_parser_set_input_string(&parser, buf, len);
+	while (!done && rc == 0) {
+		if (!yaml_parser_parse(&parser, &ev)) {
+			char *msg = xasprintf("malformed YAML: %s%s%s%s",
+			    parser.problem ? parser.problem : "parse error",
+			    parser.context ? " (" : "",
+			    parser.context ? parser.context : "",
+			    parser.context ? ")" : "");
+
+			rc = fail(&ld, &parser.problem_mark, "%s", msg);
+			free(msg);
+			break;
+		}
+		switch (ev.type) {
+		case YAML_STREAM_END_EVENT:
+			done = 1;
+			break;
+		case YAML_DOCUMENT_START_EVENT:
+			if (++ndocs > 1)
+				rc = fail(&ld, &ev.start_mark, "more than one "
+				    "YAML document in one file");
+			break;
+		case YAML_SCALAR_EVENT:
+		case YAML_ALIAS_EVENT:
+		case YAML_MAPPING_START_EVENT:
+		case YAML_SEQUENCE_START_EVENT:
+			rc = on_node(&ld, &ev);
+			break;
+		case YAML_MAPPING_END_EVENT:
+		case YAML_SEQUENCE_END_EVENT:
+			on_end(&ld);
+			break;
+		default:
+			break;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
+	if (rc == 0 && ld.root == NULL) {
+		diag_pos(d, DIAG_ERROR, name, 0, 0, "empty YAML document");
+		rc = -1;
+	}
+	if (rc == 0) {
+		*doc = ld.root;
+		*pos = ld.pos;
+	} else {
+		json_decref(ld.root);
+		json_decref(ld.pos);
+	}
+	loader_release(&ld);
+	return rc;
+}
+
+int
+yload_slurp(FILE *fp, size_t max, unsigned char **bufp, size_t *lenp)
+{
+	size_t len = 0, cap = 65536, n;
+	unsigned char *buf = xmalloc(cap);
+
+	for (;;) {
+		if (len == cap) {
+			if (cap > max) {
+				free(buf);
+				errno = EFBIG;
+				return -1;
+			}
+			cap *= 2;
+			buf = xreallocarray(buf, cap, 1);
+		}
+		n = fread(buf + len, 1, cap - len, fp);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(fp)) {
+		free(buf);
+		return -1;
+	}
+	if (len > max) {
+		free(buf);
+		errno = EFBIG;
+		return -1;
+	}
+	*bufp = buf;
+	*lenp = len;
+	return 0;
+}

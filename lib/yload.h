@@ -1,0 +1,47 @@
+/*
+ * yload.h - YAML into jansson values, with where every node stood.
+ *
+ * The loader reads one YAML document under the core schema of YAML 1.2
+ * (so "yes" and "on" stay strings) and refuses what a contract has no
+ * use for and an attacker would: tags, non-string or duplicate keys,
+ * merge keys, more than one document, and alias expansion beyond
+ * FL_MAX_NODES nodes (the "billion laughs").  Errors name the line and
+ * column; libyaml's own message is passed on for malformed input.
+ *
+ * *pos receives an object mapping the JSON pointer of every node to
+ * [line, column], both 1-based.  Both *doc and *pos are new references.
+ */
+#ifndef FLUID_YLOAD_H
+#define FLUID_YLOAD_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+#include "diag.h"
+
+enum yload_plain {
+	YLOAD_PLAIN_STRING,
+	YLOAD_PLAIN_NULL,
+	YLOAD_PLAIN_BOOL,
+	YLOAD_PLAIN_INT,
+	YLOAD_PLAIN_FLOAT
+};
+
+/*
+ * Load buf (len bytes) named name in diagnostics.  Returns 0 on success;
+ * -1 after adding an error to d.  *nodes is the budget: it is increased
+ * by the number of nodes built and checked against FL_MAX_NODES.
+ */
+int	yload_buffer(const char *name, const unsigned char *buf, size_t len,
+	    json_t **doc, json_t **pos, size_t *nodes, struct diags *d);
+
+/* What a plain (unquoted) scalar means under the core schema. */
+enum yload_plain yload_plain_kind(const char *s, size_t len);
+
+/*
+ * Read a whole file or stream into memory, refusing more than max bytes.
+ * Returns 0, or -1 with errno set (EFBIG when too large).
+ */
+int	yload_slurp(FILE *fp, size_t max, unsigned char **buf, size_t *len);
+
+#endif

@@ -1,0 +1,270 @@
+/*
+ * fluid - the driver users type.  Each subcommand runs a pipeline of
+ * fluid-* stages (found next to this executable) and presents the result.
+ *
+ * Stages run one after another, each reading the previous one's output
+ * from an unlinked temporary file, rather than as a live pipe: when a
+ * stage refuses the contract the driver stops there, so the user sees
+ * that stage's diagnostics and not a second complaint about empty input.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fluid.h"
+
+static const char usage[] =
+"usage: fluid validate [--diagnostics=text|json] FILE\n"
+"       fluid validate --schema-version VERSION --fragment KIND FILE\n"
+"       fluid bundle [--out OUTFILE] FILE\n"
+"       fluid --help | --version\n"
+"\n"
+"  validate   check a contract (or one fragment) against every static rule\n"
+"  bundle     print the contract with every $ref inlined, as YAML\n"
+"\n"
+"Exit status: 0 ok, 1 refused, 2 usage or environment error.\n"
+"See fluid(1) and fluid(7).\n";
+
+static char tooldir[PATH_MAX + 2];
+
+/* The stages live beside us: /proc/self/exe, or argv[0] failing that. */
+static void
+find_tooldir(const char *argv0)
+{
+	char buf[PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+
+	if (n > 0)
+		buf[n] = '\0';
+	else if (realpath(argv0, buf) == NULL) {
+		tooldir[0] = '\0';	/* fall back to PATH */
+		return;
+	}
+	if ((slash = strrchr(buf, '/')) != NULL)
+		*slash = '\0';
+	snprintf(tooldir, sizeof(tooldir), "%s/", buf);
+}
+
+/*
+ * Run one stage with stdin from in (-1: inherit) and stdout to out.
+ * stderr is shared, so the stage's diagnostics reach the user as they are.
+ * Returns the stage's exit status.
+ */
+static int
+run_stage(char *const argv[], int in, int out)
+{
+	char path[PATH_MAX + 64];
+	pid_t pid;
+	int st;
+
+	snprintf(path, sizeof(path), "%s%s", tooldir, argv[0]);
+	if ((pid = fork()) == -1)
+		fl_fatal("fork:");
+	if (pid == 0) {
+		if (in != -1 && dup2(in, 0) == -1)
+			_exit(EXIT_USAGE);
+		if (dup2(out, 1) == -1)
+			_exit(EXIT_USAGE);
+		if (tooldir[0] != '\0')
+			execv(path, argv);
+		else
+			execvp(argv[0], argv);
+		fprintf(stderr, "fluid: cannot run %s: %s\n", argv[0],
+		    strerror(errno));
+		_exit(EXIT_USAGE);
+	}
+	while (waitpid(pid, &st, 0) == -1)
+		if (errno != EINTR)
+			fl_fatal("waitpid:");
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	fprintf(stderr, "fluid: %s died of signal %d\n", argv[0],
+	    WTERMSIG(st));
+	return EXIT_USAGE;
+}
+
+/*
+ * Run the stages in order; on success *doc is the last one's document.
+ * Returns the first non-zero status, or 0.
+ */
+static int
+run_pipeline(char **const stages[], size_t n, json_t **doc)
+{
+	FILE *prev = NULL, *next;
+	json_error_t err;
+	size_t i;
+	int st;
+
+	*doc = NULL;
+	for (i = 0; i < n; i++) {
+		if ((next = tmpfile()) == NULL)
+			fl_fatal("cannot create a temporary file:");
+		st = run_stage(stages[i], prev ? fileno(prev) : -1,
+		    fileno(next));
+		if (prev != NULL)
+			fclose(prev);
+		prev = next;
+		if (st != 0) {
+			fclose(prev);
+			return st;
+		}
+		rewind(prev);
+	}
+	*doc = json_loadf(prev, 0, &err);
+	fclose(prev);
+	if (*doc == NULL)
+		fl_fatal("%s wrote no pipeline document: %s",
+		    stages[n - 1][0], err.text);
+	return 0;
+}
+
+/* Options shared by validate and bundle, collected as resolve's argv. */
+struct args {
+	char	*resolve[8];
+	size_t	 nresolve;
+	char	*check[4];
+	size_t	 ncheck;
+	char	*out;
+	char	*file;
+	int	 fragment;
+};
+
+static void
+parse_args(int argc, char *argv[], struct args *a, int allow_out,
+    int allow_fragment)
+{
+	static const struct option opts[] = {
+		{ "diagnostics", required_argument, NULL, 'D' },
+		{ "fragment", required_argument, NULL, 'f' },
+		{ "schema-version", required_argument, NULL, 's' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct cli cli = { usage, DIAG_FORMAT_TEXT };
+	int c, idx;
+
+	memset(a, 0, sizeof(*a));
+	a->resolve[a->nresolve++] = "fluid-resolve";
+	a->check[a->ncheck++] = "fluid-check";
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:", opts, &idx)) != -1) {
+		switch (c) {
+		case 'D':
+			cli_common(&cli, "diagnostics", optarg);
+			a->resolve[a->nresolve++] = xasprintf(
+			    "--diagnostics=%s", optarg);
+			a->check[a->ncheck++] = xasprintf("--diagnostics=%s",
+			    optarg);
+			break;
+		case 'f':
+		case 's':
+			if (!allow_fragment)
+				cli_usage_error(&cli, "--%s is for validate",
+				    opts[idx].name);
+			a->fragment |= c == 'f';
+			a->resolve[a->nresolve++] = xasprintf("--%s=%s",
+			    c == 'f' ? "fragment" : "schema-version", optarg);
+			break;
+		case 'o':
+			if (!allow_out)
+				cli_usage_error(&cli, "--out is for bundle");
+			a->out = optarg;
+			break;
+		case 'h':
+			cli_common(&cli, "help", NULL);
+			break;
+		default:
+			cli_usage_error(&cli, "unknown option");
+		}
+	}
+	if (optind != argc - 1)
+		cli_usage_error(&cli, "%s expects one FILE", argv[0]);
+	a->file = argv[optind];
+	a->resolve[a->nresolve++] = "--";
+	a->resolve[a->nresolve++] = a->file;
+}
+
+static int
+cmd_validate(int argc, char *argv[])
+{
+	struct args a;
+	char **stages[2];
+	json_t *doc;
+	int st;
+
+	parse_args(argc, argv, &a, 0, 1);
+	stages[0] = a.resolve;
+	stages[1] = a.check;
+	if ((st = run_pipeline(stages, 2, &doc)) != 0)
+		return st;
+	printf("%s: ok\n", a.file);
+	json_decref(doc);
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_USAGE;
+}
+
+static int
+cmd_bundle(int argc, char *argv[])
+{
+	struct args a;
+	char **stages[1];
+	json_t *doc;
+	struct sb y;
+	int st;
+
+	parse_args(argc, argv, &a, 1, 0);
+	stages[0] = a.resolve;
+	if ((st = run_pipeline(stages, 1, &doc)) != 0)
+		return st;
+	sb_init(&y);
+	sb_adds(&y, "# fluid bundle: every $ref inlined; digest ");
+	sb_adds(&y, json_string_value(json_object_get(
+	    ir_section(doc, "resolve"), "digest")));
+	sb_addc(&y, '\n');
+	if (yemit(json_object_get(ir_section(doc, "resolve"), "document"),
+	    &y) == -1)
+		fl_fatal("cannot write the bundle as YAML");
+	json_decref(doc);
+	if (a.out != NULL) {
+		if (atomic_write(a.out, y.buf, y.len) == -1)
+			fl_fatal("cannot write '%s':", a.out);
+		printf("wrote %s\n", a.out);
+	} else
+		fwrite(y.buf, 1, y.len, stdout);
+	sb_release(&y);
+	return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_OK : EXIT_USAGE;
+}
+
+/* Adding a subcommand is one line here and one function above. */
+static const struct {
+	const char	*name;
+	int		(*run)(int, char *[]);
+} commands[] = {
+	{ "validate", cmd_validate },
+	{ "bundle", cmd_bundle },
+};
+
+int
+main(int argc, char *argv[])
+{
+	struct cli cli = { usage, DIAG_FORMAT_TEXT };
+	size_t i;
+
+	fl_setprogname("fluid");
+	find_tooldir(argv[0]);
+	if (argc < 2)
+		cli_usage_error(&cli, "expects a command");
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0)
+		cli_common(&cli, "help", NULL);
+	if (strcmp(argv[1], "--version") == 0)
+		cli_common(&cli, "version", NULL);
+	for (i = 0; i < sizeof(commands) / sizeof(*commands); i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
+	cli_usage_error(&cli, "unknown command '%s'", argv[1]);
+}
