@@ -38,6 +38,8 @@
 #include "digest.h"
 #include "atomic.h"
 #include "cli.h"
+#include "check.h"
+#include "url.h"
 
 
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "path.h"		/* PATH_MAX_IDENT, not the functions */
 #include "types.h"
 
 /* Indexed by enum ty_kind: the name, without parameters. */
@@ -137,8 +138,9 @@ ty_name_parse(const char *s, struct ty_name *out, const char **why)
 
 	/*
 	 * The word runs up to the first character that cannot be in a
-	 * name, so that "int8" is an unknown type.  Upper case is taken into the word only to give a better
-	 * reason: names are accepted exactly as written in the spec.
+	 * name, so that "int8" is an unknown type.  Upper case is taken
+	 * into the word only to give a better reason: names are accepted
+	 * exactly as the spec writes them.
 	 */
 	for (p = s; is_lower((unsigned char)*p) ||
 	    is_upper((unsigned char)*p) || is_digit((unsigned char)*p) ||
@@ -261,7 +263,8 @@ ty_copy(const struct ty *t)
 	c->scale = t->scale;
 	c->required = t->required;
 	if (t->nfields > 0) {
-		c->fields = xreallocarray(NULL, t->nfields, sizeof(*c->fields));
+		c->fields = xreallocarray(NULL, t->nfields,
+		    sizeof(*c->fields));
 		for (i = 0; i < t->nfields; i++) {
 			c->fields[i].name = xstrdup(t->fields[i].name);
 			c->fields[i].type = ty_copy(t->fields[i].type);
@@ -437,7 +440,8 @@ ty_to_json(const struct ty *t, const char *name)
 		break;
 	case TY_MAP:
 		if (t->key != NULL)
-			json_object_set_new(o, "key", ty_to_json(t->key, NULL));
+			json_object_set_new(o, "key",
+			    ty_to_json(t->key, NULL));
 		if (t->value != NULL)
 			json_object_set_new(o, "value",
 			    ty_to_json(t->value, NULL));
@@ -475,7 +479,7 @@ json_cstr(const json_t *j)
 /*
  * Field names go into SQL as identifiers, so the IR reader holds them
  * to the spec's rule for column names: plain SQL identifiers.  This is
- * path_is_ident(), repeated so that types.c stands alone.
+ * path_is_ident(), repeated so that types.c links without path.c.
  */
 static bool
 plain_ident(const char *s)
@@ -489,7 +493,7 @@ plain_ident(const char *s)
 	    is_upper((unsigned char)s[n]) || is_digit((unsigned char)s[n]) ||
 	    s[n] == '_'; n++)
 		continue;
-	return s[n] == '\0' && n <= 128;
+	return s[n] == '\0' && n <= PATH_MAX_IDENT;
 }
 
 static int
@@ -588,8 +592,10 @@ from_json(const json_t *j, int level, enum name_rule rule,
 	bool canonical;
 
 	/*
-	 * A container at the deepest allowed level can only be followed by
-	 * one more level of columns; this also bounds the recursion.
+	 * Level TY_MAX_DEPTH + 1 holds the scalars under the deepest
+	 * container allowed (ty_depth() TY_MAX_DEPTH); a container there
+	 * is refused for want of a level for its children.  This also
+	 * bounds the recursion, whatever the JSON.
 	 */
 	if (level > TY_MAX_DEPTH + 1 || !json_is_object(j))
 		return NULL;

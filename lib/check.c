@@ -1,0 +1,801 @@
+/*
+ * check.c - the contract as a whole: schema version, which builds are
+ * in the managed lane, exposes and who writes them, deployments and the
+ * locations that must not overlap.  The per-build work is in
+ * check_stream.c, check_expose.c and check_mapping.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_int.h"
+#include "digest.h"
+#include "url.h"
+
+static const char *const build_props[] = {
+	"language", "stream", "mapping", "sql", "parameters", NULL
+};
+static const char *const flink_keys[] = {
+	"management", "source", "eventTime", "deployment", NULL
+};
+static const char *const deployment_keys[] = {
+	"name", "namespace", "context", "serviceAccount", "image",
+	"checkpointUri", "savepointUri", "haUri", "secretRefs", "state", NULL
+};
+static const char *const expose_keys[] = {
+	"exposeId", "kind", "binding", "contract", "description", "name",
+	NULL
+};
+static const char *const contract_keys[] = { "schema", NULL };
+static const char *const managements[] = { "operator", NULL };
+static const char *const states[] = { "running", "suspended", NULL };
+static const char *const expose_kinds[] = { "table", NULL };
+/* Root governance and access policies: refused, never advertised. */
+static const char *const governance_keys[] = {
+	"governance", "policies", "accessPolicies", "access", "quality", NULL
+};
+
+/* A checkpoint, savepoint or HA location, for the overlap test. */
+struct place {
+	char	*uri;	/* normalised: no trailing '/' */
+	char	*ptr;
+	char	*path;
+	char	*build;
+};
+
+struct contract {
+	struct chk	 c;
+	const char	*product;
+	json_t		*exposes;	/* the contract's list (borrowed) */
+	struct ty	**schemas;	/* per expose, checked once */
+	bool		*schema_done;
+	int		*writer;	/* per expose: build index or -1 */
+	struct place	*places;
+	size_t		 nplaces;
+	json_t		*deployments;	/* "ns/name" -> build index */
+	json_t		*build_ids;	/* id -> build index */
+};
+
+static bool
+dns_label(const char *s, size_t max)
+{
+	size_t n = strlen(s), i;
+
+	if (n == 0 || n > max || s[0] == '-' || s[n - 1] == '-')
+		return false;
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' &&
+		    s[i] <= '9') || s[i] == '-'))
+			return false;
+	return true;
+}
+
+static bool
+dns_subdomain(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (n == 0 || n > 253)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' &&
+		    s[i] <= '9') || s[i] == '-' || s[i] == '.'))
+			return false;
+	return s[0] != '-' && s[0] != '.' && s[n - 1] != '-' &&
+	    s[n - 1] != '.';
+}
+
+/* Build ids name files (DIR/<id>.sql) and allowlist entries. */
+static bool
+build_id_ok(const char *s)
+{
+	size_t i;
+
+	if (*s == '\0' || *s == '.' || *s == '-' || strlen(s) > 128)
+		return false;
+	for (i = 0; s[i] != '\0'; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' &&
+		    s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
+		    s[i] == '-' || s[i] == '_' || s[i] == '.'))
+			return false;
+	return true;
+}
+
+/* repository[:tag]@sha256:<64 hex> */
+static bool
+image_pinned(const char *s)
+{
+	const char *at = strstr(s, "@sha256:");
+	size_t i;
+
+	if (at == NULL || at == s || strlen(at + 8) != 64)
+		return false;
+	for (i = 0; i < 64; i++)
+		if (!((at[8 + i] >= '0' && at[8 + i] <= '9') ||
+		    (at[8 + i] >= 'a' && at[8 + i] <= 'f')))
+			return false;
+	for (; s < at; s++)
+		if ((unsigned char)*s <= ' ' || *s == '@')
+			return false;
+	return true;
+}
+
+static void
+add_place(struct contract *k, struct loc *l, const char *key,
+    const char *uri, const char *build)
+{
+	struct loc_mark m = loc_mark(l);
+	struct place *p;
+	size_t n = strlen(uri);
+
+	while (n > 0 && uri[n - 1] == '/')
+		n--;
+	k->places = xreallocarray(k->places, k->nplaces + 1,
+	    sizeof(*k->places));
+	p = &k->places[k->nplaces++];
+	p->uri = xstrndup(uri, n);
+	loc_key(l, key);
+	p->ptr = xstrdup(l->ptr.buf);
+	p->path = xstrdup(l->path.buf);
+	p->build = xstrdup(build);
+	loc_reset(l, m);
+}
+
+static json_t *
+deployment_check(struct contract *k, struct loc *l, json_t *flink,
+    const char *build, int bi, bool *ok)
+{
+	static const char *const s3[] = { "checkpointUri", "savepointUri",
+	    "haUri" };
+	struct chk *c = &k->c;
+	struct loc_mark m = loc_mark(l);
+	json_t *dep = get_obj(c, l, flink, "deployment", true), *ir, *refs;
+	json_t *v, *seen;
+	const char *name, *ns, *ctx, *sa, *image, *state, *s, *why;
+	struct url u;
+	size_t i;
+	char *key;
+
+	if (dep == NULL) {
+		*ok = false;
+		return NULL;
+	}
+	loc_key(l, "deployment");
+	*ok &= only_keys(c, l, dep, deployment_keys) == 0;
+	name = get_str(c, l, dep, "name", true);
+	ns = get_str(c, l, dep, "namespace", true);
+	ctx = get_str(c, l, dep, "context", true);
+	sa = get_str(c, l, dep, "serviceAccount", true);
+	image = get_str(c, l, dep, "image", true);
+	state = get_enum(c, l, dep, "state", false, states);
+	if (name && !dns_label(name, 45)) {
+		struct loc_mark m2 = loc_mark(l);
+
+		loc_key(l, "name");
+		cerr(c, l, "must be a DNS label of at most 45 characters "
+		    "(a-z, 0-9, '-'): the operator names Services after it");
+		loc_reset(l, m2);
+		name = NULL;
+	}
+	if (ns && !dns_label(ns, 63)) {
+		struct loc_mark m2 = loc_mark(l);
+
+		loc_key(l, "namespace");
+		cerr(c, l, "must be a Kubernetes namespace name (a-z, 0-9, "
+		    "'-', at most 63 characters)");
+		loc_reset(l, m2);
+		ns = NULL;
+	}
+	if (ctx && has_control(ctx)) {
+		struct loc_mark m2 = loc_mark(l);
+
+		loc_key(l, "context");
+		cerr(c, l, "must not contain control characters");
+		loc_reset(l, m2);
+		ctx = NULL;
+	}
+	if (sa && !dns_subdomain(sa)) {
+		struct loc_mark m2 = loc_mark(l);
+
+		loc_key(l, "serviceAccount");
+		cerr(c, l, "must be a Kubernetes object name");
+		loc_reset(l, m2);
+		sa = NULL;
+	}
+	if (image && !image_pinned(image)) {
+		struct loc_mark m2 = loc_mark(l);
+
+		loc_key(l, "image");
+		cerr(c, l, "must be pinned by digest "
+		    "(repository@sha256:<64 hex digits>): Kubernetes pulls by "
+		    "digest, so a tag never decides what runs");
+		loc_reset(l, m2);
+		image = NULL;
+	}
+	if (!name || !ns || !ctx || !sa || !image ||
+	    (state == NULL && json_object_get(dep, "state") != NULL))
+		*ok = false;
+	if (name && ns) {
+		key = xasprintf("%s/%s", ns, name);
+		if ((seen = json_object_get(k->deployments, key)) != NULL) {
+			struct loc_mark m2 = loc_mark(l);
+
+			loc_key(l, "name");
+			cerr(c, l, "deployment %s is also builds[%lld]'s: "
+			    "namespace/name pairs may not repeat", key,
+			    (long long)json_integer_value(seen));
+			loc_reset(l, m2);
+			*ok = false;
+		} else
+			json_object_set_new(k->deployments, key,
+			    json_integer(bi));
+		free(key);
+	}
+	ir = json_pack("{s:s?, s:s?, s:s?, s:s?, s:s?, s:s}", "name", name,
+	    "namespace", ns, "context", ctx, "serviceAccount", sa, "image",
+	    image, "state", state ? state : "running");
+	for (i = 0; i < 3; i++) {
+		struct loc_mark m2 = loc_mark(l);
+
+		if ((s = get_str(c, l, dep, s3[i], true)) == NULL) {
+			*ok = false;
+			continue;
+		}
+		loc_key(l, s3[i]);
+		if (url_parse(s, &u, &why) == -1) {
+			cerr(c, l, "%s", why);
+			*ok = false;
+		} else {
+			if (strcmp(u.scheme, "s3") != 0 || u.userinfo ||
+			    u.query) {
+				cerr(c, l, "must be a plain s3:// URI (non-S3 "
+				    "storage is not supported)");
+				*ok = false;
+			} else {
+				loc_reset(l, m2);
+				add_place(k, l, s3[i], s, build);
+				json_object_set_new(ir, s3[i],
+				    json_string(s));
+			}
+			url_release(&u);
+		}
+		loc_reset(l, m2);
+	}
+	refs = json_array();
+	v = get_arr(c, l, dep, "secretRefs", false);
+	if (v == NULL && json_object_get(dep, "secretRefs") != NULL)
+		*ok = false;
+	for (i = 0; v != NULL && i < json_array_size(v); i++) {
+		struct loc_mark m2 = loc_mark(l);
+		json_t *r = json_array_get(v, i);
+		size_t j;
+
+		loc_key(l, "secretRefs");
+		loc_idx(l, i);
+		if (!json_is_string(r) || !dns_subdomain(json_string_value(r)))
+			cerr(c, l, "must be the name of a Kubernetes Secret");
+		else {
+			for (j = 0; j < json_array_size(refs); j++)
+				if (json_equal(json_array_get(refs, j), r))
+					break;
+			if (j < json_array_size(refs))
+				cerr(c, l, "Secret %s is listed twice",
+				    json_string_value(r));
+			else
+				json_array_append(refs, r);
+		}
+		if (json_array_size(refs) != i + 1)
+			*ok = false;
+		loc_reset(l, m2);
+	}
+	json_object_set_new(ir, "secretRefs", refs);
+	loc_reset(l, m);
+	return ir;
+}
+
+/* The expose a build writes; its schema, checked once. */
+static int
+output_expose(struct contract *k, struct loc *l, json_t *build, int bi,
+    const char *id)
+{
+	struct chk *c = &k->c;
+	struct loc_mark m = loc_mark(l);
+	json_t *outs = get_arr(c, l, build, "outputs", true), *e;
+	const char *name;
+	size_t j;
+
+	if (outs == NULL)
+		return -1;
+	loc_key(l, "outputs");
+	if (json_array_size(outs) != 1) {
+		cerr(c, l, "a managed build writes exactly one output (more "
+		    "than one output per build is not supported)");
+		return loc_reset(l, m), -1;
+	}
+	loc_idx(l, 0);
+	if (!json_is_string(json_array_get(outs, 0))) {
+		cerr(c, l, "must be an exposeId");
+		return loc_reset(l, m), -1;
+	}
+	name = json_string_value(json_array_get(outs, 0));
+	json_array_foreach(k->exposes, j, e)
+		if (json_is_object(e) && json_is_string(json_object_get(e,
+		    "exposeId")) && strcmp(json_string_value(
+		    json_object_get(e, "exposeId")), name) == 0)
+			break;
+	if (j == json_array_size(k->exposes)) {
+		cerr(c, l, "%s is not the exposeId of any expose",
+		    has_control(name) ? "?" : name);
+		return loc_reset(l, m), -1;
+	}
+	if (k->writer[j] != -1) {
+		cerr(c, l, "one build writes each expose: exposes[%zu] is "
+		    "already written by builds[%d]", j, k->writer[j]);
+		return loc_reset(l, m), -1;
+	}
+	k->writer[j] = bi;
+	(void)id;
+	loc_reset(l, m);
+	return (int)j;
+}
+
+static struct ty *
+expose_schema(struct contract *k, size_t j)
+{
+	struct chk *c = &k->c;
+	json_t *x = json_array_get(k->exposes, j), *ct;
+	struct loc l;
+	char *save = c->build;
+
+	if (k->schema_done[j])
+		return k->schemas[j];
+	k->schema_done[j] = true;
+	c->build = "";
+	loc_init(&l);
+	loc_key(&l, "exposes");
+	loc_idx(&l, j);
+	if ((ct = get_obj(c, &l, x, "contract", true)) != NULL) {
+		loc_key(&l, "contract");
+		only_keys(c, &l, ct, contract_keys);
+		loc_key(&l, "schema");
+		if (json_object_get(ct, "schema") == NULL)
+			cerr(c, &l, "is required: the output table's columns");
+		else
+			k->schemas[j] = schema_columns(c, &l,
+			    json_object_get(ct, "schema"));
+	}
+	loc_release(&l);
+	c->build = save;
+	return k->schemas[j];
+}
+
+static void
+sql_warning(struct contract *k, struct loc *l, const char *id,
+    const char *sql)
+{
+	char d[DIGEST_STRLEN];
+
+	digest_bytes(sql, strlen(sql), d);
+	cwarn(&k->c, l, "brings its own SQL, which runs with the job's "
+	    "catalog identity: fluid apply refuses it unless "
+	    "FLUID_FLINK_CONTRACT_SQL_ALLOWLIST lists it; pinned entry: "
+	    "%s/%s@%s", k->product ? k->product : "?", id, d);
+}
+
+static json_t *
+managed_build(struct contract *k, json_t *b, int bi, const char *id)
+{
+	struct chk *c = &k->c;
+	struct loc l;
+	struct stream s;
+	json_t *props, *params, *flink, *ir = NULL, *table = NULL, *dep;
+	json_t *sqlv, *x, *outs;
+	const char *sql = NULL;
+	struct ty *schema = NULL;
+	char *xptr = NULL, *xpath = NULL;
+	int xi;
+	bool ok = true;
+	size_t i;
+
+	loc_init(&l);
+	loc_set(&l, "", "");
+	sb_addf(&l.ptr, "/builds/%d", bi);
+	memset(&s, 0, sizeof(s));
+	if (get_enum(c, &l, b, "engine", true, (const char *const[]){
+	    "flink", NULL }) == NULL)
+		ok = false;
+	xi = output_expose(k, &l, b, bi, id);
+	props = get_obj(c, &l, b, "properties", true);
+	if (props == NULL)
+		goto out;
+	loc_key(&l, "properties");
+	ok &= only_keys(c, &l, props, build_props) == 0;
+	if (get_enum(c, &l, props, "language", false, (const char *const[]){
+	    "flink_sql", NULL }) == NULL && json_object_get(props,
+	    "language") != NULL)
+		ok = false;
+	params = get_obj(c, &l, props, "parameters", true);
+	loc_key(&l, "parameters");
+	flink = params ? get_obj(c, &l, params, "flink", true) : NULL;
+	if (flink != NULL) {
+		loc_key(&l, "flink");
+		ok &= only_keys(c, &l, flink, flink_keys) == 0;
+		dep = deployment_check(k, &l, flink, id, bi, &ok);
+	} else
+		dep = NULL;
+	loc_set(&l, "", "");
+	sb_addf(&l.ptr, "/builds/%d", bi);
+	if (flink == NULL)
+		goto out;
+	ok &= stream_check(c, &l, props, flink, &s);
+	if (xi >= 0) {
+		schema = expose_schema(k, (size_t)xi);
+		x = json_array_get(k->exposes, (size_t)xi);
+		{
+			struct loc xl;
+			char *save = c->build;
+
+			loc_init(&xl);
+			loc_key(&xl, "exposes");
+			loc_idx(&xl, (size_t)xi);
+			c->build = "";
+			table = expose_check(c, &xl, x, schema);
+			c->build = save;
+			loc_release(&xl);
+		}
+		xptr = xasprintf("/exposes/%d/contract/schema", xi);
+		xpath = xasprintf("exposes[%d].contract.schema", xi);
+	}
+	ir = json_pack("{s:s, s:s?, s:O?}", "id", id, "product", k->product,
+	    "expose", xi >= 0 ? json_object_get(json_array_get(k->exposes,
+	    (size_t)xi), "exposeId") : NULL);
+	sqlv = json_object_get(props, "sql");
+	if (sqlv != NULL && !json_is_null(sqlv)) {
+		loc_key(&l, "properties");
+		loc_key(&l, "sql");
+		if (!json_is_string(sqlv)) {
+			cerr(c, &l, "must be a string: one SELECT from "
+			    "source_events");
+			ok = false;
+		} else if (json_object_get(props, "mapping") != NULL) {
+			cerr(c, &l, "a mapping and SQL together are refused: "
+			    "use one of them");
+			ok = false;
+		} else {
+			sql = json_string_value(sqlv);
+			ok &= sql_check(c, &l, sql);
+			sql_warning(k, &l, id, sql);
+		}
+		loc_set(&l, "", "");
+		sb_addf(&l.ptr, "/builds/%d", bi);
+	}
+	if (schema != NULL && sql != NULL) {
+		/* The pod's planner checks the types of the build's SQL. */
+		outs = json_array();
+		for (i = 0; i < schema->nfields; i++)
+			json_array_append_new(outs, json_pack(
+			    "{s:s, s:b, s:{s:s}}", "name",
+			    schema->fields[i].name, "required",
+			    schema->fields[i].type->required, "expr", "op",
+			    "sql"));
+		json_object_set_new(ir, "explode", json_null());
+		json_object_set_new(ir, "outputs", outs);
+		json_object_set_new(ir, "sql", json_string(sql));
+	} else if (schema != NULL && sqlv == NULL)
+		ok &= mapping_check(c, &l, props, &s, schema, xptr, xpath, ir);
+	json_object_set(ir, "stream", s.ir);
+	json_object_set_new(ir, "table", table ? table : json_null());
+	table = NULL;
+	json_object_set_new(ir, "deployment", dep ? dep : json_null());
+	dep = NULL;
+	if (schema == NULL || xi < 0)
+		ok = false;
+out:
+	json_decref(table);
+	stream_release(&s);
+	free(xptr);
+	free(xpath);
+	loc_release(&l);
+	if (!ok) {
+		json_decref(ir);
+		return NULL;
+	}
+	return ir;
+}
+
+static const char *
+management_of(json_t *b)
+{
+	json_t *f = json_object_get(json_object_get(json_object_get(
+	    json_object_get(b, "properties"), "parameters"), "flink"),
+	    "management");
+
+	return json_string_value(f);
+}
+
+/* No two locations equal, and none inside another. */
+static void
+places_check(struct contract *k)
+{
+	struct loc l;
+	size_t i, j, n;
+	const struct place *a, *b;
+
+	loc_init(&l);
+	for (i = 0; i < k->nplaces; i++)
+		for (j = 0; j < k->nplaces; j++) {
+			a = &k->places[i];
+			b = &k->places[j];
+			n = strlen(a->uri);
+			if (i == j || strncmp(a->uri, b->uri, n) != 0 ||
+			    (b->uri[n] != '\0' && b->uri[n] != '/'))
+				continue;
+			if (b->uri[n] == '\0' && j < i)
+				continue;	/* equal: report once */
+			loc_set(&l, b->ptr, b->path);
+			k->c.build = xasprintf("Flink build %s: ", b->build);
+			cerr(&k->c, &l, b->uri[n] == '\0' ?
+			    "is the same location as build %s's %s" :
+			    "lies inside build %s's %s: checkpoint, savepoint "
+			    "and HA locations may not nest", a->build,
+			    strrchr(a->path, '.') + 1);
+			free(k->c.build);
+			k->c.build = "";
+		}
+	loc_release(&l);
+}
+
+static void
+contract_release(struct contract *k)
+{
+	size_t i;
+
+	for (i = 0; i < json_array_size(k->exposes); i++)
+		ty_free(k->schemas[i]);
+	free(k->schemas);
+	free(k->schema_done);
+	free(k->writer);
+	for (i = 0; i < k->nplaces; i++) {
+		free(k->places[i].uri);
+		free(k->places[i].ptr);
+		free(k->places[i].path);
+		free(k->places[i].build);
+	}
+	free(k->places);
+	json_decref(k->deployments);
+	json_decref(k->build_ids);
+}
+
+static json_t *
+check_contract(struct contract *k, json_t *doc)
+{
+	struct chk *c = &k->c;
+	struct loc l;
+	json_t *builds, *b, *ir, *out = json_array(), *x;
+	const char *version, *id, *mg;
+	size_t i, nmanaged = 0;
+	bool managed_lane;
+
+	loc_init(&l);
+	version = get_str(c, &l, doc, "fluidVersion", true);
+	get_enum(c, &l, doc, "kind", true,
+	    (const char *const[]){ "DataProduct", NULL });
+	k->product = get_str(c, &l, doc, "id", true);
+	if (k->product != NULL && !build_id_ok(k->product)) {
+		loc_key(&l, "id");
+		cerr(c, &l, "must be letters, digits, '.', '_' and '-'");
+		loc_set(&l, "", "");
+		k->product = NULL;
+	}
+	get_str(c, &l, doc, "name", false);
+	if (version != NULL && strcmp(version, CHECK_MANAGED_VERSION) != 0 &&
+	    strcmp(version, CHECK_STABLE_VERSION) != 0) {
+		loc_key(&l, "fluidVersion");
+		cerr(c, &l, "'%s' is not a supported schema version (%s, or "
+		    "%s for the managed Flink lane)", has_control(version) ?
+		    "?" : version, CHECK_STABLE_VERSION,
+		    CHECK_MANAGED_VERSION);
+		loc_set(&l, "", "");
+	}
+	managed_lane = version && strcmp(version, CHECK_MANAGED_VERSION) == 0;
+	builds = get_arr(c, &l, doc, "builds", false);
+	k->exposes = get_arr(c, &l, doc, "exposes", false);
+	if (k->exposes == NULL)
+		k->exposes = json_array(), json_decref(k->exposes);
+	k->schemas = xcalloc(json_array_size(k->exposes) + 1,
+	    sizeof(*k->schemas));
+	k->schema_done = xcalloc(json_array_size(k->exposes) + 1,
+	    sizeof(*k->schema_done));
+	k->writer = xcalloc(json_array_size(k->exposes) + 1,
+	    sizeof(*k->writer));
+	for (i = 0; i < json_array_size(k->exposes); i++)
+		k->writer[i] = -1;
+	json_array_foreach(builds, i, b)
+		if ((mg = management_of(b)) != NULL &&
+		    strcmp(mg, "operator") == 0)
+			nmanaged++;
+	if (nmanaged > 0 && !managed_lane && version != NULL) {
+		loc_key(&l, "fluidVersion");
+		cerr(c, &l, "a build sets properties.parameters.flink."
+		    "management: operator, which needs fluidVersion \"%s\"",
+		    CHECK_MANAGED_VERSION);
+		loc_set(&l, "", "");
+	}
+	if (nmanaged == 0 || !managed_lane)
+		goto done;
+	c->lane = "Managed Flink: ";
+	for (i = 0; governance_keys[i] != NULL; i++)
+		if (json_object_get(doc, governance_keys[i]) != NULL) {
+			loc_key(&l, governance_keys[i]);
+			cerr(c, &l, "root governance, access and quality "
+			    "policies are not enforced by the managed lane, so "
+			    "they are refused rather than advertised as "
+			    "enforced");
+			loc_set(&l, "", "");
+		}
+	json_array_foreach(k->exposes, i, x) {
+		loc_key(&l, "exposes");
+		loc_idx(&l, i);
+		if (!json_is_object(x))
+			cerr(c, &l, "must be a mapping");
+		else {
+			only_keys(c, &l, x, expose_keys);
+			get_enum(c, &l, x, "kind", true, expose_kinds);
+			id = get_str(c, &l, x, "exposeId", true);
+			if (id != NULL) {
+				size_t j;
+
+				for (j = 0; j < i; j++)
+					if (json_equal(json_object_get(
+					    json_array_get(k->exposes, j),
+					    "exposeId"), json_object_get(x,
+					    "exposeId"))) {
+						loc_key(&l, "exposeId");
+						cerr(c, &l, "exposes[%zu] has "
+						    "the same exposeId", j);
+						break;
+					}
+			}
+		}
+		loc_set(&l, "", "");
+	}
+	json_array_foreach(builds, i, b) {
+		loc_key(&l, "builds");
+		loc_idx(&l, i);
+		if (!json_is_object(b)) {
+			cerr(c, &l, "must be a mapping");
+			loc_set(&l, "", "");
+			continue;
+		}
+		id = get_str(c, &l, b, "id", true);
+		if (id != NULL && !build_id_ok(id)) {
+			loc_key(&l, "id");
+			cerr(c, &l, "must be letters, digits, '.', '_' and '-'");
+			id = NULL;
+		} else if (id != NULL && json_object_get(k->build_ids, id)) {
+			loc_key(&l, "id");
+			cerr(c, &l, "builds[%lld] has the same id",
+			    (long long)json_integer_value(json_object_get(
+			    k->build_ids, id)));
+			id = NULL;
+		} else if (id != NULL)
+			json_object_set_new(k->build_ids, id,
+			    json_integer((json_int_t)i));
+		mg = management_of(b);
+		loc_set(&l, "", "");
+		if (mg == NULL || strcmp(mg, "operator") != 0) {
+			loc_key(&l, "builds");
+			loc_idx(&l, i);
+			loc_key(&l, "properties");
+			if (mg != NULL)
+				get_enum(c, &l, json_object_get(json_object_get(
+				    json_object_get(b, "properties"),
+				    "parameters"), "flink"), "management",
+				    true, managements);
+			else
+				cerr(c, &l, "a managed contract holds only "
+				    "managed builds: set parameters.flink."
+				    "management: operator");
+			loc_set(&l, "", "");
+			continue;
+		}
+		if (id == NULL)
+			continue;
+		c->build = xasprintf("Flink build %s: ", id);
+		ir = managed_build(k, b, (int)i, id);
+		free(c->build);
+		c->build = "";
+		if (ir != NULL)
+			json_array_append_new(out, ir);
+	}
+	for (i = 0; i < json_array_size(k->exposes); i++)
+		if (k->writer[i] == -1) {
+			loc_key(&l, "exposes");
+			loc_idx(&l, i);
+			cerr(c, &l, "a managed contract holds only managed "
+			    "builds and their outputs: no build writes this "
+			    "expose");
+			loc_set(&l, "", "");
+		}
+	places_check(k);
+done:
+	loc_release(&l);
+	if (nmanaged == 0 && managed_lane)
+		diag_at(c->d, DIAG_WARNING, "/builds", "no build sets "
+		    "properties.parameters.flink.management: operator, so "
+		    "the managed Flink lane checked nothing");
+	return json_pack("{s:s?, s:b, s:{s:s?, s:O?}, s:o}", "schemaVersion",
+	    version, "managed", nmanaged > 0 && managed_lane, "product",
+	    "id", k->product, "name", json_object_get(doc, "name"),
+	    "builds", out);
+}
+
+static json_t *
+check_fragment(struct chk *c, const char *kind, const char *version,
+    json_t *doc)
+{
+	struct loc l;
+	struct stream s;
+	struct ty *t;
+	json_t *ir = NULL;
+
+	loc_init(&l);
+	if (version == NULL || strcmp(version, CHECK_MANAGED_VERSION) != 0) {
+		diag_at(c->d, DIAG_ERROR, NULL, "fragments are checked against "
+		    "schema version %s; --schema-version %s is not supported",
+		    CHECK_MANAGED_VERSION, version ? version : "(none)");
+		loc_release(&l);
+		return NULL;
+	}
+	c->lane = "Managed Flink: ";
+	if (strcmp(kind, "streamSource") == 0) {
+		if (stream_check(c, &l, NULL, doc, &s))
+			ir = json_pack("{s:s, s:O}", "fragment", kind,
+			    "stream", s.ir);
+		stream_release(&s);
+	} else if (strcmp(kind, "schema") == 0) {
+		if ((t = schema_columns(c, &l, doc)) != NULL) {
+			ir = json_pack("{s:s, s:o}", "fragment", kind,
+			    "columns", json_object_get(ty_to_json(t, NULL),
+			    "fields"));
+			ty_free(t);
+		}
+	} else {
+		/*
+		 * A mapping alone has no stream to type its paths against:
+		 * its shape and paths are checked here, the rest in a build.
+		 */
+		if (mapping_shape_check(c, &l, doc))
+			ir = json_pack("{s:s}", "fragment", kind);
+	}
+	loc_release(&l);
+	return ir;
+}
+
+json_t *
+check_run(json_t *section, struct diags *d)
+{
+	struct contract k;
+	json_t *doc = json_object_get(section, "document"), *ir;
+	const char *kind = json_string_value(json_object_get(section, "kind"));
+	size_t nerr = d->nerrors;
+
+	memset(&k, 0, sizeof(k));
+	k.c.d = d;
+	k.c.doc = doc;
+	k.c.lane = "";
+	k.c.build = "";
+	k.deployments = json_object();
+	k.build_ids = json_object();
+	if (kind != NULL && strcmp(kind, "fragment") == 0)
+		ir = check_fragment(&k.c, json_string_value(json_object_get(
+		    section, "fragment")), json_string_value(json_object_get(
+		    section, "schemaVersion")), doc);
+	else
+		ir = check_contract(&k, doc);
+	contract_release(&k);
+	if (d->nerrors > nerr) {
+		json_decref(ir);
+		return NULL;
+	}
+	return ir;
+}

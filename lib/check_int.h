@@ -1,0 +1,153 @@
+/*
+ * check_int.h - internal interfaces of the checker, shared by the
+ * check_*.c files and by nothing else.
+ *
+ *	check.c          the contract: versions, builds, exposes, uniqueness
+ *	check_util.c     locations, messages, key and value helpers
+ *	check_schema.c   column lists -> struct ty trees
+ *	check_stream.c   properties.stream and parameters.flink
+ *	check_expose.c   the expose binding: catalog, table, partitions
+ *	check_mapping.c  output columns: paths, binding, nullability -> IR
+ *
+ * A location carries two spellings of the same place: the JSON pointer
+ * that finds the YAML line and column, and the dotted path the spec's
+ * messages use ("properties.mapping.columns[0].from").
+ */
+#ifndef FLUID_CHECK_INT_H
+#define FLUID_CHECK_INT_H
+
+#include <stdbool.h>
+#include <jansson.h>
+
+#include "check.h"
+#include "path.h"
+#include "types.h"
+#include "xalloc.h"
+
+struct loc {
+	struct sb	ptr;	/* "/builds/0/properties/mapping" */
+	struct sb	path;	/* "properties.mapping" */
+};
+
+struct loc_mark {
+	size_t	ptrlen, pathlen;
+};
+
+struct chk {
+	struct diags	*d;
+	json_t		*doc;		/* the resolved contract (borrowed) */
+	const char	*lane;		/* "Managed Flink: " or "" */
+	char		*build;		/* "Flink build ID: " or "" */
+};
+
+/* A column a mapping path can start from. */
+enum col_origin {
+	ORIGIN_VALUE,
+	ORIGIN_KEY,
+	ORIGIN_METADATA,
+	ORIGIN_ELEMENT		/* the explode's "as" */
+};
+
+struct scol {
+	char		*name;		/* as the query sees it (key prefixed) */
+	enum col_origin	 origin;
+	char		*from;		/* metadata key, or the key's own name */
+	struct ty	*type;		/* nullable where the source can be */
+	char		*ptr;		/* where it is declared */
+};
+
+struct stream {
+	struct scol	*cols;
+	size_t		 ncols;
+	json_t		*index;		/* lower-cased name -> column index */
+	json_t		*ir;		/* the stream part of the build IR */
+};
+
+/* check_util.c */
+void	 loc_init(struct loc *);
+void	 loc_release(struct loc *);
+struct loc_mark loc_mark(const struct loc *);
+void	 loc_reset(struct loc *, struct loc_mark);
+void	 loc_key(struct loc *, const char *key);
+void	 loc_idx(struct loc *, size_t i);
+/* Pointer step to index i, path step ".name" (columns named in paths). */
+void	 loc_named(struct loc *, size_t i, const char *name);
+void	 loc_set(struct loc *, const char *ptr, const char *path);
+
+void	 cerr(struct chk *, const struct loc *, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+void	 cwarn(struct chk *, const struct loc *, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+
+/* A " (did you mean 'x'?)" suffix if one candidate is one edit away. */
+const char *didyoumean(const char *name, const char *const *cands,
+	    size_t n, char *buf, size_t buflen);
+bool	 one_edit_apart(const char *a, const char *b);
+
+/*
+ * Refuse keys of obj not in the NULL-terminated list allowed (with a
+ * did-you-mean).  Returns the number refused.
+ */
+int	 only_keys(struct chk *, struct loc *, json_t *obj,
+	    const char *const *allowed);
+/* Typed getters: NULL/-1 and an error when present but of another type,
+ * or when absent and required. */
+json_t	*get_obj(struct chk *, struct loc *, json_t *o, const char *key,
+	    bool required);
+json_t	*get_arr(struct chk *, struct loc *, json_t *o, const char *key,
+	    bool required);
+const char *get_str(struct chk *, struct loc *, json_t *o, const char *key,
+	    bool required);
+/* 1 true, 0 false or absent, -1 wrong type (error added). */
+int	 get_bool(struct chk *, struct loc *, json_t *o, const char *key);
+/* Returns 0 and sets *v, 1 when absent, -1 on a wrong type. */
+int	 get_int(struct chk *, struct loc *, json_t *o, const char *key,
+	    json_int_t *v);
+/* One of the NULL-terminated words, or an error listing them. */
+const char *get_enum(struct chk *, struct loc *, json_t *o, const char *key,
+	    bool required, const char *const *words);
+bool	 has_control(const char *s);
+/* s in lower case (ASCII), for case-insensitive name indexes. */
+char	*lower_dup(const char *s);
+
+/* check_schema.c */
+/*
+ * A column list (contract.schema, stream.schema, key.schema) to a
+ * struct of its columns.  NULL after errors.  what names the list in
+ * messages ("properties.stream.schema").
+ */
+struct ty *schema_columns(struct chk *, struct loc *, json_t *list);
+/* One column or element/key/value (name may be NULL). */
+struct ty *schema_column(struct chk *, struct loc *, json_t *col,
+	    int depth);
+
+/* check_stream.c */
+/*
+ * properties.stream + parameters.flink.source/eventTime; false on error.
+ * With props NULL, flink is a streamSource fragment checked on its own.
+ */
+bool	 stream_check(struct chk *, struct loc *build, json_t *props,
+	    json_t *flink, struct stream *out);
+void	 stream_release(struct stream *);
+struct scol *stream_col(const struct stream *, const char *name);
+
+/* check_expose.c */
+/* The binding of an expose; returns the table IR or NULL. */
+json_t	*expose_check(struct chk *, struct loc *, json_t *expose,
+	    struct ty *schema);
+
+/* check_mapping.c */
+/*
+ * Bind every output column of schema (the expose's) for a build; adds
+ * "explode" and "outputs" to the build IR.  expose_loc is where the
+ * expose's schema is.  Returns false after errors.
+ */
+bool	 mapping_check(struct chk *, struct loc *build, json_t *props,
+	    struct stream *, struct ty *schema, const char *expose_ptr,
+	    const char *expose_path, json_t *build_ir);
+/* A recordMapping fragment on its own: keys, entries, paths. */
+bool	 mapping_shape_check(struct chk *, struct loc *, json_t *mapping);
+/* properties.sql: one SELECT from source_events; false after errors. */
+bool	 sql_check(struct chk *, struct loc *build, const char *sql);
+
+#endif

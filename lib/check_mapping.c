@@ -1,0 +1,964 @@
+/*
+ * check_mapping.c - where every output column comes from, proven.
+ *
+ * Each output column of the expose gets an expression tree:
+ *
+ *	path    a source column and field/map-key steps
+ *	cast    binary read as UTF-8 text (cast: string)
+ *	widen   a lossless widening the spec allows
+ *	struct  a struct built field by field, by name, never by position;
+ *	        "nullIf" is the source struct when the whole struct is read
+ *	        from one nullable struct (it is null where that one is)
+ *
+ * and its nullability, which must agree with the output's required.
+ * A column comes from its entry in properties.mapping.columns, or, when
+ * it has none, from the stream column of the same name (fields of a
+ * struct likewise, from the same path).
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
+#include <strings.h>
+
+#include "check_int.h"
+#include "jptr.h"
+
+static const char *const mapping_keys[] = { "explode", "columns", NULL };
+static const char *const explode_keys[] = { "path", "as", NULL };
+static const char *const entry_keys[] = { "name", "from", "cast", NULL };
+
+struct entry {
+	char		*name;		/* dotted output name */
+	struct path	 from;
+	bool		 cast;		/* cast: string */
+	size_t		 idx;		/* in properties.mapping.columns */
+};
+
+struct binder {
+	struct chk	*c;
+	struct stream	*s;
+	struct entry	*entries;
+	size_t		 nentries;
+	json_t		*by_name;	/* entry name -> index */
+	json_t		*prefixes;	/* "a" and "a.b" of "a.b.c" -> true */
+	struct ty	*elem;		/* the explode's element, or NULL */
+	char		*as;		/* the explode's name for it */
+	struct loc	 bl;		/* the build (for entry messages) */
+	const char	*xptr;		/* the expose's schema, pointer */
+	const char	*xpath;		/* and dotted path */
+};
+
+/* What a path reads: its type (borrowed), nullability and why. */
+struct typed {
+	const struct ty	*type;
+	bool		 nullable;
+	char		*why;		/* why it can be null, or NULL */
+	json_t		*expr;
+};
+
+static void
+typed_release(struct typed *t)
+{
+	free(t->why);
+	json_decref(t->expr);
+	memset(t, 0, sizeof(*t));
+}
+
+static char *
+type_name(const struct ty *t)
+{
+	struct sb sb;
+
+	sb_init(&sb);
+	ty_name_print(t, &sb);
+	return sb_steal(&sb);
+}
+
+static void
+set_type(json_t *expr, const struct ty *t, bool nullable)
+{
+	char *n = type_name(t);
+
+	json_object_set_new(expr, "type", json_string(n));
+	json_object_set_new(expr, "nullable", json_boolean(nullable));
+	free(n);
+}
+
+static const char *
+origin_name(enum col_origin o)
+{
+	static const char *const names[] = { "value", "key", "metadata",
+	    "element" };
+
+	return names[o];
+}
+
+static void
+field_names(const struct ty *st, const char ***out, size_t *n)
+{
+	size_t i;
+
+	*out = xcalloc(st->nfields + 1, sizeof(**out));
+	for (i = 0; i < st->nfields; i++)
+		(*out)[i] = st->fields[i].name;
+	*n = st->nfields;
+}
+
+/*
+ * Type the path p.  On failure returns false; unless quiet, an error at
+ * l says why (never quoting a step that is not a plain name).
+ */
+static bool
+type_path(struct binder *b, struct loc *l, const struct path *p, bool quiet,
+    struct typed *out)
+{
+	const struct ty *t;
+	struct scol *sc = NULL;
+	struct sb so_far;
+	json_t *steps;
+	const char **names;
+	size_t i, n;
+	char hint[160];
+	bool ok = false;
+
+	memset(out, 0, sizeof(*out));
+	sb_init(&so_far);
+	sb_adds(&so_far, p->steps[0].name);
+	if (b->as != NULL && strcmp(p->steps[0].name, b->as) == 0) {
+		t = b->elem;
+		if (!t->required)
+			out->why = xasprintf("%s, the exploded element, can "
+			    "be null", b->as);
+	} else if ((sc = stream_col(b->s, p->steps[0].name)) != NULL) {
+		t = sc->type;
+		if (!t->required)
+			out->why = xasprintf(sc->origin == ORIGIN_KEY ?
+			    "%s is a key column, null for a record with no "
+			    "key" : "%s can be null", sc->name);
+	} else {
+		if (!quiet) {
+			names = xcalloc(b->s->ncols + 2, sizeof(*names));
+			for (i = 0; i < b->s->ncols; i++)
+				names[i] = b->s->cols[i].name;
+			names[i] = b->as;
+			cerr(b->c, l, "%s is not a column of properties.stream%s",
+			    p->steps[0].name, didyoumean(p->steps[0].name,
+			    names, b->s->ncols + 1, hint, sizeof(hint)));
+			free(names);
+		}
+		goto out;
+	}
+	steps = json_array();
+	out->expr = json_pack("{s:s, s:s, s:s, s:o}", "op", "path", "root",
+	    p->steps[0].name, "origin", sc ? origin_name(sc->origin) :
+	    "element", "steps", steps);
+	for (i = 1; i < p->n; i++) {
+		const struct path_step *st = &p->steps[i];
+
+		if (st->kind == PATH_FIELD && t->kind == TY_STRUCT) {
+			const struct ty_field *f = ty_field(t, st->name);
+
+			if (f == NULL) {
+				if (!quiet) {
+					field_names(t, &names, &n);
+					cerr(b->c, l, "%s has no field %s%s",
+					    so_far.buf, st->name,
+					    didyoumean(st->name, names, n,
+					    hint, sizeof(hint)));
+					free(names);
+				}
+				goto out;
+			}
+			t = f->type;
+			json_array_append_new(steps, json_pack("{s:s}",
+			    "field", st->name));
+			sb_addf(&so_far, ".%s", st->name);
+			if (!t->required && out->why == NULL)
+				out->why = xasprintf("%s can be null",
+				    so_far.buf);
+		} else if (st->kind == PATH_FIELD) {
+			if (!quiet && t->kind == TY_ARRAY)
+				cerr(b->c, l, "%s is an array: explode it in "
+				    "properties.mapping.explode and read its "
+				    "element's fields", so_far.buf);
+			else if (!quiet)
+				cerr(b->c, l, "%s is not a struct, so it has "
+				    "no field %s", so_far.buf, st->name);
+			goto out;
+		} else if (t->kind == TY_MAP) {
+			t = t->value;
+			json_array_append_new(steps, json_pack("{s:s}",
+			    "key", st->name));
+			if (out->why == NULL)
+				out->why = xasprintf("%s['...'] is a map "
+				    "lookup, null when the key is missing",
+				    so_far.buf);
+			sb_adds(&so_far, "['...']");
+		} else {
+			if (!quiet)
+				cerr(b->c, l, "%s is not a map, so it has no "
+				    "['...'] entries", so_far.buf);
+			goto out;
+		}
+	}
+	out->type = t;
+	out->nullable = out->why != NULL;
+	set_type(out->expr, t, out->nullable);
+	ok = true;
+out:
+	sb_release(&so_far);
+	if (!ok)
+		typed_release(out);
+	return ok;
+}
+
+/*
+ * Same shape, for arrays and maps, which are copied as they are: same
+ * kinds and parameters, same field names in the same order, and nothing
+ * that may be null where the output requires it.
+ */
+static bool
+same_shape(const struct ty *src, const struct ty *dst)
+{
+	size_t i;
+
+	if (src->kind != dst->kind || src->precision != dst->precision ||
+	    src->scale != dst->scale || (dst->required && !src->required))
+		return false;
+	switch (src->kind) {
+	case TY_STRUCT:
+		if (src->nfields != dst->nfields)
+			return false;
+		for (i = 0; i < src->nfields; i++)
+			if (strcmp(src->fields[i].name, dst->fields[i].name) ||
+			    !same_shape(src->fields[i].type,
+			    dst->fields[i].type))
+				return false;
+		return true;
+	case TY_ARRAY:
+		return same_shape(src->element, dst->element);
+	case TY_MAP:
+		return same_shape(src->key, dst->key) &&
+		    same_shape(src->value, dst->value);
+	default:
+		return true;
+	}
+}
+
+/* Where an output column (or field) is, for messages about it. */
+struct oloc {
+	struct loc	*l;	/* the output column in the expose */
+	struct loc	*el;	/* the entry's from, or NULL (by name) */
+	const char	*name;	/* dotted output name */
+};
+
+/* Report at the entry if there is one, else at the output column. */
+static void __attribute__((format(printf, 3, 4)))
+oerr(struct binder *b, const struct oloc *o, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg, *save;
+
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (o->el != NULL)
+		cerr(b->c, o->el, "%s", msg);
+	else {
+		save = b->c->build;
+		b->c->build = "";
+		cerr(b->c, o->l, "%s", msg);
+		b->c->build = save;
+	}
+	free(msg);
+}
+
+static json_t *convert(struct binder *, const struct oloc *,
+    const struct ty *dst, struct typed *src);
+
+/* A struct read from one source struct: field by field, by name. */
+static json_t *
+convert_struct(struct binder *b, const struct oloc *o, const struct ty *dst,
+    struct typed *src)
+{
+	json_t *fields = json_array(), *e, *fe;
+	const struct ty_field *sf;
+	struct typed child;
+	struct oloc co = *o;
+	const char **names;
+	size_t i, n;
+	bool ok = true;
+	char hint[160];
+
+	for (i = 0; i < dst->nfields; i++) {
+		const char *fname = dst->fields[i].name;
+
+		co.name = NULL;
+		sf = ty_field(src->type, fname);
+		char *cname = xasprintf("%s.%s", o->name, fname);
+
+		co.name = cname;
+		if (sf == NULL) {
+			field_names(src->type, &names, &n);
+			oerr(b, &co, "%s: the source struct has no field %s%s",
+			    cname, fname, didyoumean(fname, names, n, hint,
+			    sizeof(hint)));
+			free(names);
+			free(cname);
+			ok = false;
+			continue;
+		}
+		memset(&child, 0, sizeof(child));
+		child.type = sf->type;
+		/* Relative to a present struct: its own required stands. */
+		child.nullable = !sf->type->required;
+		child.why = child.nullable ? xasprintf("%s can be null",
+		    cname) : NULL;
+		child.expr = json_deep_copy(src->expr);
+		json_array_append_new(json_object_get(child.expr, "steps"),
+		    json_pack("{s:s}", "field", fname));
+		set_type(child.expr, sf->type, child.nullable);
+		fe = convert(b, &co, dst->fields[i].type, &child);
+		typed_release(&child);
+		free(cname);
+		if (fe == NULL) {
+			ok = false;
+			continue;
+		}
+		json_array_append_new(fields, json_pack("{s:s, s:o}", "name",
+		    fname, "expr", fe));
+	}
+	if (!ok) {
+		json_decref(fields);
+		return NULL;
+	}
+	e = json_pack("{s:s, s:o, s:O}", "op", "struct", "fields", fields,
+	    "nullIf", src->nullable ? src->expr : json_null());
+	set_type(e, dst, src->nullable);
+	return e;
+}
+
+/* Make src fit dst: equal, widened, or built field by field. */
+static json_t *
+convert(struct binder *b, const struct oloc *o, const struct ty *dst,
+    struct typed *src)
+{
+	char *sn, *dn;
+	json_t *e = NULL;
+
+	if (dst->required && src->nullable) {
+		oerr(b, o, "%s is required, but its source can be null (%s)%s",
+		    o->name, src->why ? src->why : "nullable", dst->kind ==
+		    TY_STRUCT ? "; a struct read from a nullable struct "
+		    "may not be declared required" : "");
+		return NULL;
+	}
+	if (dst->kind == TY_STRUCT && src->type->kind == TY_STRUCT)
+		return convert_struct(b, o, dst, src);
+	if ((dst->kind == TY_ARRAY || dst->kind == TY_MAP) &&
+	    src->type->kind == dst->kind) {
+		struct ty *s2 = ty_copy(src->type), *d2 = ty_copy(dst);
+
+		/* The top level's nullability was checked above. */
+		s2->required = d2->required = true;
+		if (same_shape(s2, d2))
+			e = json_incref(src->expr);
+		ty_free(s2);
+		ty_free(d2);
+		if (e != NULL)
+			return e;
+		sn = type_name(src->type);
+		oerr(b, o, "%s: arrays and maps are copied as they are: the "
+		    "output's %s must match the source's exactly, with no "
+		    "widening or reordering inside it, and required only "
+		    "where the source is", o->name, sn);
+		free(sn);
+		return NULL;
+	}
+	if (!ty_is_container(dst->kind) && !ty_is_container(src->type->kind)) {
+		if (ty_scalar_widens(src->type, dst)) {
+			if (src->type->kind == dst->kind &&
+			    src->type->precision == dst->precision &&
+			    src->type->scale == dst->scale)
+				return json_incref(src->expr);
+			e = json_pack("{s:s, s:O}", "op", "widen", "arg",
+			    src->expr);
+			set_type(e, dst, src->nullable);
+			return e;
+		}
+	}
+	sn = type_name(src->type);
+	dn = type_name(dst);
+	if (src->type->kind == TY_BINARY && dst->kind == TY_STRING)
+		oerr(b, o, "%s: the source is binary and the output a string; "
+		    "read it as text with cast: string", o->name);
+	else
+		oerr(b, o, "%s: the source is %s and the output %s; only "
+		    "widenings are converted (int to long, float to double, "
+		    "a decimal with more precision at the same scale, a "
+		    "finer timestamp)", o->name, sn, dn);
+	free(sn);
+	free(dn);
+	return NULL;
+}
+
+static struct ty string_type = { .kind = TY_STRING };
+
+/* Bind the output column (or field) named name, of type dst. */
+static json_t *
+bind(struct binder *b, struct loc *l, const struct ty *dst, const char *name,
+    struct path *defsrc)
+{
+	struct oloc o = { l, NULL, name };
+	json_t *idx = json_object_get(b->by_name, name), *e = NULL, *fields;
+	struct entry *en;
+	struct typed t;
+	struct loc el;
+	size_t i;
+	bool ok = true;
+
+	if (idx != NULL) {
+		en = &b->entries[json_integer_value(idx)];
+		loc_init(&el);
+		loc_set(&el, b->bl.ptr.buf, b->bl.path.buf);
+		loc_key(&el, "properties");
+		loc_key(&el, "mapping");
+		loc_key(&el, "columns");
+		loc_idx(&el, en->idx);
+		loc_key(&el, "from");
+		o.el = &el;
+		if (type_path(b, &el, &en->from, false, &t)) {
+			if (en->cast && t.type->kind != TY_BINARY) {
+				char *tn = type_name(t.type);
+
+				cerr(b->c, &el, "cast: string reads binary as "
+				    "UTF-8 text, and this path is %s", tn);
+				free(tn);
+			} else {
+				if (en->cast) {
+					json_t *c = json_pack("{s:s, s:O}",
+					    "op", "cast", "arg", t.expr);
+
+					set_type(c, &string_type, t.nullable);
+					json_decref(t.expr);
+					t.expr = c;
+					t.type = &string_type;
+				}
+				e = convert(b, &o, dst, &t);
+			}
+			typed_release(&t);
+		}
+		loc_release(&el);
+		return e;
+	}
+	if (dst->kind == TY_STRUCT && json_object_get(b->prefixes, name)) {
+		/* Built here, field by field; unlisted fields by name. */
+		fields = json_array();
+		for (i = 0; i < dst->nfields; i++) {
+			const char *f = dst->fields[i].name;
+			char *cname = xasprintf("%s.%s", name, f);
+			struct path sub = { NULL, 0 };
+			json_t *fe;
+
+			if (defsrc != NULL) {
+				sub.n = defsrc->n + 1;
+				sub.steps = xcalloc(sub.n, sizeof(*sub.steps));
+				memcpy(sub.steps, defsrc->steps, defsrc->n *
+				    sizeof(*sub.steps));
+				sub.steps[defsrc->n].kind = PATH_FIELD;
+				sub.steps[defsrc->n].name = (char *)(uintptr_t)f;
+			}
+			fe = bind(b, l, dst->fields[i].type, cname,
+			    defsrc ? &sub : NULL);
+			free(sub.steps);
+			free(cname);
+			if (fe == NULL) {
+				ok = false;
+				continue;
+			}
+			json_array_append_new(fields, json_pack("{s:s, s:o}",
+			    "name", f, "expr", fe));
+		}
+		if (!ok)
+			return json_decref(fields), NULL;
+		e = json_pack("{s:s, s:o, s:n}", "op", "struct", "fields",
+		    fields, "nullIf");
+		set_type(e, dst, false);
+		return e;
+	}
+	if (defsrc == NULL || !type_path(b, l, defsrc, true, &t)) {
+		oerr(b, &o, "%s is not a column of properties.stream; map %s "
+		    "in properties.mapping.columns", name, name);
+		return NULL;
+	}
+	e = convert(b, &o, dst, &t);
+	typed_release(&t);
+	return e;
+}
+
+/* An entry's output name: dotted names down through output structs. */
+static bool
+entry_name_ok(struct binder *b, struct loc *l, const char *name,
+    const struct ty *schema, json_t *top)
+{
+	struct path p;
+	const struct ty *t = schema;
+	const struct ty_field *f;
+	const char *why, **names;
+	size_t i, n;
+	char hint[160];
+	bool ok;
+
+	if (path_parse(name, &p, &why) == -1) {
+		cerr(b->c, l, "is not an output column name: %s", why);
+		return false;
+	}
+	for (i = 0; i < p.n; i++) {
+		if (p.steps[i].kind != PATH_FIELD) {
+			cerr(b->c, l, "names an output column or a field of "
+			    "one, without map keys");
+			break;
+		}
+		if (t->kind != TY_STRUCT) {
+			cerr(b->c, l, "%s: only struct fields can be built "
+			    "field by field", name);
+			break;
+		}
+		f = i == 0 && json_object_get(top, p.steps[0].name) ?
+		    &t->fields[json_integer_value(json_object_get(top,
+		    p.steps[0].name))] : i == 0 ? NULL :
+		    ty_field(t, p.steps[i].name);
+		if (f == NULL) {
+			field_names(t, &names, &n);
+			cerr(b->c, l, "%s is not a column of %s.contract.schema"
+			    "%s", name, b->xpath[0] ? "the expose" : "",
+			    didyoumean(p.steps[i].name, names, n, hint,
+			    sizeof(hint)));
+			free(names);
+			break;
+		}
+		t = f->type;
+	}
+	ok = i == p.n;
+	path_release(&p);
+	return ok;
+}
+
+static bool
+entries_parse(struct binder *b, struct loc *l, json_t *cols,
+    const struct ty *schema, json_t *top)
+{
+	struct loc_mark m = loc_mark(l);
+	const char *name, *from, *cast, *why;
+	struct entry *en;
+	json_t *e;
+	size_t i;
+	bool ok = true, good;
+	char *pre, *dot;
+
+	loc_key(l, "columns");
+	if (!json_is_array(cols)) {
+		cerr(b->c, l, "must be a list of {name, from}");
+		loc_reset(l, m);
+		return false;
+	}
+	b->entries = xcalloc(json_array_size(cols) + 1, sizeof(*b->entries));
+	json_array_foreach(cols, i, e) {
+		struct loc_mark m2 = loc_mark(l);
+
+		loc_idx(l, i);
+		if (!json_is_object(e)) {
+			cerr(b->c, l, "must be a mapping {name, from}");
+			ok = false;
+			loc_reset(l, m2);
+			continue;
+		}
+		good = only_keys(b->c, l, e, entry_keys) == 0;
+		name = get_str(b->c, l, e, "name", true);
+		from = get_str(b->c, l, e, "from", true);
+		cast = get_str(b->c, l, e, "cast", false);
+		en = &b->entries[b->nentries];
+		memset(en, 0, sizeof(*en));
+		if (cast != NULL && strcmp(cast, "string") != 0) {
+			loc_key(l, "cast");
+			cerr(b->c, l, "only cast: string is supported (binary "
+			    "read as UTF-8 text); a widening needs no cast, "
+			    "and every other conversion is refused");
+			loc_reset(l, m2);
+			good = false;
+		}
+		if (name != NULL) {
+			loc_key(l, "name");
+			if (json_object_get(b->by_name, name) != NULL) {
+				cerr(b->c, l, "%s is mapped twice",
+				    has_control(name) ? "?" : name);
+				good = false;
+			} else if (!entry_name_ok(b, l, name, schema, top))
+				good = false;
+			loc_reset(l, m2);
+		} else
+			good = false;
+		if (from != NULL) {
+			loc_key(l, "from");
+			if (path_parse(from, &en->from, &why) == -1) {
+				/* A path is never echoed: it may be SQL. */
+				cerr(b->c, l, "is not a path: %s", why);
+				good = false;
+			}
+			loc_reset(l, m2);
+		} else
+			good = false;
+		loc_reset(l, m2);
+		if (!good) {
+			path_release(&en->from);
+			ok = false;
+			continue;
+		}
+		en->name = xstrdup(name);
+		en->cast = cast != NULL;
+		en->idx = i;
+		json_object_set_new(b->by_name, name,
+		    json_integer((json_int_t)b->nentries));
+		pre = xstrdup(name);
+		while ((dot = strrchr(pre, '.')) != NULL) {
+			*dot = '\0';
+			json_object_set_new(b->prefixes, pre, json_true());
+		}
+		free(pre);
+		b->nentries++;
+	}
+	/* "a" mapped whole and "a.b" mapped too: which one wins? Neither. */
+	for (i = 0; i < b->nentries; i++)
+		if (json_object_get(b->prefixes, b->entries[i].name)) {
+			loc_idx(l, b->entries[i].idx);
+			loc_key(l, "name");
+			cerr(b->c, l, "%s is mapped whole, so its fields cannot "
+			    "be mapped too", b->entries[i].name);
+			loc_reset(l, m);
+			loc_key(l, "columns");
+			ok = false;
+		}
+	loc_reset(l, m);
+	return ok;
+}
+
+static json_t *
+explode_parse(struct binder *b, struct loc *l, json_t *ex)
+{
+	struct loc_mark m = loc_mark(l);
+	const char *ps, *as, *why;
+	struct path p;
+	struct typed t;
+	json_t *ir = NULL;
+	size_t i;
+	bool ok;
+
+	loc_key(l, "explode");
+	if (json_is_array(ex)) {
+		cerr(b->c, l, "one explode per build: exploding more than one "
+		    "array is not supported");
+		return loc_reset(l, m), NULL;
+	}
+	if (!json_is_object(ex)) {
+		cerr(b->c, l, "must be a mapping {path, as}");
+		return loc_reset(l, m), NULL;
+	}
+	ok = only_keys(b->c, l, ex, explode_keys) == 0;
+	ps = get_str(b->c, l, ex, "path", true);
+	as = get_str(b->c, l, ex, "as", true);
+	if (as != NULL) {
+		loc_key(l, "as");
+		if (!path_is_ident(as)) {
+			cerr(b->c, l, "must be a plain SQL identifier");
+			ok = false;
+		} else {
+			char *low = lower_dup(as);
+
+			if (json_object_get(b->s->index, low)) {
+				cerr(b->c, l, "%s is already a column of "
+				    "properties.stream: choose another name",
+				    as);
+				ok = false;
+			}
+			free(low);
+		}
+		loc_reset(l, m);
+		loc_key(l, "explode");
+	}
+	if (ps == NULL || as == NULL) {
+		loc_reset(l, m);
+		return NULL;
+	}
+	loc_key(l, "path");
+	if (path_parse(ps, &p, &why) == -1) {
+		cerr(b->c, l, "is not a path: %s", why);
+		loc_reset(l, m);
+		return NULL;
+	}
+	for (i = 0; i < p.n; i++)
+		if (p.steps[i].kind != PATH_FIELD) {
+			cerr(b->c, l, "exploding a map entry is not supported: "
+			    "the path is a dotted name of an array");
+			ok = false;
+			break;
+		}
+	if (ok && type_path(b, l, &p, false, &t)) {
+		if (t.type->kind == TY_MAP)
+			cerr(b->c, l, "%s is a map: exploding a map is not "
+			    "supported", ps);
+		else if (t.type->kind != TY_ARRAY)
+			cerr(b->c, l, "%s is not an array", ps);
+		else {
+			b->elem = ty_copy(t.type->element);
+			b->as = xstrdup(as);
+			ir = json_pack("{s:O, s:s, s:o}", "path", t.expr,
+			    "as", as, "element", ty_to_json(b->elem, NULL));
+		}
+		typed_release(&t);
+	}
+	path_release(&p);
+	loc_reset(l, m);
+	return ir;
+}
+
+static void
+binder_release(struct binder *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->nentries; i++) {
+		free(b->entries[i].name);
+		path_release(&b->entries[i].from);
+	}
+	free(b->entries);
+	json_decref(b->by_name);
+	json_decref(b->prefixes);
+	ty_free(b->elem);
+	free(b->as);
+	loc_release(&b->bl);
+}
+
+bool
+mapping_check(struct chk *c, struct loc *build, json_t *props,
+    struct stream *s, struct ty *schema, const char *xptr,
+    const char *xpath, json_t *ir)
+{
+	struct binder b;
+	struct loc l, ol;
+	json_t *mapping, *ex, *outputs, *top, *e;
+	struct path def;
+	struct path_step step;
+	size_t i;
+	bool ok = true;
+
+	memset(&b, 0, sizeof(b));
+	b.c = c;
+	b.s = s;
+	b.by_name = json_object();
+	b.prefixes = json_object();
+	b.xptr = xptr;
+	b.xpath = xpath;
+	loc_init(&b.bl);
+	loc_set(&b.bl, build->ptr.buf, build->path.buf);
+	loc_init(&l);
+	loc_set(&l, build->ptr.buf, build->path.buf);
+	loc_key(&l, "properties");
+	top = json_object();
+	for (i = 0; i < schema->nfields; i++)
+		json_object_set_new(top, schema->fields[i].name,
+		    json_integer((json_int_t)i));
+	mapping = get_obj(c, &l, props, "mapping", false);
+	if (mapping == NULL && json_object_get(props, "mapping") != NULL &&
+	    !json_is_null(json_object_get(props, "mapping")))
+		ok = false;
+	if (mapping != NULL) {
+		loc_key(&l, "mapping");
+		ok &= only_keys(c, &l, mapping, mapping_keys) == 0;
+		if ((ex = json_object_get(mapping, "explode")) != NULL &&
+		    !json_is_null(ex)) {
+			e = explode_parse(&b, &l, ex);
+			if (e == NULL)
+				ok = false;
+			else
+				json_object_set_new(ir, "explode", e);
+		}
+		if (json_object_get(mapping, "columns") != NULL)
+			ok &= entries_parse(&b, &l, json_object_get(mapping,
+			    "columns"), schema, top);
+	}
+	if (json_object_get(ir, "explode") == NULL)
+		json_object_set_new(ir, "explode", json_null());
+	outputs = json_array();
+	loc_init(&ol);
+	for (i = 0; i < schema->nfields; i++) {
+		const struct ty_field *f = &schema->fields[i];
+
+		loc_set(&ol, xptr, xpath);
+		loc_named(&ol, i, f->name);
+		step.kind = PATH_FIELD;
+		step.name = f->name;
+		def.steps = &step;
+		def.n = 1;
+		e = bind(&b, &ol, f->type, f->name, &def);
+		if (e == NULL) {
+			ok = false;
+			continue;
+		}
+		json_array_append_new(outputs, json_pack("{s:s, s:b, s:o}",
+		    "name", f->name, "required", f->type->required,
+		    "expr", e));
+	}
+	json_object_set_new(ir, "outputs", outputs);
+	json_decref(top);
+	loc_release(&ol);
+	loc_release(&l);
+	binder_release(&b);
+	return ok;
+}
+
+/* Skip a '...' literal, a `...` identifier or a comment; 0 if none. */
+static size_t
+skip_lexeme(const char *p)
+{
+	const char *q;
+
+	if (*p == '\'' || *p == '`') {
+		for (q = p + 1; *q != '\0'; q++)
+			if (*q == *p) {
+				if (q[1] != *p)
+					return (size_t)(q - p) + 1;
+				q++;
+			}
+		return strlen(p);
+	}
+	if (p[0] == '/' && p[1] == '*') {
+		q = strstr(p + 2, "*/");
+		return q ? (size_t)(q - p) + 2 : strlen(p);
+	}
+	return 0;
+}
+
+bool
+sql_check(struct chk *c, struct loc *l, const char *sql)
+{
+	const char *p;
+	size_t n;
+	bool ok = true, from_source = false;
+
+	if (strchr(sql, ';') != NULL) {
+		cerr(c, l, "semicolons are refused: the SQL is one SELECT");
+		ok = false;
+	}
+	if (strstr(sql, "/*+") != NULL) {
+		cerr(c, l, "SQL hints (/*+ ... */) are refused");
+		ok = false;
+	}
+	if (strstr(sql, "--") != NULL) {
+		cerr(c, l, "'--' is refused: the in-pod SQL runner strips "
+		    "line comments without reading literals");
+		ok = false;
+	}
+	for (p = sql; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 && *p != '\n' && *p != '\t' &&
+		    *p != '\r') {
+			cerr(c, l, "control characters are refused");
+			return false;
+		}
+	for (p = sql; *p == ' ' || *p == '\n' || *p == '\t' || *p == '\r' ||
+	    (p[0] == '/' && p[1] == '*' && p[2] != '+'); ) {
+		if (*p == '/')
+			p += skip_lexeme(p);
+		else
+			p++;
+	}
+	if (strncasecmp(p, "select", 6) != 0 || (p[6] != ' ' &&
+	    p[6] != '\n' && p[6] != '\t' && p[6] != '\r')) {
+		cerr(c, l, "must be one SELECT from source_events");
+		return false;
+	}
+	/* FROM source_events, outside literals and comments. */
+	for (; *p != '\0'; p++) {
+		if ((n = skip_lexeme(p)) > 0) {
+			if (*p == '`' && n == 15 &&
+			    strncmp(p, "`source_events`", 15) == 0)
+				from_source = true;
+			p += n - 1;
+			continue;
+		}
+		if (strncasecmp(p, "source_events", 13) == 0 &&
+		    (p == sql || !(path_is_ident((char[]){ p[-1], 0 }) ||
+		    (p[-1] >= '0' && p[-1] <= '9'))))
+			from_source = true;
+	}
+	if (!from_source) {
+		cerr(c, l, "must be one SELECT from source_events");
+		ok = false;
+	}
+	return ok;
+}
+
+bool
+mapping_shape_check(struct chk *c, struct loc *l, json_t *mapping)
+{
+	struct loc_mark m = loc_mark(l);
+	json_t *cols, *ex, *e;
+	const char *from, *why, *cast;
+	struct path p;
+	size_t i;
+	bool ok;
+
+	if (!json_is_object(mapping)) {
+		cerr(c, l, "a recordMapping is a mapping with explode and "
+		    "columns");
+		return false;
+	}
+	ok = only_keys(c, l, mapping, mapping_keys) == 0;
+	if ((ex = json_object_get(mapping, "explode")) != NULL) {
+		loc_key(l, "explode");
+		if (!json_is_object(ex)) {
+			cerr(c, l, "one explode per build, a mapping {path, as}");
+			ok = false;
+		} else {
+			ok &= only_keys(c, l, ex, explode_keys) == 0;
+			ok &= get_str(c, l, ex, "path", true) != NULL;
+			ok &= get_str(c, l, ex, "as", true) != NULL;
+		}
+		loc_reset(l, m);
+	}
+	cols = get_arr(c, l, mapping, "columns", false);
+	loc_key(l, "columns");
+	json_array_foreach(cols, i, e) {
+		struct loc_mark m2 = loc_mark(l);
+
+		loc_idx(l, i);
+		if (!json_is_object(e)) {
+			cerr(c, l, "must be a mapping {name, from}");
+			ok = false;
+		} else {
+			ok &= only_keys(c, l, e, entry_keys) == 0;
+			ok &= get_str(c, l, e, "name", true) != NULL;
+			from = get_str(c, l, e, "from", true);
+			cast = get_str(c, l, e, "cast", false);
+			if (cast != NULL && strcmp(cast, "string") != 0) {
+				loc_key(l, "cast");
+				cerr(c, l, "only cast: string is supported");
+				ok = false;
+				loc_reset(l, m2);
+				loc_idx(l, i);
+			}
+			if (from != NULL) {
+				loc_key(l, "from");
+				if (path_parse(from, &p, &why) == -1) {
+					cerr(c, l, "is not a path: %s", why);
+					ok = false;
+				} else
+					path_release(&p);
+			} else
+				ok = false;
+		}
+		loc_reset(l, m2);
+	}
+	loc_reset(l, m);
+	return ok;
+}

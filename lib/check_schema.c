@@ -1,0 +1,264 @@
+/*
+ * check_schema.c - column lists into struct ty trees.
+ *
+ * The same column shape serves the stream's value and key schemas and the
+ * expose's contract schema: name, type, required (default false), and
+ * for containers their children spelled out (struct: fields, array:
+ * element, map: key and value).
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "check_int.h"
+#include "jptr.h"
+
+static const char *const column_keys[] = {
+	"name", "type", "required", "description", "fields", "element",
+	"key", "value", NULL
+};
+
+/* Rules that the managed lane would not enforce are refused, not kept. */
+static const char *const unenforced_keys[] = {
+	"quality", "policies", "policy", NULL
+};
+
+static struct ty *column_list(struct chk *, struct loc *, json_t *, int);
+
+static bool
+refuse_unenforced(struct chk *c, struct loc *l, json_t *col)
+{
+	struct loc_mark m = loc_mark(l);
+	bool bad = false;
+	size_t i;
+
+	for (i = 0; unenforced_keys[i] != NULL; i++) {
+		if (json_object_get(col, unenforced_keys[i]) == NULL)
+			continue;
+		loc_key(l, unenforced_keys[i]);
+		cerr(c, l, "nested quality and policy rules are not enforced "
+		    "by the managed lane, so they are refused rather than "
+		    "advertised; remove them");
+		loc_reset(l, m);
+		bad = true;
+	}
+	return bad;
+}
+
+/* A child (element, key, value): its own location step. */
+static struct ty *
+child(struct chk *c, struct loc *l, json_t *col, const char *key, int depth)
+{
+	struct loc_mark m = loc_mark(l);
+	json_t *v = get_obj(c, l, col, key, true);
+	struct ty *t = NULL;
+
+	if (v != NULL) {
+		loc_key(l, key);
+		if (json_object_get(v, "name") != NULL) {
+			struct loc_mark m2 = loc_mark(l);
+
+			loc_key(l, "name");
+			cerr(c, l, "an %s has no name", key);
+			loc_reset(l, m2);
+		}
+		t = schema_column(c, l, v, depth);
+		loc_reset(l, m);
+	}
+	return t;
+}
+
+struct ty *
+schema_column(struct chk *c, struct loc *l, json_t *col, int depth)
+{
+	static const char *const kids[] = { "fields", "element", "key",
+	    "value" };
+	struct loc_mark m = loc_mark(l);
+	struct ty_name tn;
+	struct ty *t, *k, *v;
+	const char *type, *why;
+	json_t *fields;
+	size_t i;
+	int req, bad = 0;
+
+	if (!json_is_object(col)) {
+		cerr(c, l, "a column must be a mapping with name and type");
+		return NULL;
+	}
+	bad += refuse_unenforced(c, l, col);
+	{
+		/* unenforced keys were reported above; skip them here */
+		json_t *copy = json_copy(col);
+
+		for (i = 0; unenforced_keys[i] != NULL; i++)
+			json_object_del(copy, unenforced_keys[i]);
+		bad += only_keys(c, l, copy, column_keys);
+		json_decref(copy);
+	}
+	req = get_bool(c, l, col, "required");
+	if ((type = get_str(c, l, col, "type", true)) == NULL)
+		return NULL;
+	if (ty_name_parse(type, &tn, &why) == -1) {
+		loc_key(l, "type");
+		if (has_control(type) || strlen(type) > 64)
+			cerr(c, l, "unknown type: %s", why);
+		else
+			cerr(c, l, "'%s' is not a FLUID type: %s", type, why);
+		loc_reset(l, m);
+		return NULL;
+	}
+	for (i = 0; i < 4; i++) {
+		bool wanted = (tn.kind == TY_STRUCT && i == 0) ||
+		    (tn.kind == TY_ARRAY && i == 1) ||
+		    (tn.kind == TY_MAP && (i == 2 || i == 3));
+
+		if (!wanted && json_object_get(col, kids[i]) != NULL) {
+			loc_key(l, kids[i]);
+			cerr(c, l, "a %s column has no %s", type, kids[i]);
+			loc_reset(l, m);
+			bad++;
+		}
+	}
+	if (ty_is_container(tn.kind) && depth >= TY_MAX_DEPTH) {
+		loc_key(l, "type");
+		cerr(c, l, "nested deeper than %d levels", TY_MAX_DEPTH);
+		loc_reset(l, m);
+		return NULL;
+	}
+	t = ty_new(tn.kind);
+	t->precision = tn.precision;
+	t->scale = tn.scale;
+	t->required = req == 1;
+	switch (tn.kind) {
+	case TY_STRUCT:
+		fields = get_arr(c, l, col, "fields", true);
+		if (fields == NULL) {
+			bad++;
+			break;
+		}
+		jptr_push_key(&l->ptr, "fields");
+		k = column_list(c, l, fields, depth + 1);
+		loc_reset(l, m);
+		if (k == NULL) {
+			bad++;
+			break;
+		}
+		t->fields = k->fields;
+		t->nfields = k->nfields;
+		k->fields = NULL;
+		k->nfields = 0;
+		ty_free(k);
+		break;
+	case TY_ARRAY:
+		if ((t->element = child(c, l, col, "element", depth + 1)) ==
+		    NULL)
+			bad++;
+		break;
+	case TY_MAP:
+		k = child(c, l, col, "key", depth + 1);
+		v = child(c, l, col, "value", depth + 1);
+		if (k != NULL && (k->kind != TY_STRING || !k->required)) {
+			loc_key(l, "key");
+			cerr(c, l, "map keys must be required strings "
+			    "(type: string, required: true)");
+			loc_reset(l, m);
+			bad++;
+		}
+		t->key = k;
+		t->value = v;
+		if (k == NULL || v == NULL)
+			bad++;
+		break;
+	default:
+		break;
+	}
+	if (bad || req == -1) {
+		ty_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* Columns or struct fields: names plain, distinct even ignoring case. */
+static struct ty *
+column_list(struct chk *c, struct loc *l, json_t *list, int depth)
+{
+	struct loc_mark m = loc_mark(l);
+	struct ty *st = ty_new(TY_STRUCT), *t;
+	const char *name;
+	json_t *col, *index = json_object(), *seen;
+	size_t i;
+	int bad = 0;
+	char *low;
+
+	if (json_array_size(list) == 0) {
+		cerr(c, l, "must list at least one column");
+		ty_free(st);
+		json_decref(index);
+		return NULL;
+	}
+	json_array_foreach(list, i, col) {
+		name = json_is_object(col) ?
+		    json_string_value(json_object_get(col, "name")) : NULL;
+		if (name != NULL && (has_control(name) || strlen(name) > 128))
+			name = NULL;
+		loc_named(l, i, name);
+		if (name == NULL) {
+			if (json_is_object(col))
+				cerr(c, l, "a column needs a name that is a "
+				    "plain SQL identifier");
+			else
+				cerr(c, l, "a column must be a mapping with "
+				    "name and type");
+			loc_reset(l, m);
+			bad++;
+			continue;
+		}
+		if (!path_is_ident(name)) {
+			cerr(c, l, "'%s' is not a plain SQL identifier "
+			    "(letters, digits and '_', not starting with a "
+			    "digit)", name);
+			bad++;
+		}
+		low = lower_dup(name);
+		if ((seen = json_object_get(index, low)) != NULL) {
+			const char *other = json_string_value(seen);
+
+			if (strcmp(other, name) != 0)
+				cerr(c, l, "'%s' differs from '%s' only by "
+				    "case", name, other);
+			else
+				cerr(c, l, "'%s' is declared twice", name);
+			bad++;
+		} else
+			json_object_set_new(index, low, json_string(name));
+		free(low);
+		t = schema_column(c, l, col, depth);
+		loc_reset(l, m);
+		if (t == NULL) {
+			bad++;
+			continue;
+		}
+		if (seen == NULL)
+			ty_add_field(st, xstrdup(name), t);
+		else
+			ty_free(t);
+	}
+	json_decref(index);
+	if (bad) {
+		ty_free(st);
+		return NULL;
+	}
+	return st;
+}
+
+struct ty *
+schema_columns(struct chk *c, struct loc *l, json_t *list)
+{
+	if (!json_is_array(list)) {
+		cerr(c, l, "must be a list of columns");
+		return NULL;
+	}
+	return column_list(c, l, list, 0);
+}

@@ -1,0 +1,568 @@
+/*
+ * check_stream.c - what the records are (properties.stream) and how to
+ * reach them (properties.parameters.flink.source and eventTime).
+ *
+ * The result is the list of columns a mapping path may start from, with
+ * their nullability as the query will see it: the value's columns as
+ * declared, the key's columns always nullable at the top (a record may
+ * have no key), and Kafka metadata with its fixed types.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "check_int.h"
+#include "url.h"
+
+static const char *const stream_keys[] = {
+	"kind", "topic", "format", "schema", "key", "metadata", NULL
+};
+static const char *const key_keys[] = { "format", "schema", "prefix", NULL };
+static const char *const meta_keys[] = { "name", "from", NULL };
+static const char *const source_keys[] = {
+	"bootstrapServers", "groupId", "startupMode", "schemaRegistryUrl",
+	NULL
+};
+static const char *const event_keys[] = { "column", "delaySeconds", NULL };
+static const char *const kinds[] = { "kafka", NULL };
+static const char *const formats[] = { "json", "avro-confluent", NULL };
+static const char *const key_formats[] = {
+	"raw", "json", "avro-confluent", NULL
+};
+static const char *const startup_modes[] = {
+	"group-offsets", "earliest-offset", "latest-offset", NULL
+};
+
+/* Kafka's metadata columns and their fixed FLUID types. */
+static const struct {
+	const char	*from;
+	enum ty_kind	 kind;
+	int		 precision;
+	bool		 nullable;
+} metadata[] = {
+	{ "topic", TY_STRING, 0, false },
+	{ "partition", TY_INT, 0, false },
+	{ "offset", TY_LONG, 0, false },
+	{ "timestamp", TY_TIMESTAMP_LTZ, 3, false },
+	{ "timestamp-type", TY_STRING, 0, false },
+	{ "headers", TY_MAP, 0, false },
+	{ "leader-epoch", TY_INT, 0, true },
+};
+
+static const char *const metadata_names[] = {
+	"topic", "partition", "offset", "timestamp", "timestamp-type",
+	"headers", "leader-epoch", NULL
+};
+
+struct scol *
+stream_col(const struct stream *s, const char *name)
+{
+	char *low = lower_dup(name);
+	json_t *i = json_object_get(s->index, low);
+	struct scol *sc;
+
+	free(low);
+	if (i == NULL)
+		return NULL;
+	sc = &s->cols[json_integer_value(i)];
+	return strcmp(sc->name, name) == 0 ? sc : NULL;
+}
+
+void
+stream_release(struct stream *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->ncols; i++) {
+		free(s->cols[i].name);
+		free(s->cols[i].from);
+		free(s->cols[i].ptr);
+		ty_free(s->cols[i].type);
+	}
+	free(s->cols);
+	json_decref(s->index);
+	json_decref(s->ir);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Add a column unless its name is taken; false (and an error) if taken. */
+static bool
+add_col(struct chk *c, struct loc *l, struct stream *s, const char *name,
+    enum col_origin origin, const char *from, struct ty *t)
+{
+	char *low = lower_dup(name);
+	json_t *i = json_object_get(s->index, low);
+
+	if (i != NULL) {
+		const struct scol *o = &s->cols[json_integer_value(i)];
+
+		cerr(c, l, "column '%s' is already a %s column%s", name,
+		    o->origin == ORIGIN_VALUE ? "value" :
+		    o->origin == ORIGIN_KEY ? "key" : "metadata",
+		    origin == ORIGIN_KEY ?
+		    "; set properties.stream.key.prefix" : "");
+		ty_free(t);
+		free(low);
+		return false;
+	}
+	json_object_set_new(s->index, low, json_integer((json_int_t)s->ncols));
+	free(low);
+	s->cols = xreallocarray(s->cols, s->ncols + 1, sizeof(*s->cols));
+	s->cols[s->ncols].name = xstrdup(name);
+	s->cols[s->ncols].origin = origin;
+	s->cols[s->ncols].from = from ? xstrdup(from) : NULL;
+	s->cols[s->ncols].type = t;
+	s->cols[s->ncols].ptr = xstrdup(l->ptr.buf);
+	s->ncols++;
+	return true;
+}
+
+static bool
+topic_ok(struct chk *c, struct loc *l, json_t *stream)
+{
+	struct loc_mark m = loc_mark(l);
+	json_t *v = json_object_get(stream, "topic");
+	const char *t, *p;
+
+	if (json_is_array(v)) {
+		loc_key(l, "topic");
+		cerr(c, l, "is one Kafka topic name: no list");
+		loc_reset(l, m);
+		return false;
+	}
+	if ((t = get_str(c, l, stream, "topic", true)) == NULL)
+		return false;
+	loc_key(l, "topic");
+	for (p = t; *p != '\0'; p++)
+		if (strchr("*?[]()|^$+{}\\", *p) != NULL) {
+			cerr(c, l, "is one Kafka topic name: no pattern");
+			return loc_reset(l, m), false;
+		}
+	for (p = t; *p != '\0'; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' ||
+		    *p == '-')) {
+			cerr(c, l, "is not a Kafka topic name (letters, "
+			    "digits, '.', '_' and '-')");
+			return loc_reset(l, m), false;
+		}
+	if (strlen(t) > 249 || strcmp(t, ".") == 0 || strcmp(t, "..") == 0) {
+		cerr(c, l, "is not a Kafka topic name");
+		return loc_reset(l, m), false;
+	}
+	loc_reset(l, m);
+	return true;
+}
+
+static bool
+key_check(struct chk *c, struct loc *l, json_t *key, struct stream *s,
+    json_t *ir, const char **fmt_out)
+{
+	struct loc_mark m = loc_mark(l);
+	const char *fmt, *prefix;
+	struct ty *st;
+	json_t *fields;
+	size_t i;
+	bool ok = true;
+	char *name;
+
+	loc_key(l, "key");
+	if (!json_is_object(key)) {
+		cerr(c, l, "must be a mapping with format and schema");
+		return loc_reset(l, m), false;
+	}
+	ok = only_keys(c, l, key, key_keys) == 0;
+	fmt = get_enum(c, l, key, "format", true, key_formats);
+	prefix = get_str(c, l, key, "prefix", false);
+	if (prefix != NULL && (*prefix == '\0' || has_control(prefix) ||
+	    !path_is_ident(prefix))) {
+		struct loc_mark m2 = loc_mark(l);
+
+		loc_key(l, "prefix");
+		cerr(c, l, "must be the start of a plain SQL identifier, such "
+		    "as key_");
+		loc_reset(l, m2);
+		ok = false;
+	}
+	loc_key(l, "schema");
+	st = json_object_get(key, "schema") ? schema_columns(c, l,
+	    json_object_get(key, "schema")) : NULL;
+	if (json_object_get(key, "schema") == NULL)
+		cerr(c, l, "is required: the key's columns");
+	loc_reset(l, m);
+	loc_key(l, "key");
+	if (st == NULL || fmt == NULL || !ok) {
+		ty_free(st);
+		return loc_reset(l, m), false;
+	}
+	if (strcmp(fmt, "raw") == 0 && (st->nfields != 1 ||
+	    (st->fields[0].type->kind != TY_STRING &&
+	    st->fields[0].type->kind != TY_BINARY))) {
+		loc_key(l, "schema");
+		cerr(c, l, "a raw key is exactly one string or binary column");
+		ty_free(st);
+		return loc_reset(l, m), false;
+	}
+	fields = json_array();
+	for (i = 0; i < st->nfields; i++) {
+		struct ty *t = st->fields[i].type;
+
+		st->fields[i].type = NULL;
+		name = xasprintf("%s%s", prefix ? prefix : "",
+		    st->fields[i].name);
+		loc_key(l, "schema");
+		loc_named(l, i, st->fields[i].name);
+		/* A record with no key reads every key column as null. */
+		t->required = false;
+		if (!add_col(c, l, s, name, ORIGIN_KEY, st->fields[i].name, t))
+			ok = false;
+		json_array_append_new(fields, json_string(name));
+		free(name);
+		loc_reset(l, m);
+		loc_key(l, "key");
+	}
+	ty_free(st);
+	json_object_set_new(ir, "key", json_pack("{s:s, s:s?, s:o}",
+	    "format", fmt, "prefix", prefix, "fields", fields));
+	*fmt_out = fmt;
+	loc_reset(l, m);
+	return ok;
+}
+
+static struct ty *
+metadata_type(size_t i)
+{
+	struct ty *t = ty_new(metadata[i].kind);
+
+	t->precision = metadata[i].precision;
+	t->required = !metadata[i].nullable;
+	if (metadata[i].kind == TY_MAP) {
+		t->key = ty_new(TY_STRING);
+		t->key->required = true;
+		t->value = ty_new(TY_BINARY);
+	}
+	return t;
+}
+
+static bool
+metadata_check(struct chk *c, struct loc *l, json_t *list, struct stream *s)
+{
+	struct loc_mark m = loc_mark(l);
+	const char *name, *from;
+	json_t *e;
+	size_t i, k;
+	bool ok = true;
+
+	loc_key(l, "metadata");
+	if (!json_is_array(list)) {
+		cerr(c, l, "must be a list of {name, from}");
+		return loc_reset(l, m), false;
+	}
+	json_array_foreach(list, i, e) {
+		loc_idx(l, i);
+		if (!json_is_object(e)) {
+			cerr(c, l, "must be a mapping {name, from}");
+			ok = false;
+			loc_reset(l, m);
+			loc_key(l, "metadata");
+			continue;
+		}
+		ok &= only_keys(c, l, e, meta_keys) == 0;
+		name = get_str(c, l, e, "name", true);
+		from = get_enum(c, l, e, "from", true, metadata_names);
+		if (name != NULL && !path_is_ident(name)) {
+			struct loc_mark m2 = loc_mark(l);
+
+			loc_key(l, "name");
+			cerr(c, l, "is not a plain SQL identifier");
+			loc_reset(l, m2);
+			ok = false;
+		} else if (name != NULL && from != NULL) {
+			for (k = 0; strcmp(metadata[k].from, from) != 0; k++)
+				;
+			ok &= add_col(c, l, s, name, ORIGIN_METADATA, from,
+			    metadata_type(k));
+		} else
+			ok = false;
+		loc_reset(l, m);
+		loc_key(l, "metadata");
+	}
+	loc_reset(l, m);
+	return ok;
+}
+
+/* host:port[,host:port...] */
+static bool
+servers_ok(const char *s)
+{
+	const char *p = s, *colon, *end;
+	long port;
+	char *e;
+
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		end = strchr(p, ',');
+		if (end == NULL)
+			end = p + strlen(p);
+		colon = NULL;
+		for (const char *q = p; q < end; q++)
+			if (*q == ':')
+				colon = q;
+		if (colon == NULL || colon == p)
+			return false;
+		for (const char *q = p; q < colon; q++)
+			if (!((*q >= 'a' && *q <= 'z') || (*q >= 'A' &&
+			    *q <= 'Z') || (*q >= '0' && *q <= '9') ||
+			    strchr(".-_[]:", *q) != NULL))
+				return false;
+		port = strtol(colon + 1, &e, 10);
+		while (*e == ' ')
+			e++;
+		if (e != end || port < 1 || port > 65535 || colon + 1 == e)
+			return false;
+		if (*end == '\0')
+			return true;
+		p = end + 1;
+	}
+}
+
+static bool
+source_check(struct chk *c, struct loc *l, json_t *flink, bool need_registry,
+    json_t *ir)
+{
+	static const char *const moved[] = { "topic", "format", "schema",
+	    "key", "metadata" };
+	struct loc_mark m = loc_mark(l);
+	const char *servers, *group, *mode, *reg, *why;
+	json_t *src = get_obj(c, l, flink, "source", true), *copy;
+	struct url u;
+	size_t i;
+	bool ok = true;
+
+	if (src == NULL)
+		return false;
+	loc_key(l, "source");
+	copy = json_copy(src);
+	for (i = 0; i < sizeof(moved) / sizeof(*moved); i++) {
+		if (json_object_get(src, moved[i]) == NULL)
+			continue;
+		struct loc_mark m2 = loc_mark(l);
+
+		loc_key(l, moved[i]);
+		cerr(c, l, "parameters.flink.source holds the connection "
+		    "only: declare %s in properties.stream", moved[i]);
+		loc_reset(l, m2);
+		json_object_del(copy, moved[i]);
+		ok = false;
+	}
+	ok &= only_keys(c, l, copy, source_keys) == 0;
+	json_decref(copy);
+	servers = get_str(c, l, src, "bootstrapServers", true);
+	if (servers != NULL && !servers_ok(servers)) {
+		struct loc_mark m2 = loc_mark(l);
+
+		loc_key(l, "bootstrapServers");
+		cerr(c, l, "must be host:port[,host:port...]");
+		loc_reset(l, m2);
+		ok = false;
+	}
+	group = get_str(c, l, src, "groupId", true);
+	mode = get_enum(c, l, src, "startupMode", false, startup_modes);
+	if (mode == NULL && json_object_get(src, "startupMode") != NULL)
+		ok = false;
+	reg = get_str(c, l, src, "schemaRegistryUrl", need_registry);
+	if (reg != NULL) {
+		struct loc_mark m2 = loc_mark(l);
+
+		loc_key(l, "schemaRegistryUrl");
+		if (url_parse(reg, &u, &why) == -1) {
+			cerr(c, l, "%s", why);
+			ok = false;
+		} else {
+			if (strcmp(u.scheme, "http") != 0 &&
+			    strcmp(u.scheme, "https") != 0) {
+				cerr(c, l, "must be an http or https URL");
+				ok = false;
+			}
+			if (u.userinfo) {
+				cerr(c, l, "must not carry credentials");
+				ok = false;
+			}
+			url_release(&u);
+		}
+		loc_reset(l, m2);
+	}
+	if (servers == NULL || group == NULL || (need_registry && !reg))
+		ok = false;
+	json_object_set_new(ir, "source", json_pack("{s:s?, s:s?, s:s, s:s?}",
+	    "bootstrapServers", servers, "groupId", group, "startupMode",
+	    mode ? mode : "group-offsets", "schemaRegistryUrl", reg));
+	loc_reset(l, m);
+	return ok;
+}
+
+static bool
+event_time_check(struct chk *c, struct loc *l, json_t *flink,
+    struct stream *s, json_t *ir)
+{
+	struct loc_mark m = loc_mark(l);
+	json_t *et = get_obj(c, l, flink, "eventTime", false);
+	const char *col;
+	json_int_t delay = 0;
+	struct scol *sc;
+	bool ok = true;
+
+	if (et == NULL)
+		return json_object_get(flink, "eventTime") == NULL ||
+		    json_is_null(json_object_get(flink, "eventTime"));
+	loc_key(l, "eventTime");
+	ok = only_keys(c, l, et, event_keys) == 0;
+	col = get_str(c, l, et, "column", true);
+	if (get_int(c, l, et, "delaySeconds", &delay) == -1)
+		ok = false;
+	else if (delay < 0) {
+		struct loc_mark m2 = loc_mark(l);
+
+		loc_key(l, "delaySeconds");
+		cerr(c, l, "must not be negative");
+		loc_reset(l, m2);
+		ok = false;
+	}
+	if (col != NULL) {
+		struct loc_mark m2 = loc_mark(l);
+
+		loc_key(l, "column");
+		if ((sc = stream_col(s, col)) == NULL) {
+			cerr(c, l, "'%s' is not a top-level column of "
+			    "properties.stream", has_control(col) ? "?" : col);
+			ok = false;
+		} else if ((sc->type->kind != TY_TIMESTAMP &&
+		    sc->type->kind != TY_TIMESTAMP_LTZ) ||
+		    sc->type->precision > 3) {
+			struct sb tn;
+
+			sb_init(&tn);
+			ty_name_print(sc->type, &tn);
+			cerr(c, l, "'%s' is %s: event time needs a timestamp "
+			    "or timestamp_ltz of precision 3 or less (Flink "
+			    "takes no finer precision)", col, tn.buf);
+			sb_release(&tn);
+			ok = false;
+		}
+		loc_reset(l, m2);
+	} else
+		ok = false;
+	if (ok)
+		json_object_set_new(ir, "eventTime", json_pack("{s:s, s:I}",
+		    "column", col, "delaySeconds", delay));
+	loc_reset(l, m);
+	return ok;
+}
+
+static json_t *
+columns_ir(const struct stream *s)
+{
+	static const char *const origins[] = { "value", "key", "metadata",
+	    "element" };
+	json_t *a = json_array(), *o;
+	size_t i;
+
+	for (i = 0; i < s->ncols; i++) {
+		o = ty_to_json(s->cols[i].type, s->cols[i].name);
+		json_object_set_new(o, "origin",
+		    json_string(origins[s->cols[i].origin]));
+		if (s->cols[i].from != NULL)
+			json_object_set_new(o, "from",
+			    json_string(s->cols[i].from));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+/* The stream itself, at l; *fmt and *keyfmt name its formats. */
+static bool
+stream_value(struct chk *c, struct loc *l, json_t *stream, struct stream *s,
+    const char **fmt_out, const char **keyfmt_out)
+{
+	struct loc_mark m = loc_mark(l);
+	const char *kind, *fmt, *keyfmt = NULL;
+	struct ty *st;
+	json_t *v;
+	size_t i;
+	bool ok;
+
+	if (!json_is_object(stream)) {
+		cerr(c, l, "must be a mapping with kind, topic, format and "
+		    "schema");
+		return false;
+	}
+	ok = only_keys(c, l, stream, stream_keys) == 0;
+	kind = get_enum(c, l, stream, "kind", true, kinds);
+	ok &= topic_ok(c, l, stream);
+	fmt = get_enum(c, l, stream, "format", true, formats);
+	ok &= kind != NULL && fmt != NULL;
+	loc_key(l, "schema");
+	if ((v = json_object_get(stream, "schema")) == NULL) {
+		cerr(c, l, "is required: the record value's columns");
+		st = NULL;
+	} else
+		st = schema_columns(c, l, v);
+	loc_reset(l, m);
+	if (st != NULL) {
+		for (i = 0; i < st->nfields; i++) {
+			loc_key(l, "schema");
+			loc_named(l, i, st->fields[i].name);
+			ok &= add_col(c, l, s, st->fields[i].name,
+			    ORIGIN_VALUE, NULL, st->fields[i].type);
+			st->fields[i].type = NULL;
+			loc_reset(l, m);
+		}
+		ty_free(st);
+	} else
+		ok = false;
+	if ((v = json_object_get(stream, "key")) != NULL && !json_is_null(v))
+		ok &= key_check(c, l, v, s, s->ir, &keyfmt);
+	if ((v = json_object_get(stream, "metadata")) != NULL &&
+	    !json_is_null(v))
+		ok &= metadata_check(c, l, v, s);
+	json_object_set_new(s->ir, "kind", json_string(kind ? kind : ""));
+	json_object_set_new(s->ir, "topic", json_incref(
+	    json_object_get(stream, "topic")));
+	json_object_set_new(s->ir, "format", json_string(fmt ? fmt : ""));
+	json_object_set_new(s->ir, "columns", columns_ir(s));
+	*fmt_out = fmt;
+	*keyfmt_out = keyfmt;
+	return ok;
+}
+
+bool
+stream_check(struct chk *c, struct loc *l, json_t *props, json_t *flink,
+    struct stream *s)
+{
+	struct loc_mark m = loc_mark(l);
+	const char *fmt = NULL, *keyfmt = NULL;
+	json_t *stream;
+	bool ok;
+
+	memset(s, 0, sizeof(*s));
+	s->ir = json_object();
+	s->index = json_object();
+	if (props == NULL) {
+		/* A streamSource fragment: l is the stream itself. */
+		return stream_value(c, l, flink, s, &fmt, &keyfmt);
+	}
+	if ((stream = get_obj(c, l, props, "stream", true)) == NULL)
+		return false;
+	loc_key(l, "stream");
+	ok = stream_value(c, l, stream, s, &fmt, &keyfmt);
+	loc_reset(l, m);
+	loc_key(l, "parameters");
+	loc_key(l, "flink");
+	ok &= source_check(c, l, flink, (fmt && strcmp(fmt,
+	    "avro-confluent") == 0) || (keyfmt && strcmp(keyfmt,
+	    "avro-confluent") == 0), s->ir);
+	ok &= event_time_check(c, l, flink, s, s->ir);
+	loc_reset(l, m);
+	return ok;
+}

@@ -1,0 +1,337 @@
+/*
+ * check_util.c - the checker's locations, messages and typed getters.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_int.h"
+#include "jptr.h"
+
+void
+loc_init(struct loc *l)
+{
+	sb_init(&l->ptr);
+	sb_init(&l->path);
+}
+
+void
+loc_release(struct loc *l)
+{
+	sb_release(&l->ptr);
+	sb_release(&l->path);
+}
+
+struct loc_mark
+loc_mark(const struct loc *l)
+{
+	struct loc_mark m = { l->ptr.len, l->path.len };
+
+	return m;
+}
+
+void
+loc_reset(struct loc *l, struct loc_mark m)
+{
+	sb_truncate(&l->ptr, m.ptrlen);
+	sb_truncate(&l->path, m.pathlen);
+}
+
+void
+loc_key(struct loc *l, const char *key)
+{
+	jptr_push_key(&l->ptr, key);
+	if (l->path.len > 0)
+		sb_addc(&l->path, '.');
+	sb_adds(&l->path, key);
+}
+
+void
+loc_idx(struct loc *l, size_t i)
+{
+	jptr_push_index(&l->ptr, i);
+	sb_addf(&l->path, "[%zu]", i);
+}
+
+void
+loc_named(struct loc *l, size_t i, const char *name)
+{
+	jptr_push_index(&l->ptr, i);
+	if (name == NULL) {
+		sb_addf(&l->path, "[%zu]", i);
+		return;
+	}
+	if (l->path.len > 0)
+		sb_addc(&l->path, '.');
+	sb_adds(&l->path, name);
+}
+
+void
+loc_set(struct loc *l, const char *ptr, const char *path)
+{
+	sb_truncate(&l->ptr, 0);
+	sb_truncate(&l->path, 0);
+	sb_adds(&l->ptr, ptr);
+	sb_adds(&l->path, path);
+}
+
+static void
+vreport(struct chk *c, enum diag_level lvl, const struct loc *l,
+    const char *fmt, va_list ap)
+{
+	char *msg = xvasprintf(fmt, ap);
+
+	diag_at(c->d, lvl, l->ptr.buf, "%s%s%s%s%s", c->lane, c->build,
+	    l->path.buf, l->path.len ? ": " : "", msg);
+	free(msg);
+}
+
+void
+cerr(struct chk *c, const struct loc *l, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(c, DIAG_ERROR, l, fmt, ap);
+	va_end(ap);
+}
+
+void
+cwarn(struct chk *c, const struct loc *l, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(c, DIAG_WARNING, l, fmt, ap);
+	va_end(ap);
+}
+
+/* One insertion, deletion, substitution or swap of neighbours. */
+bool
+one_edit_apart(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i = 0;
+
+	if (strcmp(a, b) == 0)
+		return false;
+	if (la > lb + 1 || lb > la + 1)
+		return false;
+	while (i < la && i < lb && a[i] == b[i])
+		i++;
+	if (la == lb) {
+		if (strcmp(a + i + 1, b + i + 1) == 0)
+			return true;
+		return i + 1 < la && a[i] == b[i + 1] && a[i + 1] == b[i] &&
+		    strcmp(a + i + 2, b + i + 2) == 0;
+	}
+	if (la > lb)
+		return strcmp(a + i + 1, b + i) == 0;
+	return strcmp(a + i, b + i + 1) == 0;
+}
+
+const char *
+didyoumean(const char *name, const char *const *cands, size_t n, char *buf,
+    size_t buflen)
+{
+	size_t i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++)
+		if (cands[i] != NULL && one_edit_apart(name, cands[i])) {
+			snprintf(buf, buflen, " (did you mean '%s'?)",
+			    cands[i]);
+			break;
+		}
+	return buf;
+}
+
+static const char *
+json_kind(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:	return "a mapping";
+	case JSON_ARRAY:	return "a list";
+	case JSON_STRING:	return "a string";
+	case JSON_INTEGER:	return "an integer";
+	case JSON_REAL:		return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE:	return "a boolean";
+	case JSON_NULL:		return "empty";
+	}
+	return "a value";
+}
+
+int
+only_keys(struct chk *c, struct loc *l, json_t *obj,
+    const char *const *allowed)
+{
+	struct loc_mark m = loc_mark(l);
+	const char *k;
+	json_t *v;
+	size_t n, i;
+	int bad = 0;
+	char hint[160];
+
+	for (n = 0; allowed[n] != NULL; n++)
+		;
+	json_object_foreach(obj, k, v) {
+		for (i = 0; i < n; i++)
+			if (strcmp(k, allowed[i]) == 0)
+				break;
+		if (i < n)
+			continue;
+		loc_key(l, k);
+		if (has_control(k) || strlen(k) > 64)
+			cerr(c, l, "unknown key");
+		else
+			cerr(c, l, "unknown key '%s'%s", k,
+			    didyoumean(k, allowed, n, hint, sizeof(hint)));
+		loc_reset(l, m);
+		bad++;
+	}
+	return bad;
+}
+
+static json_t *
+get_typed(struct chk *c, struct loc *l, json_t *o, const char *key,
+    bool required, json_type type, const char *want)
+{
+	json_t *v = json_object_get(o, key);
+	struct loc_mark m = loc_mark(l);
+
+	if (v == NULL || json_is_null(v)) {
+		if (required) {
+			loc_key(l, key);
+			cerr(c, l, "is required");
+			loc_reset(l, m);
+		}
+		return NULL;
+	}
+	if (json_typeof(v) != type) {
+		loc_key(l, key);
+		cerr(c, l, "must be %s, not %s", want, json_kind(v));
+		loc_reset(l, m);
+		return NULL;
+	}
+	return v;
+}
+
+json_t *
+get_obj(struct chk *c, struct loc *l, json_t *o, const char *key,
+    bool required)
+{
+	return get_typed(c, l, o, key, required, JSON_OBJECT, "a mapping");
+}
+
+json_t *
+get_arr(struct chk *c, struct loc *l, json_t *o, const char *key,
+    bool required)
+{
+	return get_typed(c, l, o, key, required, JSON_ARRAY, "a list");
+}
+
+const char *
+get_str(struct chk *c, struct loc *l, json_t *o, const char *key,
+    bool required)
+{
+	json_t *v = get_typed(c, l, o, key, required, JSON_STRING,
+	    "a string");
+	struct loc_mark m = loc_mark(l);
+
+	if (v == NULL)
+		return NULL;
+	if (json_string_length(v) == 0 && required) {
+		loc_key(l, key);
+		cerr(c, l, "must not be empty");
+		loc_reset(l, m);
+		return NULL;
+	}
+	return json_string_value(v);
+}
+
+int
+get_bool(struct chk *c, struct loc *l, json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	struct loc_mark m = loc_mark(l);
+
+	if (v == NULL || json_is_null(v))
+		return 0;
+	if (!json_is_boolean(v)) {
+		loc_key(l, key);
+		cerr(c, l, "must be true or false, not %s", json_kind(v));
+		loc_reset(l, m);
+		return -1;
+	}
+	return json_is_true(v);
+}
+
+int
+get_int(struct chk *c, struct loc *l, json_t *o, const char *key,
+    json_int_t *out)
+{
+	json_t *v = json_object_get(o, key);
+	struct loc_mark m = loc_mark(l);
+
+	if (v == NULL || json_is_null(v))
+		return 1;
+	if (!json_is_integer(v)) {
+		loc_key(l, key);
+		cerr(c, l, "must be a whole number, not %s", json_kind(v));
+		loc_reset(l, m);
+		return -1;
+	}
+	*out = json_integer_value(v);
+	return 0;
+}
+
+const char *
+get_enum(struct chk *c, struct loc *l, json_t *o, const char *key,
+    bool required, const char *const *words)
+{
+	const char *s = get_str(c, l, o, key, required);
+	struct loc_mark m = loc_mark(l);
+	struct sb list;
+	size_t i, n;
+	char hint[160];
+
+	if (s == NULL)
+		return NULL;
+	for (n = 0; words[n] != NULL; n++)
+		if (strcmp(s, words[n]) == 0)
+			return s;
+	sb_init(&list);
+	for (i = 0; i < n; i++)
+		sb_addf(&list, "%s%s", i ? (i + 1 == n ? " or " : ", ") : "",
+		    words[i]);
+	loc_key(l, key);
+	if (has_control(s) || strlen(s) > 64)
+		cerr(c, l, "must be %s", list.buf);
+	else
+		cerr(c, l, "'%s' is not supported: use %s%s", s, list.buf,
+		    didyoumean(s, words, n, hint, sizeof(hint)));
+	loc_reset(l, m);
+	sb_release(&list);
+	return NULL;
+}
+
+bool
+has_control(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
+char *
+lower_dup(const char *s)
+{
+	char *d = xstrdup(s), *p;
+
+	for (p = d; *p != '\0'; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	return d;
+}

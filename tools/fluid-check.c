@@ -1,0 +1,58 @@
+/*
+ * fluid-check - every static rule of the managed Flink -> Iceberg lane.
+ * Reads fluid-resolve's document, refuses it with diagnostics or adds
+ * the typed IR (the "check" section) for the later stages.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+
+#include "fluid.h"
+#include "check.h"
+
+static const char usage[] =
+"usage: fluid-check [--diagnostics=text|json] < RESOLVED\n"
+"\n"
+"Check a resolved contract (the output of fluid-resolve) against every\n"
+"static rule of the managed Flink lane; on success write the document\n"
+"with its typed IR added.  All errors are reported, not only the first.\n"
+"\n"
+"  --diagnostics=FORMAT  print diagnostics as text (default) or json lines\n"
+"  --help, --version\n"
+"\n"
+"Exit status: 0 accepted, 1 refused, 2 usage or environment error.\n";
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "diagnostics", required_argument, NULL, 'D' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct cli cli = { usage, DIAG_FORMAT_TEXT };
+	struct diags d;
+	json_t *doc, *ir, *res;
+	int c, idx, status;
+
+	fl_setprogname(argv[0]);
+	while ((c = getopt_long(argc, argv, "", opts, &idx)) != -1) {
+		if (c == '?')
+			cli_usage_error(&cli, "unknown option");
+		cli_common(&cli, opts[idx].name, optarg);
+	}
+	if (optind != argc)
+		cli_usage_error(&cli, "reads standard input; no FILE");
+
+	doc = ir_read(stdin, "resolve");
+	res = ir_section(doc, "resolve");
+	diags_init(&d);
+	diags_set_positions(&d, json_object_get(res, "positions"),
+	    json_object_get(res, "files"));
+	if ((ir = check_run(res, &d)) != NULL)
+		ir_add_stage(doc, "check", ir);
+	status = cli_finish(&cli, &d, ir ? doc : NULL);
+	json_decref(doc);
+	diags_release(&d);
+	return status;
+}
