@@ -13,6 +13,7 @@
 						   aliases and $refs expanded */
 #define FL_MAX_YAML_DEPTH	256		/* nested YAML collections */
 #define FL_MAX_STRING_BYTES	(1u << 20)	/* one scalar */
+#define FL_MAX_KEY_BYTES	4096		/* one mapping key */
 #define FL_MAX_REF_DEPTH	64		/* $ref inside $ref ... */
 #define FL_MAX_FILES		10000		/* files one contract reads */
 

@@ -35,11 +35,13 @@ cli_usage_error(const struct cli *c, const char *fmt, ...)
 {
 	va_list ap;
 
+	/* One line: the problem, and where the usage is. */
+	(void)c;
 	fprintf(stderr, "%s: ", fl_progname());
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n%s", c->usage);
+	fprintf(stderr, " (see '%s --help')\n", fl_progname());
 	exit(EXIT_USAGE);
 }
 

@@ -27,7 +27,7 @@ struct cli {
  * to handle.  --help prints the usage and exits 0.
  */
 int	cli_common(struct cli *, const char *opt, const char *arg);
-/* Print the usage to stderr and exit 2. */
+/* Print one line naming the problem to stderr and exit 2. */
 void	cli_usage_error(const struct cli *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3), noreturn));
 /*

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bounds.h"
@@ -419,8 +420,26 @@ resolve_run(const struct resolve_opts *o, struct diags *d)
 		    "workspace root %s", r.root);
 		goto out;
 	}
-	fi = o->path ? load_file(&r, real, o->path, NULL) :
-	    load_file(&r, NULL, "<stdin>", stdin);
+	if (o->path != NULL) {
+		/*
+		 * The file the user named must be readable: if it is not,
+		 * that is the environment's fault (status 2), not the
+		 * contract's.
+		 */
+		struct stat st;
+		FILE *fp = fopen(real, "rb");
+
+		if (fp == NULL)
+			fl_fatal("cannot open '%s':", o->path);
+		if (fstat(fileno(fp), &st) == -1 || !S_ISREG(st.st_mode)) {
+			fclose(fp);
+			fl_fatal("cannot read '%s': not a regular file",
+			    o->path);
+		}
+		fi = load_file(&r, real, o->path, fp);
+		fclose(fp);
+	} else
+		fi = load_file(&r, NULL, "<stdin>", stdin);
 	if (fi == -1)
 		goto out;
 	/* The workspace file, if any, was loaded first: move the contract

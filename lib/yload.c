@@ -161,11 +161,14 @@ scalar_value(struct loader *ld, const yaml_event_t *ev)
 	case YLOAD_PLAIN_BOOL:
 		return json_boolean(s[0] == 't' || s[0] == 'T');
 	case YLOAD_PLAIN_INT:
+		/* Core schema: decimal (leading zeros too), 0o and 0x. */
 		errno = 0;
-		if (len > 2 && s[1] == 'o')
+		if (len > 2 && s[0] == '0' && s[1] == 'o')
 			ll = strtoll(s + 2, &end, 8);
+		else if (len > 2 && s[0] == '0' && s[1] == 'x')
+			ll = strtoll(s + 2, &end, 16);
 		else
-			ll = strtoll(s, &end, 0);
+			ll = strtoll(s, &end, 10);
 		if (errno == ERANGE) {
 			fail(ld, &ev->start_mark,
 			    "integer out of range (quote it if it is text)");
@@ -173,7 +176,8 @@ scalar_value(struct loader *ld, const yaml_event_t *ev)
 		}
 		return json_integer(ll);
 	case YLOAD_PLAIN_FLOAT:
-		dbl = strtod(s, &end);
+		/* .inf and .nan are YAML's spelling, not strtod's. */
+		dbl = strchr(s, 'n') || strchr(s, 'N') ? NAN : strtod(s, &end);
 		if (!isfinite(dbl)) {
 			fail(ld, &ev->start_mark, "number is not finite "
 			    "(quote it if it is text)");
@@ -258,7 +262,7 @@ take_key(struct loader *ld, struct frame *top, const yaml_event_t *ev)
 		return -1;
 	s = (const char *)ev->data.scalar.value;
 	len = ev->data.scalar.length;
-	if (memchr(s, '\0', len) != NULL || len > 4096)
+	if (memchr(s, '\0', len) != NULL || len > FL_MAX_KEY_BYTES)
 		return fail(ld, &ev->start_mark,
 		    "mapping key is not a usable string");
 	if (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
@@ -272,7 +276,7 @@ take_key(struct loader *ld, struct frame *top, const yaml_event_t *ev)
 	if (json_object_get(top->node, s) != NULL)
 		return fail(ld, &ev->start_mark, "duplicate key '%s'", s);
 	top->key = xstrndup(s, len);
-	return 0;
+	return count_node(ld, &ev->start_mark, 1);
 }
 
 static void

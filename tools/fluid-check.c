@@ -36,9 +36,11 @@ main(int argc, char *argv[])
 	int c, idx, status;
 
 	fl_setprogname(argv[0]);
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, &idx)) != -1) {
 		if (c == '?')
-			cli_usage_error(&cli, "unknown option");
+			cli_usage_error(&cli, "unknown option '%s'",
+			    argv[optind - 1]);
 		cli_common(&cli, opts[idx].name, optarg);
 	}
 	if (optind != argc)

@@ -41,6 +41,7 @@ main(int argc, char *argv[])
 	int c, idx, status;
 
 	fl_setprogname(argv[0]);
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, &idx)) != -1) {
 		switch (c) {
 		case 'f':
@@ -55,7 +56,8 @@ main(int argc, char *argv[])
 			cli_common(&cli, opts[idx].name, optarg);
 			break;
 		default:
-			cli_usage_error(&cli, "unknown option");
+			cli_usage_error(&cli, "unknown option '%s'",
+			    argv[optind - 1]);
 		}
 	}
 	argc -= optind;

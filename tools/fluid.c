@@ -21,7 +21,7 @@
 static const char usage[] =
 "usage: fluid validate [--diagnostics=text|json] FILE\n"
 "       fluid validate --schema-version VERSION --fragment KIND FILE\n"
-"       fluid bundle [--out OUTFILE] FILE\n"
+"       fluid bundle [--diagnostics=text|json] [-o | --out OUTFILE] FILE\n"
 "       fluid --help | --version\n"
 "\n"
 "  validate   check a contract (or one fragment) against every static rule\n"
@@ -153,6 +153,7 @@ parse_args(int argc, char *argv[], struct args *a, int allow_out,
 	a->resolve[a->nresolve++] = "fluid-resolve";
 	a->check[a->ncheck++] = "fluid-check";
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "o:", opts, &idx)) != -1) {
 		switch (c) {
 		case 'D':
@@ -180,7 +181,8 @@ parse_args(int argc, char *argv[], struct args *a, int allow_out,
 			cli_common(&cli, "help", NULL);
 			break;
 		default:
-			cli_usage_error(&cli, "unknown option");
+			cli_usage_error(&cli, "unknown option '%s'",
+			    argv[optind - 1]);
 		}
 	}
 	if (optind != argc - 1)
