@@ -23,11 +23,11 @@ LIB_SRCS = lib/xalloc.c lib/diag.c lib/jptr.c lib/yload.c lib/yemit.c \
 	lib/resolve.c lib/ir.c lib/types.c lib/path.c lib/digest.c \
 	lib/atomic.c lib/cli.c lib/url.c lib/check.c lib/check_util.c \
 	lib/check_schema.c lib/check_stream.c lib/check_expose.c \
-	lib/check_mapping.c
+	lib/check_mapping.c lib/sqlq.c lib/sqlgen.c
 LIB_OBJS = $(LIB_SRCS:.c=.o)
 LIB_HDRS = $(wildcard lib/*.h)
 
-TOOLS = fluid fluid-resolve fluid-check
+TOOLS = fluid fluid-resolve fluid-check fluid-sqlgen
 TOOL_BINS = $(addprefix bin/,$(TOOLS))
 
 UNIT_TESTS = $(patsubst tests/unit/%.c,bin/%,$(wildcard tests/unit/t_*.c))

@@ -40,6 +40,8 @@
 #include "cli.h"
 #include "check.h"
 #include "url.h"
+#include "sqlq.h"
+#include "sqlgen.h"
 
 
 

@@ -22,10 +22,14 @@ static const char usage[] =
 "usage: fluid validate [--diagnostics=text|json] FILE\n"
 "       fluid validate --schema-version VERSION --fragment KIND FILE\n"
 "       fluid bundle [--diagnostics=text|json] [-o | --out OUTFILE] FILE\n"
+"       fluid generate flink [--diagnostics=text|json] --out DIR FILE\n"
 "       fluid --help | --version\n"
 "\n"
 "  validate   check a contract (or one fragment) against every static rule\n"
 "  bundle     print the contract with every $ref inlined, as YAML\n"
+"  generate flink\n"
+"             write DIR/<build>.sql and DIR/<build>.table.json per\n"
+"             managed build\n"
 "\n"
 "Exit status: 0 ok, 1 refused, 2 usage or environment error.\n"
 "See fluid(1) and fluid(7).\n";
@@ -131,6 +135,7 @@ struct args {
 	size_t	 ncheck;
 	char	*out;
 	char	*file;
+	struct sb y;	/* scratch text */
 	int	 fragment;
 };
 
@@ -174,7 +179,7 @@ parse_args(int argc, char *argv[], struct args *a, int allow_out,
 			break;
 		case 'o':
 			if (!allow_out)
-				cli_usage_error(&cli, "--out is for bundle");
+				cli_usage_error(&cli, "--out is for bundle and generate");
 			a->out = optarg;
 			break;
 		case 'h':
@@ -242,6 +247,92 @@ cmd_bundle(int argc, char *argv[])
 	return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_OK : EXIT_USAGE;
 }
 
+/* The table the runner compares an existing one with: no catalog. */
+static json_t *
+table_spec(json_t *build)
+{
+	json_t *t = json_object_get(build, "table");
+
+	return json_pack("{s:O, s:O, s:O, s:O, s:O, s:O}", "namespace",
+	    json_object_get(t, "namespace"), "name", json_object_get(t,
+	    "name"), "columns", json_object_get(t, "columns"), "partitionBy",
+	    json_object_get(t, "partitionBy"), "formatVersion",
+	    json_object_get(t, "formatVersion"), "fileFormat",
+	    json_object_get(t, "fileFormat"));
+}
+
+static void
+write_out(const char *dir, const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+
+	if (atomic_write(path, text, strlen(text)) == -1)
+		fl_fatal("cannot write '%s':", path);
+	printf("wrote %s\n", path);
+	free(path);
+}
+
+/*
+ * fluid generate flink CONTRACT --out DIR: per managed build, the SQL
+ * script and the table the runner expects, each written atomically.
+ */
+static int
+cmd_generate(int argc, char *argv[])
+{
+	struct cli cli = { usage, DIAG_FORMAT_TEXT };
+	struct args a;
+	char **stages[3], *sqlgen[3] = { "fluid-sqlgen", NULL, NULL };
+	json_t *doc, *b, *checked, *spec;
+	struct stat st;
+	size_t i;
+	char *name, *text;
+	int rc;
+
+	if (argc < 2 || strcmp(argv[1], "flink") != 0)
+		cli_usage_error(&cli, "generate expects a target: "
+		    "generate flink");
+	parse_args(argc - 1, argv + 1, &a, 1, 0);
+	if (a.out == NULL)
+		cli_usage_error(&cli, "generate flink needs --out DIR");
+	if (a.ncheck > 1)
+		sqlgen[1] = a.check[1];
+	stages[0] = a.resolve;
+	stages[1] = a.check;
+	stages[2] = sqlgen;
+	if ((rc = run_pipeline(stages, 3, &doc)) != 0)
+		return rc;
+	if (mkdir(a.out, 0777) == -1 && errno != EEXIST)
+		fl_fatal("cannot create '%s':", a.out);
+	if (stat(a.out, &st) == -1 || !S_ISDIR(st.st_mode))
+		fl_fatal("'%s' is not a directory", a.out);
+	checked = json_object_get(ir_section(doc, "check"), "builds");
+	json_array_foreach(json_object_get(ir_section(doc, "sqlgen"),
+	    "builds"), i, b) {
+		const char *id = json_string_value(json_object_get(b, "build"));
+
+		name = xasprintf("%s.sql", id);
+		write_out(a.out, name, json_string_value(json_object_get(b,
+		    "sql")));
+		free(name);
+		spec = table_spec(json_array_get(checked, i));
+		text = json_dumps(spec, JSON_INDENT(2));
+		name = xasprintf("%s.table.json", id);
+		sb_init(&a.y);
+		sb_adds(&a.y, text);
+		sb_addc(&a.y, '\n');
+		write_out(a.out, name, a.y.buf);
+		sb_release(&a.y);
+		free(name);
+		free(text);
+		json_decref(spec);
+	}
+	if (json_array_size(checked) == 0)
+		fprintf(stderr, "fluid: %s has no managed build: nothing "
+		    "written\n", a.file);
+	json_decref(doc);
+	return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_OK : EXIT_USAGE;
+}
+
 /* Adding a subcommand is one line here and one function above. */
 static const struct {
 	const char	*name;
@@ -249,6 +340,7 @@ static const struct {
 } commands[] = {
 	{ "validate", cmd_validate },
 	{ "bundle", cmd_bundle },
+	{ "generate", cmd_generate },
 };
 
 int

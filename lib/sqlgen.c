@@ -1,0 +1,568 @@
+/*
+ * sqlgen.c - IR to Flink SQL (see sqlgen.h).
+ *
+ * The statements, in the order the runner executes them:
+ *
+ *	SET 'pipeline.name' = '<product>/<build>';
+ *	CREATE CATALOG ... WITH (...);          REST catalog, S3FileIO
+ *	CREATE DATABASE IF NOT EXISTS ...;
+ *	CREATE TABLE IF NOT EXISTS ... ;        the expose's columns
+ *	CREATE TEMPORARY TABLE source_events;   the Kafka source
+ *	INSERT INTO ... SELECT ... FROM source_events AS s [CROSS JOIN UNNEST];
+ *
+ * Every statement ends with ";" at the end of its last line and no
+ * other line ends with ";", because that is how the runner splits them.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sqlgen.h"
+#include "sqlq.h"
+#include "types.h"
+#include "xalloc.h"
+
+#define SRC	"`s`"	/* the alias of source_events */
+#define ELEM	"`x`"	/* the alias of the exploded element */
+
+struct gen {
+	struct sb	 out;
+	struct diags	*d;
+	const char	*build;
+	int		 failed;
+};
+
+static void
+fail(struct gen *g, const char *what)
+{
+	if (!g->failed)
+		diag_at(g->d, DIAG_ERROR, NULL, "Flink build %s: %s cannot be "
+		    "written safely as Flink SQL", g->build, what);
+	g->failed = 1;
+}
+
+static void
+ident(struct gen *g, const char *name)
+{
+	if (name == NULL || sqlq_ident(&g->out, name) == -1)
+		fail(g, "an identifier");
+}
+
+static void
+literal(struct gen *g, const char *s)
+{
+	if (s == NULL) {
+		fail(g, "a missing value");
+		return;
+	}
+	sqlq_literal(&g->out, s);
+}
+
+static void
+option(struct gen *g, const char *key, const char *value, int *first)
+{
+	sb_adds(&g->out, *first ? "\n  " : ",\n  ");
+	*first = 0;
+	literal(g, key);
+	sb_adds(&g->out, " = ");
+	literal(g, value);
+}
+
+static const char *
+str(const json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+/* The Flink SQL spelling of a type tree. */
+static void
+sql_type(struct gen *g, const struct ty *t)
+{
+	size_t i;
+
+	switch (t->kind) {
+	case TY_STRING:		sb_adds(&g->out, "STRING"); break;
+	case TY_BOOLEAN:	sb_adds(&g->out, "BOOLEAN"); break;
+	case TY_INT:		sb_adds(&g->out, "INT"); break;
+	case TY_LONG:		sb_adds(&g->out, "BIGINT"); break;
+	case TY_FLOAT:		sb_adds(&g->out, "FLOAT"); break;
+	case TY_DOUBLE:		sb_adds(&g->out, "DOUBLE"); break;
+	case TY_DECIMAL:
+		sb_addf(&g->out, "DECIMAL(%d, %d)", t->precision, t->scale);
+		break;
+	case TY_DATE:		sb_adds(&g->out, "DATE"); break;
+	case TY_TIME:		sb_adds(&g->out, "TIME"); break;
+	case TY_TIMESTAMP:
+		sb_addf(&g->out, "TIMESTAMP(%d)", t->precision);
+		break;
+	case TY_TIMESTAMP_LTZ:
+		sb_addf(&g->out, "TIMESTAMP_LTZ(%d)", t->precision);
+		break;
+	case TY_BINARY:		sb_adds(&g->out, "BYTES"); break;
+	case TY_STRUCT:
+		sb_adds(&g->out, "ROW<");
+		for (i = 0; i < t->nfields; i++) {
+			if (i > 0)
+				sb_adds(&g->out, ", ");
+			ident(g, t->fields[i].name);
+			sb_addc(&g->out, ' ');
+			sql_type(g, t->fields[i].type);
+		}
+		sb_addc(&g->out, '>');
+		break;
+	case TY_ARRAY:
+		sb_adds(&g->out, "ARRAY<");
+		sql_type(g, t->element);
+		sb_addc(&g->out, '>');
+		break;
+	case TY_MAP:
+		sb_adds(&g->out, "MAP<");
+		sql_type(g, t->key);
+		sb_adds(&g->out, ", ");
+		sql_type(g, t->value);
+		sb_addc(&g->out, '>');
+		break;
+	}
+	if (t->required)
+		sb_adds(&g->out, " NOT NULL");
+}
+
+/* A column definition "`name` TYPE" from its IR form. */
+static void
+column(struct gen *g, const json_t *col)
+{
+	/* Stream columns also say where they come from; not a type. */
+	json_t *bare = json_copy((json_t *)(uintptr_t)col);
+	struct ty *t;
+
+	json_object_del(bare, "origin");
+	json_object_del(bare, "from");
+	t = ty_from_json(bare);
+	json_decref(bare);
+
+	ident(g, str(col, "name"));
+	sb_addc(&g->out, ' ');
+	if (t == NULL) {
+		fail(g, "a column type");
+		return;
+	}
+	sql_type(g, t);
+	ty_free(t);
+}
+
+static void
+set_lines(struct gen *g, const json_t *b)
+{
+	char *name = xasprintf("%s/%s", str(b, "product") ?
+	    str(b, "product") : "fluid", g->build);
+
+	if (sqlq_set(&g->out, "pipeline.name", name) == -1)
+		fail(g, "the pipeline name");
+	free(name);
+	sb_addc(&g->out, '\n');
+}
+
+static void
+catalog(struct gen *g, const json_t *table)
+{
+	const json_t *cat = json_object_get(table, "catalog");
+	const json_t *auth = json_object_get(cat, "auth"), *v;
+	const char *k;
+	char *ref;
+	int first = 1;
+
+	sb_adds(&g->out, "CREATE CATALOG ");
+	ident(g, SQLGEN_CATALOG);
+	sb_adds(&g->out, " WITH (");
+	option(g, "type", "iceberg", &first);
+	option(g, "catalog-type", "rest", &first);
+	option(g, "uri", str(cat, "uri"), &first);
+	option(g, "warehouse", str(cat, "warehouse"), &first);
+	option(g, "io-impl", "org.apache.iceberg.aws.s3.S3FileIO", &first);
+	json_object_foreach((json_t *)(uintptr_t)json_object_get(cat,
+	    "properties"), k, v)
+		option(g, k, json_string_value(v), &first);
+	/*
+	 * Credentials by reference only: Iceberg's REST catalog replaces
+	 * env:NAME with the pod's environment variable NAME.
+	 */
+	if (json_is_object(auth) && strcmp(str(auth, "type"), "bearer") == 0) {
+		ref = xasprintf("env:%s", str(auth, "tokenEnv"));
+		option(g, "token", ref, &first);
+		free(ref);
+	} else if (json_is_object(auth)) {
+		ref = xasprintf("env:%s", str(auth, "credentialEnv"));
+		option(g, "credential", ref, &first);
+		free(ref);
+		option(g, "oauth2-server-uri", str(auth, "oauth2ServerUri"),
+		    &first);
+		if (str(auth, "scope") != NULL)
+			option(g, "scope", str(auth, "scope"), &first);
+	}
+	sb_adds(&g->out, "\n);\n\n");
+}
+
+static void
+table_name(struct gen *g, const json_t *table)
+{
+	ident(g, SQLGEN_CATALOG);
+	sb_addc(&g->out, '.');
+	ident(g, str(table, "namespace"));
+	sb_addc(&g->out, '.');
+	ident(g, str(table, "name"));
+}
+
+static void
+table(struct gen *g, const json_t *t)
+{
+	const json_t *c, *parts = json_object_get(t, "partitionBy");
+	char fv[32];
+	size_t i;
+	int first = 1;
+
+	sb_adds(&g->out, "CREATE DATABASE IF NOT EXISTS ");
+	ident(g, SQLGEN_CATALOG);
+	sb_addc(&g->out, '.');
+	ident(g, str(t, "namespace"));
+	sb_adds(&g->out, ";\n\n");
+	sb_adds(&g->out, "CREATE TABLE IF NOT EXISTS ");
+	table_name(g, t);
+	sb_adds(&g->out, " (");
+	json_array_foreach(json_object_get(t, "columns"), i, c) {
+		sb_adds(&g->out, i ? ",\n  " : "\n  ");
+		column(g, c);
+	}
+	sb_adds(&g->out, "\n)");
+	if (json_array_size(parts) > 0) {
+		sb_adds(&g->out, " PARTITIONED BY (");
+		json_array_foreach(parts, i, c) {
+			if (i > 0)
+				sb_adds(&g->out, ", ");
+			ident(g, json_string_value(c));
+		}
+		sb_addc(&g->out, ')');
+	}
+	sb_adds(&g->out, " WITH (");
+	snprintf(fv, sizeof(fv), "%lld", (long long)json_integer_value(
+	    json_object_get(t, "formatVersion")));
+	option(g, "format-version", fv, &first);
+	option(g, "write.format.default", str(t, "fileFormat"), &first);
+	sb_adds(&g->out, "\n);\n\n");
+}
+
+static void
+source(struct gen *g, const json_t *st)
+{
+	const json_t *key = json_object_get(st, "key"), *c, *et, *src;
+	const char *fmt = str(st, "format"), *origin, *reg;
+	struct sb fields;
+	size_t i;
+	int first = 1;
+	char delay[32];
+
+	src = json_object_get(st, "source");
+	et = json_object_get(st, "eventTime");
+	sb_adds(&g->out, "CREATE TEMPORARY TABLE ");
+	ident(g, "source_events");
+	sb_adds(&g->out, " (");
+	json_array_foreach(json_object_get(st, "columns"), i, c) {
+		sb_adds(&g->out, i ? ",\n  " : "\n  ");
+		column(g, c);
+		origin = str(c, "origin");
+		if (origin && strcmp(origin, "metadata") == 0) {
+			/* Read-only metadata must be VIRTUAL. */
+			sb_adds(&g->out, " METADATA FROM ");
+			literal(g, str(c, "from"));
+			sb_adds(&g->out, " VIRTUAL");
+		}
+	}
+	if (json_is_object(et)) {
+		sb_adds(&g->out, ",\n  WATERMARK FOR ");
+		ident(g, str(et, "column"));
+		sb_adds(&g->out, " AS ");
+		ident(g, str(et, "column"));
+		snprintf(delay, sizeof(delay), "%lld", (long long)
+		    json_integer_value(json_object_get(et, "delaySeconds")));
+		sb_adds(&g->out, " - INTERVAL ");
+		literal(g, delay);
+		sb_adds(&g->out, " SECOND");
+	}
+	sb_adds(&g->out, "\n) WITH (");
+	option(g, "connector", "kafka", &first);
+	option(g, "topic", str(st, "topic"), &first);
+	option(g, "properties.bootstrap.servers", str(src,
+	    "bootstrapServers"), &first);
+	option(g, "properties.group.id", str(src, "groupId"), &first);
+	option(g, "scan.startup.mode", str(src, "startupMode"), &first);
+	if (strcmp(str(src, "startupMode"), "group-offsets") == 0)
+		/* A new group has no committed offsets: start at the
+		 * beginning instead of failing the first start. */
+		option(g, "properties.auto.offset.reset", "earliest", &first);
+	reg = str(src, "schemaRegistryUrl");
+	if (json_is_object(key)) {
+		option(g, "key.format", str(key, "format"), &first);
+		sb_init(&fields);
+		json_array_foreach(json_object_get(key, "fields"), i, c) {
+			if (i > 0)
+				sb_addc(&fields, ';');
+			sb_adds(&fields, json_string_value(c));
+		}
+		option(g, "key.fields", fields.buf, &first);
+		sb_release(&fields);
+		if (str(key, "prefix") != NULL)
+			option(g, "key.fields-prefix", str(key, "prefix"),
+			    &first);
+		if (strcmp(str(key, "format"), "avro-confluent") == 0)
+			option(g, "key.avro-confluent.url", reg, &first);
+		/* Key columns are not read from the value. */
+		option(g, "value.fields-include", "EXCEPT_KEY", &first);
+	}
+	option(g, "value.format", fmt, &first);
+	if (strcmp(fmt, "json") == 0) {
+		/*
+		 * A declared field the record lacks reads as null; a record
+		 * that is not JSON fails the job instead of being dropped.
+		 */
+		option(g, "value.json.fail-on-missing-field", "false", &first);
+		option(g, "value.json.ignore-parse-errors", "false", &first);
+	} else
+		option(g, "value.avro-confluent.url", reg, &first);
+	sb_adds(&g->out, "\n);\n\n");
+}
+
+static void expr(struct gen *, const json_t *);
+
+/* A path: the alias, then .`field` and ['key'] steps. */
+static void
+path(struct gen *g, const json_t *e)
+{
+	const json_t *st;
+	size_t i, nsteps = json_array_size(json_object_get(e, "steps"));
+	bool element = strcmp(str(e, "origin"), "element") == 0;
+	struct sb head;
+	const json_t *steps = json_object_get(e, "steps");
+
+	/*
+	 * The element of an explode: UNNEST names a struct element's
+	 * fields as columns of `x`, and a scalar element as `x`.`<as>`.
+	 */
+	sb_init(&head);
+	if (element && json_object_get(e, "elementFields") == json_true() &&
+	    nsteps > 0 && json_object_get(json_array_get(steps, 0),
+	    "field") != NULL) {
+		sb_adds(&head, ELEM ".");
+		if (sqlq_ident(&head, str(json_array_get(steps, 0), "field")))
+			fail(g, "a field name");
+		i = 1;
+	} else {
+		sb_adds(&head, element ? ELEM "." : SRC ".");
+		if (sqlq_ident(&head, str(e, "root")))
+			fail(g, "a column name");
+		i = 0;
+	}
+	for (; i < nsteps; i++) {
+		st = json_array_get(steps, i);
+		if (json_object_get(st, "field") != NULL) {
+			/* Parenthesise after a map lookup: (m['k']).`f` */
+			if (head.buf[head.len - 1] == ']') {
+				char *inner = sb_steal(&head);
+
+				sb_addf(&head, "(%s)", inner);
+				free(inner);
+			}
+			sb_addc(&head, '.');
+			if (sqlq_ident(&head, str(st, "field")))
+				fail(g, "a field name");
+		} else {
+			sb_addc(&head, '[');
+			sqlq_literal(&head, str(st, "key"));
+			sb_addc(&head, ']');
+		}
+	}
+	sb_adds(&g->out, head.buf);
+	sb_release(&head);
+}
+
+static void
+cast_to(struct gen *g, const json_t *e, const char *type)
+{
+	struct ty_name tn;
+	struct ty t;
+	const char *why;
+
+	sb_adds(&g->out, "CAST(");
+	expr(g, json_object_get(e, "arg"));
+	sb_adds(&g->out, " AS ");
+	if (ty_name_parse(type, &tn, &why) == -1) {
+		fail(g, "a cast");
+		return;
+	}
+	memset(&t, 0, sizeof(t));
+	t.kind = tn.kind;
+	t.precision = tn.precision;
+	t.scale = tn.scale;
+	sql_type(g, &t);
+	sb_addc(&g->out, ')');
+}
+
+static void
+expr(struct gen *g, const json_t *e)
+{
+	const char *op = str(e, "op");
+	const json_t *f, *nullif;
+	size_t i;
+
+	if (op == NULL) {
+		fail(g, "an expression");
+		return;
+	}
+	if (strcmp(op, "path") == 0)
+		path(g, e);
+	else if (strcmp(op, "cast") == 0)
+		cast_to(g, e, "string");	/* binary as UTF-8 text */
+	else if (strcmp(op, "widen") == 0)
+		cast_to(g, e, str(e, "type"));
+	else if (strcmp(op, "struct") == 0) {
+		nullif = json_object_get(e, "nullIf");
+		/*
+		 * UNNEST turns a null struct element into a row of null
+		 * fields, so there is nothing left to test: build the row.
+		 */
+		if (json_is_object(nullif) &&
+		    json_object_get(nullif, "elementFields") == json_true() &&
+		    json_array_size(json_object_get(nullif, "steps")) == 0)
+			nullif = NULL;
+		if (json_is_object(nullif)) {
+			sb_adds(&g->out, "CASE WHEN ");
+			expr(g, nullif);
+			sb_adds(&g->out, " IS NULL THEN NULL ELSE ");
+		}
+		/* Built in the output's field order: never by position of
+		 * the source, so reordered or narrower structs bind right. */
+		sb_adds(&g->out, "ROW(");
+		json_array_foreach(json_object_get(e, "fields"), i, f) {
+			if (i > 0)
+				sb_adds(&g->out, ", ");
+			expr(g, json_object_get(f, "expr"));
+		}
+		sb_addc(&g->out, ')');
+		if (json_is_object(nullif))
+			sb_adds(&g->out, " END");
+	} else
+		fail(g, "an expression");
+}
+
+/* Mark element paths so path() knows how UNNEST named the columns. */
+static void
+mark_element(json_t *e, bool fields)
+{
+	json_t *v;
+	const char *k;
+	size_t i;
+
+	if (json_is_object(e)) {
+		if (json_is_string(json_object_get(e, "origin")) &&
+		    strcmp(str(e, "origin"), "element") == 0)
+			json_object_set_new(e, "elementFields",
+			    json_boolean(fields));
+		json_object_foreach(e, k, v)
+			mark_element(v, fields);
+	} else if (json_is_array(e))
+		json_array_foreach(e, i, v)
+			mark_element(v, fields);
+}
+
+static void
+insert(struct gen *g, const json_t *b)
+{
+	const json_t *outs = json_object_get(b, "outputs"), *o, *ex, *el, *f;
+	const char *sql = str(b, "sql");
+	size_t i;
+	bool struct_elem;
+
+	ex = json_object_get(b, "explode");
+	el = json_object_get(ex, "element");
+	struct_elem = json_is_object(el) && strcmp(str(el, "type"),
+	    "struct") == 0;
+	sb_adds(&g->out, "INSERT INTO ");
+	table_name(g, json_object_get(b, "table"));
+	sb_adds(&g->out, " (");
+	json_array_foreach(outs, i, o) {
+		if (i > 0)
+			sb_adds(&g->out, ", ");
+		ident(g, str(o, "name"));
+	}
+	sb_adds(&g->out, ")\nSELECT");
+	json_array_foreach(outs, i, o) {
+		sb_adds(&g->out, i ? ",\n  " : "\n  ");
+		if (sql != NULL) {
+			/* The build's own SQL, bound by name. */
+			sb_adds(&g->out, "`q`.");
+			ident(g, str(o, "name"));
+		} else {
+			json_t *e = json_deep_copy(json_object_get(o, "expr"));
+
+			mark_element(e, struct_elem);
+			expr(g, e);
+			json_decref(e);
+		}
+		sb_adds(&g->out, " AS ");
+		ident(g, str(o, "name"));
+	}
+	if (sql != NULL) {
+		sb_adds(&g->out, "\nFROM (\n");
+		sb_adds(&g->out, sql);
+		sb_adds(&g->out, "\n) AS `q`;\n");
+		return;
+	}
+	sb_adds(&g->out, "\nFROM ");
+	ident(g, "source_events");
+	sb_adds(&g->out, " AS " SRC);
+	if (json_is_object(ex)) {
+		json_t *p = json_deep_copy(json_object_get(ex, "path"));
+
+		/*
+		 * One output row per element; a record whose array is null
+		 * or empty gives no row (an inner CROSS JOIN).
+		 */
+		sb_adds(&g->out, "\nCROSS JOIN UNNEST(");
+		expr(g, p);
+		json_decref(p);
+		sb_adds(&g->out, ") AS " ELEM " (");
+		if (struct_elem)
+			json_array_foreach(json_object_get(el, "fields"), i,
+			    f) {
+				if (i > 0)
+					sb_adds(&g->out, ", ");
+				ident(g, str(f, "name"));
+			}
+		else
+			ident(g, str(ex, "as"));
+		sb_addc(&g->out, ')');
+	}
+	sb_adds(&g->out, ";\n");
+}
+
+char *
+sqlgen_build(const json_t *b, struct diags *d)
+{
+	struct gen g;
+
+	memset(&g, 0, sizeof(g));
+	g.d = d;
+	g.build = str(b, "id") ? str(b, "id") : "?";
+	sb_init(&g.out);
+	sb_adds(&g.out, "-- Generated by fluid-sqlgen from the contract's "
+	    "checked IR: do not edit.\n\n");
+	set_lines(&g, b);
+	catalog(&g, json_object_get(b, "table"));
+	table(&g, json_object_get(b, "table"));
+	source(&g, json_object_get(b, "stream"));
+	insert(&g, b);
+	if (g.failed) {
+		sb_release(&g.out);
+		return NULL;
+	}
+	return sb_steal(&g.out);
+}

@@ -1,0 +1,113 @@
+/*
+ * fluid-sqlgen - write the Flink SQL job of each managed build.
+ * Reads fluid-check's document and adds the "sqlgen" section: per build
+ * the script and its sha256 digest (fluid-k8s names the immutable
+ * ConfigMap by it).  With --sql, prints one build's script instead.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fluid.h"
+#include "sqlgen.h"
+
+static const char usage[] =
+"usage: fluid-sqlgen [--diagnostics=text|json] < CHECKED\n"
+"       fluid-sqlgen --sql [--build ID] < CHECKED\n"
+"\n"
+"Write the Flink SQL script of every managed build of a checked contract\n"
+"(the output of fluid-check) into the pipeline document.\n"
+"\n"
+"  --sql                 print the script of one build instead\n"
+"  --build ID            the build for --sql (needed when there are several)\n"
+"  --diagnostics=FORMAT  print diagnostics as text (default) or json lines\n"
+"  --help, --version\n"
+"\n"
+"Exit status: 0 written, 1 refused, 2 usage or environment error.\n";
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "sql", no_argument, NULL, 'S' },
+		{ "build", required_argument, NULL, 'b' },
+		{ "diagnostics", required_argument, NULL, 'D' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct cli cli = { usage, DIAG_FORMAT_TEXT };
+	const char *want = NULL, *id;
+	struct diags d;
+	json_t *doc, *builds, *b, *out, *one = NULL;
+	char *sql, digest[DIGEST_STRLEN];
+	int c, idx, status, sql_only = 0;
+	size_t i;
+
+	fl_setprogname(argv[0]);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", opts, &idx)) != -1) {
+		switch (c) {
+		case 'S':
+			sql_only = 1;
+			break;
+		case 'b':
+			want = optarg;
+			break;
+		case 'D':
+		case 'h':
+		case 'V':
+			cli_common(&cli, opts[idx].name, optarg);
+			break;
+		default:
+			cli_usage_error(&cli, "unknown option '%s'",
+			    argv[optind - 1]);
+		}
+	}
+	if (optind != argc)
+		cli_usage_error(&cli, "reads standard input; no FILE");
+	if (want != NULL && !sql_only)
+		cli_usage_error(&cli, "--build goes with --sql");
+
+	doc = ir_read(stdin, "check");
+	builds = json_object_get(ir_section(doc, "check"), "builds");
+	if (sql_only && want == NULL && json_array_size(builds) != 1)
+		cli_usage_error(&cli, "the contract has %zu managed builds: "
+		    "name one with --build", json_array_size(builds));
+	diags_init(&d);
+	out = json_array();
+	json_array_foreach(builds, i, b) {
+		id = json_string_value(json_object_get(b, "id"));
+		if (want != NULL && (id == NULL || strcmp(id, want) != 0))
+			continue;
+		if ((sql = sqlgen_build(b, &d)) == NULL)
+			continue;
+		digest_bytes(sql, strlen(sql), digest);
+		json_array_append_new(out, json_pack("{s:s, s:s, s:s}", "build",
+		    id, "digest", digest, "sql", sql));
+		if (one == NULL)
+			one = json_array_get(out, json_array_size(out) - 1);
+		free(sql);
+	}
+	if (want != NULL && one == NULL && diag_status(&d) == 0)
+		fl_fatal("no managed build with id '%s'", want);
+	if (sql_only) {
+		diag_print(&d, stderr, cli.diagfmt, fl_progname());
+		status = diag_status(&d);
+		if (status == 0 && one != NULL) {
+			fputs(json_string_value(json_object_get(one, "sql")),
+			    stdout);
+			if (fflush(stdout) == EOF || ferror(stdout)) {
+				fl_warnx("cannot write standard output:");
+				status = EXIT_USAGE;
+			}
+		}
+	} else {
+		ir_add_stage(doc, "sqlgen", json_pack("{s:O}", "builds", out));
+		status = cli_finish(&cli, &d, doc);
+	}
+	json_decref(out);
+	json_decref(doc);
+	diags_release(&d);
+	return status;
+}
