@@ -2,16 +2,24 @@
 #
 # Hand-written; ./configure (from configure.ac) only writes config.mk
 # with the compiler and the library flags.  Targets:
-#   make            the library, the tools (in bin/) and the unit tests
-#   make check      every fast test: C unit tests, bats, man page lint
-#   make install    into $(DESTDIR)$(PREFIX): tools and man pages
+#   make              the library, the tools (in bin/) and the unit tests
+#   make check        every fast test: C unit tests, bats, man page lint
+#   make check-asan   the same suite, built with ASan and UBSan
+#   make fuzz         libFuzzer targets (clang), FUZZ_SECONDS each
+#   make bench        the benchmarks (tests/bench/)
+#   make install      into $(DESTDIR)$(PREFIX): tools and man pages
 #   make clean
+#
+# O=DIR puts objects and executables under DIR instead of the tree
+# (check-asan uses build/asan), so several builds can live side by side.
 
 -include config.mk
 
 PREFIX ?= $(if $(prefix),$(prefix),/usr/local)
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man
+O ?= .
+FUZZ_SECONDS ?= 60
 
 WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
        -Wmissing-prototypes -Wformat=2
@@ -24,42 +32,58 @@ LIB_SRCS = lib/xalloc.c lib/diag.c lib/jptr.c lib/yload.c lib/yemit.c \
 	lib/atomic.c lib/cli.c lib/url.c lib/check.c lib/check_util.c \
 	lib/check_schema.c lib/check_stream.c lib/check_expose.c \
 	lib/check_mapping.c lib/sqlq.c lib/sqlgen.c
-LIB_OBJS = $(LIB_SRCS:.c=.o)
+LIB_OBJS = $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
 LIB_HDRS = $(wildcard lib/*.h)
+LIBFLUID = $(O)/lib/libfluid.a
 
 TOOLS = fluid fluid-resolve fluid-check fluid-sqlgen
-TOOL_BINS = $(addprefix bin/,$(TOOLS))
+TOOL_BINS = $(addprefix $(O)/bin/,$(TOOLS))
 
-UNIT_TESTS = $(patsubst tests/unit/%.c,bin/%,$(wildcard tests/unit/t_*.c))
+UNIT_TESTS = $(patsubst tests/unit/%.c,$(O)/bin/%,\
+	$(wildcard tests/unit/t_*.c))
 
 MAN1 = $(wildcard man/*.1)
 MAN5 = $(wildcard man/*.5)
 MAN7 = $(wildcard man/*.7)
 
-all: config.mk lib/libfluid.a $(TOOL_BINS) $(UNIT_TESTS)
+all: config.mk $(LIBFLUID) $(TOOL_BINS) $(UNIT_TESTS)
 
 config.mk:
 	@echo "config.mk is missing: run ./configure first" \
 	    "(or tools/bootstrap on a fresh machine)" >&2; exit 2
 
-lib/%.o: lib/%.c $(LIB_HDRS) config.mk
+$(O)/lib/%.o: lib/%.c $(LIB_HDRS) config.mk
+	@mkdir -p $(O)/lib
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-lib/libfluid.a: $(LIB_OBJS)
+$(LIBFLUID): $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $(LIB_OBJS)
 
-bin/%: tools/%.c lib/libfluid.a $(LIB_HDRS)
-	@mkdir -p bin
-	$(CC) $(ALL_CFLAGS) $< -o $@ $(ALL_LDFLAGS) lib/libfluid.a $(PKG_LIBS)
+$(O)/bin/%: tools/%.c $(LIBFLUID) $(LIB_HDRS)
+	@mkdir -p $(O)/bin
+	$(CC) $(ALL_CFLAGS) $< -o $@ $(ALL_LDFLAGS) $(LIBFLUID) $(PKG_LIBS)
 
-bin/t_%: tests/unit/t_%.c tests/unit/tap.h lib/libfluid.a $(LIB_HDRS)
-	@mkdir -p bin
+$(O)/bin/t_%: tests/unit/t_%.c tests/unit/tap.h $(LIBFLUID) $(LIB_HDRS)
+	@mkdir -p $(O)/bin
 	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes $< -o $@ $(ALL_LDFLAGS) \
-	    lib/libfluid.a $(PKG_LIBS)
+	    $(LIBFLUID) $(PKG_LIBS)
 
 check: all
-	tests/run
+	FLUID_BIN=$(abspath $(O)/bin) tests/run
+
+SAN = -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
+check-asan: config.mk
+	$(MAKE) O=build/asan CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" all
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    FLUID_BIN=$(abspath build/asan/bin) tests/run
+
+fuzz: config.mk
+	tests/fuzz/run $(FUZZ_SECONDS)
+
+bench: all
+	tests/bench/run
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
@@ -70,9 +94,9 @@ install: all
 	$(if $(MAN7),cp $(MAN7) $(DESTDIR)$(MANDIR)/man7/)
 
 clean:
-	rm -rf bin lib/*.o lib/libfluid.a tests/tmp
+	rm -rf bin lib/*.o lib/libfluid.a build tests/tmp
 
 distclean: clean
 	rm -rf config.mk config.log config.status configure autom4te.cache
 
-.PHONY: all check install clean distclean
+.PHONY: all check check-asan fuzz bench install clean distclean
