@@ -251,6 +251,31 @@ table(struct gen *g, const json_t *t)
 	sb_adds(&g->out, "\n);\n\n");
 }
 
+/*
+ * " - INTERVAL ...": an interval's leading field has precision 2 by
+ * default, so SECOND holds at most 99; larger delays are written DAY TO
+ * SECOND, which holds up to 99 days.
+ */
+static void
+interval(struct gen *g, json_int_t secs)
+{
+	char buf[64];
+
+	if (secs < 0 || secs >= 100LL * 86400) {
+		fail(g, "an event-time delay of 100 days or more");
+		return;
+	}
+	if (secs < 100)
+		snprintf(buf, sizeof(buf), "%lld", (long long)secs);
+	else
+		snprintf(buf, sizeof(buf), "%lld %02lld:%02lld:%02lld",
+		    (long long)secs / 86400, (long long)secs % 86400 / 3600,
+		    (long long)secs % 3600 / 60, (long long)secs % 60);
+	sb_adds(&g->out, " - INTERVAL ");
+	literal(g, buf);
+	sb_adds(&g->out, secs < 100 ? " SECOND" : " DAY TO SECOND");
+}
+
 static void
 source(struct gen *g, const json_t *st)
 {
@@ -259,7 +284,6 @@ source(struct gen *g, const json_t *st)
 	struct sb fields;
 	size_t i;
 	int first = 1;
-	char delay[32];
 
 	src = json_object_get(st, "source");
 	et = json_object_get(st, "eventTime");
@@ -282,11 +306,8 @@ source(struct gen *g, const json_t *st)
 		ident(g, str(et, "column"));
 		sb_adds(&g->out, " AS ");
 		ident(g, str(et, "column"));
-		snprintf(delay, sizeof(delay), "%lld", (long long)
-		    json_integer_value(json_object_get(et, "delaySeconds")));
-		sb_adds(&g->out, " - INTERVAL ");
-		literal(g, delay);
-		sb_adds(&g->out, " SECOND");
+		interval(g, json_integer_value(json_object_get(et,
+		    "delaySeconds")));
 	}
 	sb_adds(&g->out, "\n) WITH (");
 	option(g, "connector", "kafka", &first);

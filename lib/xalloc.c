@@ -111,8 +111,10 @@ sb_release(struct sb *sb)
 static void
 sb_grow(struct sb *sb, size_t extra)
 {
-	if (sb->len + extra + 1 <= sb->cap)
+	if (sb->buf != NULL && sb->len + extra + 1 <= sb->cap)
 		return;
+	if (sb->cap == 0)
+		sb->cap = 64;	/* after sb_steal() */
 	while (sb->len + extra + 1 > sb->cap)
 		sb->cap *= 2;
 	sb->buf = xreallocarray(sb->buf, sb->cap, 1);
@@ -166,6 +168,8 @@ sb_steal(struct sb *sb)
 {
 	char *p = sb->buf;
 
-	sb_init(sb);
-	return p;
+	/* Empty and unallocated: the next add allocates, release is a no-op. */
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+	return p ? p : xstrdup("");
 }

@@ -7,7 +7,8 @@
  *
  * struct sb is a NUL-terminated string buffer.  sb_init() sets it up,
  * sb_release() frees what it holds, sb_steal() hands the string to the
- * caller (who frees it) and leaves the buffer empty.
+ * caller (who frees it) and leaves the buffer empty and unallocated
+ * (buf NULL): adding to it allocates again, releasing it frees nothing.
  */
 #ifndef FLUID_XALLOC_H
 #define FLUID_XALLOC_H
