@@ -155,6 +155,11 @@ EOF
 	accepts alias.yaml
 	assert_jq '.resolve.document.copy == {"kind": "kafka", "list": [1, 2]}'
 	assert_jq '.resolve.document.copy == .resolve.document.base'
+	# fluid-resolve(1): the copy's nodes are placed at the alias.
+	assert_jq '.resolve.positions["/base/kind"] == [0, 1, 17]'
+	assert_jq '.resolve.positions["/copy"] == [0, 2, 7]'
+	assert_jq '.resolve.positions["/copy/kind"] == [0, 2, 7]'
+	assert_jq '.resolve.positions["/copy/list/1"] == [0, 2, 7]'
 }
 
 @test "resolve: the billion laughs is refused quickly, at the alias that passes the budget" {
@@ -218,8 +223,58 @@ EOF
 }
 
 @test "resolve: collections nested too deep are refused" {
-	{ printf 'a: '; head -c 300 /dev/zero | tr '\0' '['; echo; } >deep.yaml
+	{ printf 'a: '; head -c 300 /dev/zero | tr '\0' '['
+	  head -c 300 /dev/zero | tr '\0' ']'; echo; } >deep.yaml
 	refuses 1 deep.yaml '^deep\.yaml:1:[0-9]+: error: .*(deep|nest)'
+}
+
+@test "resolve: collections nest 256 deep, not 257" {
+	{ head -c 256 /dev/zero | tr '\0' '['; head -c 256 /dev/zero | tr '\0' ']'
+	  echo; } >d256.yaml
+	{ head -c 257 /dev/zero | tr '\0' '['; head -c 257 /dev/zero | tr '\0' ']'
+	  echo; } >d257.yaml
+	# (jq cannot read JSON nested this deep: look at the text.)
+	tool --fragment schema --schema-version 0.7.7 d256.yaml
+	assert_status 0
+	assert_no_stderr
+	[[ $output == *'"digest":"sha256:'* ]] || fail "no document" "$(show)"
+	refuses 1 --fragment schema --schema-version 0.7.7 d257.yaml \
+	    '^d257\.yaml:1:257: error: .*256'
+}
+
+@test "resolve: a scalar of exactly 1 MiB is accepted" {
+	{ printf 'id: orders\nblob: '; head -c 1048576 /dev/zero | tr '\0' x; echo; } >mib.yaml
+	accepts mib.yaml
+	assert_jq '.resolve.document.blob | length == 1048576'
+}
+
+@test "resolve: a scalar of 1 MiB and one byte is refused" {
+	{ printf 'id: orders\nblob: '; head -c 1048577 /dev/zero | tr '\0' x; echo; } >mib.yaml
+	refuses 1 mib.yaml '^mib\.yaml:2:7: error: .*1048576'
+}
+
+@test "resolve: a key of 4096 bytes is accepted, 4097 refused" {
+	{ printf 'id: orders\n? '; head -c 4096 /dev/zero | tr '\0' k; printf '\n: v\n'; } >k4096.yaml
+	{ printf 'id: orders\n? '; head -c 4097 /dev/zero | tr '\0' k; printf '\n: v\n'; } >k4097.yaml
+	accepts k4096.yaml
+	assert_jq '.resolve.document | keys | map(length) | sort == [2, 4096]'
+	refuses 1 k4097.yaml '^k4097\.yaml:2:3: error: .*key'
+}
+
+@test "resolve: columns are counted in characters, not bytes" {
+	printf 'k\303\251: \303\261\nx: {\303\261: 1, \303\261: 2}\n' >u.yaml
+	refuses 1 u.yaml "^u\\.yaml:2:11: error: duplicate key '$(printf '\303\261')'$"
+	printf 'k\303\251: \303\261\n' >u.yaml
+	accepts u.yaml
+	assert_jq '.resolve.positions["/k\u00e9"] == [0, 1, 5]'
+}
+
+@test "resolve: a failed write of standard output is an environment error" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	cp "$EXAMPLES/shapes/inlined/orders-landed.fluid.yaml" c.yaml
+	run --separate-stderr bash -c '"$1" c.yaml >/dev/full' _ "$BIN/fluid-resolve"
+	assert_status 2
+	assert_stderr_line '^fluid-resolve: .*(write|standard output).*No space left'
 }
 
 @test "resolve: a scalar over 1 MiB is refused" {
@@ -368,6 +423,16 @@ EOF
 	refuses 1 c.yaml "^c\\.yaml:3:(3|9): error: '\\\$ref' 'shared/s\\.yaml' .*(leaves|outside).*root"
 }
 
+@test "resolve: a directory whose name starts with the root's is outside it" {
+	make_ws
+	mkfile ws2/s.yaml <<'EOF'
+topic: next door
+EOF
+	contract_ref ws/c.yaml ../ws2/s.yaml
+	cd ws
+	refuses 1 c.yaml "^c\\.yaml:3:(3|9): error: '\\\$ref' '\\.\\./ws2/s\\.yaml' .*(leaves|outside).*root"
+}
+
 @test "resolve: a symlink that stays inside the root is followed" {
 	make_ws
 	ln -s stream.yaml ws/alias.yaml
@@ -456,7 +521,30 @@ EOF
 		printf 'next: {$ref: f%d.yaml}\n' $((i + 1)) >f$i.yaml
 	done
 	echo 'end: true' >f100.yaml
-	refuses 1 f0.yaml '^f[0-9]+\.yaml:1:7: error: .*(64|deep)'
+	refuses 1 f0.yaml '^f[0-9]+\.yaml:1:(7|14): error: .*(64|deep)'
+}
+
+# chain N: f0.yaml (the contract) -> f1.yaml -> ... -> fN.yaml, N $refs
+# nested in one another.
+chain() {
+	local i
+	for i in $(seq 0 $(($1 - 1))); do
+		printf 'next: {$ref: f%d.yaml}\n' $((i + 1)) >f$i.yaml
+	done
+	echo 'end: true' >f$1.yaml
+}
+
+@test "resolve: \$refs nest 64 deep" {
+	chain 64
+	accepts f0.yaml
+	assert_jq '[.resolve.document | recurse(.next; . != null)] | length == 65'
+	assert_jq '.resolve.files | length == 65'
+}
+
+@test "resolve: \$refs do not nest 65 deep" {
+	chain 65
+	# The 65th $ref is the one in f64.yaml.
+	refuses 1 f0.yaml "^f64\\.yaml:1:(7|14): error: '\\\$ref' 'f65\\.yaml' .*64"
 }
 
 @test "resolve: a chain of 10 \$refs is fine" {
@@ -483,6 +571,25 @@ EOF
 	assert_status 1
 	assert_no_stdout
 	assert_stderr_line '^(bomb|l[0-9])\.yaml:[0-9]+:[0-9]+: error: .*nodes'
+}
+
+@test "resolve: a \$ref pointer cannot pass through a \$ref in its target" {
+	make_ws
+	mkfile ws/frag.yaml <<'EOF'
+a:
+  $ref: stream.yaml
+EOF
+	contract_ref ws/c.yaml 'frag.yaml#/a/topic'
+	cd ws
+	refuses 1 c.yaml "^c\\.yaml:3:(3|9): error: '\\\$ref' 'frag\\.yaml#/a/topic'.*pointer"
+}
+
+@test "resolve: an absolute \$ref inside the root is followed" {
+	make_ws
+	contract_ref ws/c.yaml "$TMP/ws/stream.yaml"
+	cd ws
+	accepts c.yaml
+	assert_jq '.resolve.document.stream == {"kind": "kafka", "topic": "orders"}'
 }
 
 @test "resolve: a \$ref to a missing file is refused" {
@@ -536,7 +643,10 @@ EOF
 	tool c.yaml
 	assert_status 1
 	assert_no_stdout
-	assert_match "${stderr_lines[0]}" '^(c\.yaml:3:(3|9)|dir): error: ' "first stderr line"
+	# fluid-resolve(1): the target's own diagnostic, then one at the $ref.
+	[ "${#stderr_lines[@]}" -eq 2 ] || fail "want two lines" "$(show)"
+	assert_match "${stderr_lines[0]}" '^dir: error: .*(directory|read)' "first stderr line"
+	assert_match "${stderr_lines[1]}" "^c\\.yaml:3:(3|9): error: '\\\$ref' 'dir' " "second stderr line"
 }
 
 @test "resolve: a broken fragment is refused at its own line" {
@@ -550,9 +660,11 @@ EOF
 	tool c.yaml
 	assert_status 1
 	assert_no_stdout
-	# The fragment's own error comes first; a note naming the $ref that
-	# led there may follow it.
+	# fluid-resolve(1): the fragment's own error, then one at the $ref
+	# that led there.
+	[ "${#stderr_lines[@]}" -eq 2 ] || fail "want two lines" "$(show)"
 	assert_match "${stderr_lines[0]}" "^frag\\.yaml:2:1: error: duplicate key 'kind'$" "first stderr line"
+	assert_match "${stderr_lines[1]}" "^c\\.yaml:3:(3|9): error: '\\\$ref' 'frag\\.yaml' " "second stderr line"
 }
 
 # --- the workspace -----------------------------------------------------
@@ -667,10 +779,29 @@ EOF
 }
 
 @test "resolve: an unknown option is a usage error naming it" {
-	tool --bogus "$R/stream.yaml"
-	assert_status 2
-	assert_no_stdout
-	[[ $stderr == *--bogus* ]] || fail "the option is not named" "$(show)"
+	usage_error --bogus "$R/stream.yaml" "^fluid-resolve: .*'?--bogus"
+}
+
+@test "resolve: an unknown short option is named, even in a cluster" {
+	usage_error -qz "$R/stream.yaml" "^fluid-resolve: .*'-qz?'"
+}
+
+@test "resolve: an option without its argument is a usage error that says so" {
+	usage_error "$R/stream.yaml" --fragment \
+	    "^fluid-resolve: .*--fragment.*(argument|requires|needs|missing)"
+}
+
+@test "resolve: --diagnostics takes its value as a separate argument too" {
+	cd "$R"
+	tool --diagnostics json duplicate-key.yaml
+	assert_status 1
+	[ "${#stderr_lines[@]}" -eq 1 ] || fail "want one line" "$(show)"
+	jq -e '.line == 3 and .column == 1' <<<"${stderr_lines[0]}" >/dev/null ||
+	    fail "not a JSON diagnostic" "$(show)"
+}
+
+@test "resolve: an unknown --diagnostics format is a usage error" {
+	usage_error --diagnostics=xml "$R/stream.yaml" '^fluid-resolve: .*(text|json)'
 }
 
 @test "resolve: two files are a usage error" {
@@ -700,7 +831,7 @@ EOF
 check_example() {
 	local c=$1 s=shapes/fragments/streams/orders.yaml
 	local v=shapes/fragments/streams/orders.value.yaml
-	local line col bline bid
+	local line col bline bid missing
 	cd "$EXAMPLES"
 	accepts "$c"
 	assert_jq '.fluidIR == 1'
@@ -712,11 +843,14 @@ check_example() {
 	assert_jq --arg c "$c" '.resolve.files[0] == $c'
 	assert_jq --arg f "$s" '.resolve.files | index($f) != null'
 	assert_jq --arg f "$v" '.resolve.files | index($f) != null'
+	# fluid-resolve(1): the workspace file is listed too.
+	assert_jq '.resolve.files | index("shapes/fluid.workspace.yaml") != null'
 	# Every file named exists, once.
 	assert_jq '.resolve.files | length == (unique | length)'
-	jqo '.resolve.files[]' | while IFS= read -r f; do
-		[ -f "$f" ] || fail "files names $f, which is not a file"
-	done
+	missing=$(jqo '.resolve.files[]' | while IFS= read -r f; do
+		[ -f "$f" ] || echo "$f"
+	done)
+	[ -z "$missing" ] || fail "files names what is not a file: $missing"
 	# The stream came from the fragment, with its place in it.
 	assert_jq '.resolve.document.builds[0].properties.stream.topic == "orders"'
 	line=$(line_of "$s" '^topic:')
@@ -927,7 +1061,8 @@ EOF
 	tool <dup.yaml
 	assert_status 1
 	assert_no_stdout
-	assert_stderr_line "^(<stdin>|-|stdin|<standard input>):4:3: error: duplicate key 'a'$"
+	# fluid-resolve(1) calls it <stdin>.
+	assert_stderr_line "^<stdin>:4:3: error: duplicate key 'a'$"
 }
 
 @test "resolve: --fragment streamSource resolves a stream on its own" {
@@ -953,8 +1088,8 @@ EOF
 	f=$(digest_of --fragment=streamSource --schema-version=0.7.7 \
 	    shapes/fragments/streams/orders.yaml)
 	"$BIN/fluid-resolve" shapes/landed/orders-landed.fluid.yaml |
-	    jq -cjS .resolve.document.builds[0].properties.stream >stream.json
-	c="sha256:$(sha256sum <stream.json | cut -d' ' -f1)"
+	    jq -cjS .resolve.document.builds[0].properties.stream >"$TMP/stream.json"
+	c="sha256:$(sha256sum <"$TMP/stream.json" | cut -d' ' -f1)"
 	assert_equal "$f" "$c" "fragment digest"
 }
 

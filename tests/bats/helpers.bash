@@ -3,12 +3,15 @@
 # Load it from a test file and call fluid_setup/fluid_teardown:
 #
 #	load helpers
-#	setup() { fluid_setup; TOOL=fluid-resolve; }
+#	setup() { TOOL=fluid-resolve; fluid_setup; }
 #	teardown() { fluid_teardown; }
 #
 # fluid_setup makes each test start in its own empty directory ($TMP), so
 # file names in diagnostics are short and predictable.  TOOL names the
-# program that refuses/accepts run (default fluid-resolve).
+# program that tool, refuses, usage_error and accepts run (default
+# fluid-resolve); it reads the test's standard input, so
+#	refuses 1 <doc.json "^c\.yaml:3:5: error: ..."
+# works for a stage that reads a pipeline document.
 #
 # Set FLUID_VALGRIND=1 to run every tool under valgrind (children too);
 # a memory error or leak then makes the tool exit 99 and fail its test.
@@ -17,7 +20,9 @@
 bats_require_minimum_version 1.5.0
 
 TOP=$(cd "$BATS_TEST_DIRNAME/../.." && pwd -P)
-REAL_BIN=$(cd "$BATS_TEST_DIRNAME/../../bin" 2>/dev/null && pwd -P)
+# FLUID_BIN (set by tests/run) points at another build, e.g. build/asan.
+REAL_BIN=$(cd "${FLUID_BIN:-$BATS_TEST_DIRNAME/../../bin}" 2>/dev/null &&
+	pwd -P)
 BIN=$REAL_BIN
 FIXTURES="$BATS_TEST_DIRNAME/fixtures"
 EXAMPLES="$TOP/examples"
@@ -51,7 +56,10 @@ fluid_setup() {
 	[ -n "$REAL_BIN" ] && [ -x "$REAL_BIN/$TOOL" ] ||
 	    fail "no $TOOL in $TOP/bin: build first (./configure && make)"
 	[ -n "${FLUID_VALGRIND:-}" ] && _fluid_valgrind_bin
-	TMP=$(cd "$BATS_TEST_TMPDIR" && pwd -P)
+	# A directory of our own: bats keeps files of its own (for example
+	# run --separate-stderr's) in $BATS_TEST_TMPDIR.
+	mkdir -p "$BATS_TEST_TMPDIR/t"
+	TMP=$(cd "$BATS_TEST_TMPDIR/t" && pwd -P)
 	_FLUID_IMMUTABLE="$BATS_TEST_TMPDIR/.immutable"
 	cd "$TMP" || return 1
 }
@@ -77,7 +85,15 @@ fail() {
 # show: what the last run printed, for failure messages.
 show() {
 	printf 'status: %s\n--- stdout\n%s\n--- stderr\n%s\n---\n' \
-	    "$status" "${output:-}" "${stderr:-}"
+	    "$status" "$(_clip "${output:-}")" "$(_clip "${stderr:-}")"
+}
+
+_clip() {
+	if [ "${#1}" -gt 2000 ]; then
+		printf '%s... (%d bytes)' "${1:0:2000}" "${#1}"
+	else
+		printf '%s' "$1"
+	fi
 }
 
 # mkfile PATH: write standard input to PATH, making its directories.
@@ -121,7 +137,7 @@ assert_stderr_line() {
 }
 
 # assert_stderr_first ERE: the first line of standard error matches ERE
-# (usage errors print the message, then the usage).
+# (a usage error may go on with the usage).
 assert_stderr_first() {
 	[ "${#stderr_lines[@]}" -ge 1 ] || fail "expected stderr" "$(show)"
 	[[ ${stderr_lines[0]} =~ $1 ]] ||
@@ -168,13 +184,12 @@ accepts() {
 	    fail "standard output is not JSON" "$(show)"
 }
 
-# assert_jq FILTER [jq options...]: FILTER is true of the last output.
+# assert_jq [jq options...] FILTER: FILTER is true of the last output.
 assert_jq() {
-	local filter=$1
-	shift
-	jq -e "$@" "$filter" >/dev/null <<<"$output" ||
+	local filter=${!#}
+	jq -e "${@:1:$#-1}" "$filter" >/dev/null <<<"$output" ||
 	    fail "not true of the output: $filter" \
-	    "got: $(jq -c "$@" "$filter" <<<"$output" 2>&1 | head -c 2000)"
+	    "got: $(jq -c "${@:1:$#-1}" "$filter" <<<"$output" 2>&1 | head -c 2000)"
 }
 
 # jqo FILTER: print FILTER applied to the last output (raw strings).
@@ -211,6 +226,9 @@ col_of() {
 # readonly_dir DIR: make DIR unwritable, even for root (chattr +i), or
 # skip the test when that is not possible.  fluid_teardown undoes it.
 readonly_dir() {
+	local abs
+	abs=$(cd "$1" && pwd -P) || return
+	set -- "$abs"
 	chmod a-w "$1"
 	if touch "$1/.probe" 2>/dev/null; then
 		rm -f "$1/.probe"

@@ -10,7 +10,7 @@
 
 bats_require_minimum_version 1.5.0
 
-BIN="$BATS_TEST_DIRNAME/../../bin"
+BIN="${FLUID_BIN:-$BATS_TEST_DIRNAME/../../bin}"
 MAN="$BATS_TEST_DIRNAME/../../man"
 EXAMPLES="$BATS_TEST_DIRNAME/../../examples"
 
