@@ -7,6 +7,7 @@
 #   make check-asan   the same suite, built with ASan and UBSan
 #   make fuzz         libFuzzer targets (clang), FUZZ_SECONDS each
 #   make bench        the benchmarks (tests/bench/)
+#   make live         the live lane: real Kafka, Flink, Iceberg (tests/live/)
 #   make install      into $(DESTDIR)$(PREFIX): tools and man pages
 #   make clean
 #
@@ -85,6 +86,9 @@ fuzz: config.mk
 bench: all
 	tests/bench/run
 
+live: all
+	FLUID_BIN=$(abspath $(O)/bin) tests/live/run
+
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
@@ -99,4 +103,4 @@ clean:
 distclean: clean
 	rm -rf config.mk config.log config.status configure autom4te.cache
 
-.PHONY: all check check-asan fuzz bench install clean distclean
+.PHONY: all check check-asan fuzz bench live install clean distclean

@@ -1,0 +1,159 @@
+# tests/live/lib/services.sh - start, probe and stop the live lane's services.
+# Sourced by tests/live/lane.sh, inside the lane's own network and PID
+# namespaces.  Needs: LIVE_HERE (tests/live), LIVE_RUN (this run's dir),
+# LIVE_CP (classpath files), PY (the venv's python).
+#
+# Readiness is always a probe with a deadline (wait_http, wait_kafka): no
+# fixed sleeps.  Every process started here is recorded in SVC_PIDS and
+# stopped by svc_stop_all (TERM, then KILL after a bounded wait).
+
+SVC_PIDS=()
+SVC_NAMES=()
+LOGS="$LIVE_RUN/logs"
+mkdir -p "$LOGS"
+
+# Same environment for every AWS SDK user (REST server, Flink, pyiceberg).
+export AWS_ACCESS_KEY_ID=fluid-live AWS_SECRET_ACCESS_KEY=fluid-live-secret
+export AWS_REGION=us-east-1 AWS_DEFAULT_REGION=us-east-1
+export AWS_REQUEST_CHECKSUM_CALCULATION=WHEN_REQUIRED
+export AWS_RESPONSE_CHECKSUM_VALIDATION=WHEN_REQUIRED
+export AWS_EC2_METADATA_DISABLED=true
+
+S3_PORT=9000 REST_PORT=8181 KAFKA_PORT=9092
+S3_URL="http://127.0.0.1:$S3_PORT"
+REST_URL="http://127.0.0.1:$REST_PORT"
+KAFKA_BOOTSTRAP="127.0.0.1:$KAFKA_PORT"
+
+JAVA_SVC_OPTS=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss512k -Djava.net.preferIPv4Stack=true)
+
+now_s() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$(now_s)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# svc_start NAME CMD... : run CMD in the background, output to logs/NAME.log.
+svc_start() {
+	local name=$1; shift
+	"$@" >"$LOGS/$name.log" 2>&1 &
+	SVC_PIDS+=("$!")
+	SVC_NAMES+=("$name")
+	echo "live: started $name (pid $!)"
+}
+
+svc_pid() {
+	local i
+	for i in "${!SVC_NAMES[@]}"; do
+		[ "${SVC_NAMES[$i]}" = "$1" ] && { echo "${SVC_PIDS[$i]}"; return 0; }
+	done
+	return 1
+}
+
+# wait_until NAME TIMEOUT_S CMD... : poll CMD every 0.25 s until it succeeds,
+# the deadline passes or NAME's process exits.
+wait_until() {
+	local name=$1 timeout=$2; shift 2
+	local t0 pid deadline
+	t0=$(now_s)
+	deadline=$(( $(date +%s) + timeout ))
+	pid=$(svc_pid "$name") || pid=
+	while :; do
+		if "$@" >/dev/null 2>&1; then
+			echo "live: $name ready after $(elapsed "$t0") s"
+			return 0
+		fi
+		if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
+			echo "live: $name exited before it was ready" >&2
+			return 1
+		fi
+		if [ "$(date +%s)" -ge "$deadline" ]; then
+			echo "live: $name not ready after ${timeout} s" >&2
+			return 1
+		fi
+		sleep 0.25
+	done
+}
+
+wait_http() { wait_until "$1" "$3" curl -sf --max-time 2 -o /dev/null "$2"; }
+
+start_s3() {
+	# moto's S3 server, in memory, on the loopback (pyiceberg's own tests use it).
+	svc_start s3 "$PY" "$LIVE_HERE/py/s3_server.py" 127.0.0.1 "$S3_PORT"
+	wait_http s3 "$S3_URL/" 60 || return 1
+	"$PY" - "$S3_URL" <<'PYEOF' || return 1
+import sys, boto3
+s3 = boto3.client("s3", endpoint_url=sys.argv[1])
+for b in ("warehouse", "lake"):
+    s3.create_bucket(Bucket=b)
+print("live: buckets", sorted(x["Name"] for x in s3.list_buckets()["Buckets"]))
+PYEOF
+}
+
+start_rest() {
+	# Iceberg's reference REST catalog server (iceberg-open-api 1.10.0), as the
+	# apache/iceberg-rest-fixture image runs it: configured through CATALOG_*
+	# (CATALOG_ stripped, __ -> -, _ -> ., lower-cased).  It binds every
+	# interface; inside the lane's network namespace that is the loopback only.
+	mkdir -p "$LIVE_RUN/rest"
+	svc_start rest env \
+		CATALOG_CATALOG__IMPL=org.apache.iceberg.jdbc.JdbcCatalog \
+		CATALOG_URI="jdbc:sqlite:$LIVE_RUN/rest/catalog.db" \
+		CATALOG_JDBC_USER=user CATALOG_JDBC_PASSWORD=password \
+		CATALOG_WAREHOUSE=s3://warehouse/ \
+		CATALOG_IO__IMPL=org.apache.iceberg.aws.s3.S3FileIO \
+		CATALOG_S3_ENDPOINT="$S3_URL" \
+		CATALOG_S3_PATH__STYLE__ACCESS=true \
+		CATALOG_CLIENT_REGION=us-east-1 \
+		CATALOG_REST_PORT="$REST_PORT" \
+		java "${JAVA_SVC_OPTS[@]}" -Xmx512m -jar "$(cat "$LIVE_CP/rest.classpath")"
+	wait_http rest "$REST_URL/v1/config" 120
+}
+
+kafka_probe() {
+	"$PY" "$LIVE_HERE/py/kafka_admin.py" --bootstrap "$KAFKA_BOOTSTRAP" ready --timeout 3
+}
+
+start_kafka() {
+	local cp dir props id
+	cp=$(cat "$LIVE_CP/kafka.classpath")
+	dir="$LIVE_RUN/kafka"
+	props="$LIVE_RUN/kafka.properties"
+	mkdir -p "$dir"
+	{ cat "$LIVE_HERE/conf/kafka.properties"; echo "log.dirs=$dir/data"; } >"$props"
+	id=$("$PY" -c 'import base64, uuid; print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))')
+	java "${JAVA_SVC_OPTS[@]}" -Xmx256m -cp "$cp" \
+		-Dlog4j2.configurationFile="$LIVE_HERE/conf/log4j2-kafka.properties" \
+		kafka.tools.StorageTool format -t "$id" -c "$props" >"$LOGS/kafka-format.log" 2>&1 || {
+		echo "live: kafka storage format failed" >&2; cat "$LOGS/kafka-format.log" >&2; return 1; }
+	svc_start kafka java "${JAVA_SVC_OPTS[@]}" -Xmx768m -cp "$cp" \
+		-Dlog4j2.configurationFile="$LIVE_HERE/conf/log4j2-kafka.properties" \
+		kafka.Kafka "$props"
+	wait_until kafka 120 kafka_probe
+}
+
+# Stop every service, newest first: TERM, up to 20 s, then KILL.
+svc_stop_all() {
+	local i pid name n
+	for (( i=${#SVC_PIDS[@]}-1; i>=0; i-- )); do
+		pid=${SVC_PIDS[$i]} name=${SVC_NAMES[$i]}
+		kill -0 "$pid" 2>/dev/null || continue
+		kill -TERM "$pid" 2>/dev/null || true
+		for (( n=0; n<80; n++ )); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.25
+		done
+		if kill -0 "$pid" 2>/dev/null; then
+			echo "live: $name did not stop; killing it"
+			kill -KILL "$pid" 2>/dev/null || true
+		fi
+		wait "$pid" 2>/dev/null || true
+	done
+	SVC_PIDS=() SVC_NAMES=()
+}
+
+# The last lines of every component log.
+log_tails() {
+	local f
+	for f in "$LOGS"/*.log; do
+		[ -s "$f" ] || continue
+		echo "----- ${f#"$LIVE_RUN"/} (last ${1:-40} lines) -----"
+		tail -n "${1:-40}" "$f"
+	done
+}

@@ -1,0 +1,146 @@
+package fluid.runner;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The table a generated job writes, as fluid-sqlgen describes it in
+ * BUILD.table.json: {"namespace", "name", "columns"}, each column in the IR
+ * form of lib/types.h: {"name", "type", "required", "fields" | "element" |
+ * "key" | "value"}, children without "name" for element, key and value.
+ */
+public final class ExpectedTable {
+    /** Thrown when the file is not in that form. */
+    public static final class FormatException extends Exception {
+        public FormatException(String msg) {
+            super(msg);
+        }
+    }
+
+    /** One column, struct field, element, key or value. */
+    public static final class Column {
+        public final String name; // null for element, key, value
+        public final String type; // canonical IR name: "decimal(18,2)", "struct", ...
+        public final boolean required;
+        public final List<Column> fields;
+        public final Column element;
+        public final Column key;
+        public final Column value;
+
+        Column(String name, String type, boolean required, List<Column> fields,
+                Column element, Column key, Column value) {
+            this.name = name;
+            this.type = type;
+            this.required = required;
+            this.fields = fields;
+            this.element = element;
+            this.key = key;
+            this.value = value;
+        }
+    }
+
+    public final String namespace;
+    public final String name;
+    public final List<Column> columns;
+
+    private ExpectedTable(String namespace, String name, List<Column> columns) {
+        this.namespace = namespace;
+        this.name = name;
+        this.columns = columns;
+    }
+
+    public static ExpectedTable read(Path file) throws IOException, FormatException {
+        JsonNode root;
+        try {
+            root = new ObjectMapper().readTree(Files.readString(file));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new FormatException("not JSON: " + e.getOriginalMessage());
+        }
+        return parse(root);
+    }
+
+    public static ExpectedTable parse(JsonNode root) throws FormatException {
+        if (root == null || !root.isObject()) {
+            throw new FormatException("not a JSON object");
+        }
+        String ns = text(root, "namespace", "");
+        String name = text(root, "name", "");
+        JsonNode cols = root.get("columns");
+        if (cols == null || !cols.isArray() || cols.isEmpty()) {
+            throw new FormatException("columns: expected a non-empty array");
+        }
+        return new ExpectedTable(ns, name, fields(cols, "columns"));
+    }
+
+    private static List<Column> fields(JsonNode arr, String where) throws FormatException {
+        List<Column> out = new ArrayList<>();
+        int i = 0;
+        for (JsonNode c : arr) {
+            out.add(column(c, where + "[" + i + "]", true));
+            i++;
+        }
+        return Collections.unmodifiableList(out);
+    }
+
+    private static final Pattern PARAM = Pattern.compile("([a-z_]+)(?:\\((\\d+)(?:,(\\d+))?\\))?");
+
+    private static Column column(JsonNode c, String where, boolean named) throws FormatException {
+        if (c == null || !c.isObject()) {
+            throw new FormatException(where + ": expected an object");
+        }
+        String name = named ? text(c, "name", where) : null;
+        String type = text(c, "type", where);
+        JsonNode req = c.get("required");
+        if (req == null || !req.isBoolean()) {
+            throw new FormatException(where + ".required: expected true or false");
+        }
+        Matcher m = PARAM.matcher(type);
+        if (!m.matches()) {
+            throw new FormatException(where + ".type: unknown type '" + type + "'");
+        }
+        List<Column> fields = null;
+        Column element = null;
+        Column key = null;
+        Column value = null;
+        switch (m.group(1)) {
+            case "struct":
+                JsonNode f = c.get("fields");
+                if (f == null || !f.isArray() || f.isEmpty()) {
+                    throw new FormatException(where + ".fields: expected a non-empty array");
+                }
+                fields = fields(f, where + ".fields");
+                break;
+            case "array":
+                element = column(c.get("element"), where + ".element", false);
+                break;
+            case "map":
+                key = column(c.get("key"), where + ".key", false);
+                value = column(c.get("value"), where + ".value", false);
+                break;
+            case "string": case "boolean": case "int": case "long": case "float":
+            case "double": case "date": case "time": case "binary":
+            case "decimal": case "timestamp": case "timestamp_ltz":
+                break;
+            default:
+                throw new FormatException(where + ".type: unknown type '" + type + "'");
+        }
+        return new Column(name, type, req.asBoolean(), fields, element, key, value);
+    }
+
+    private static String text(JsonNode o, String field, String where) throws FormatException {
+        JsonNode v = o.get(field);
+        if (v == null || !v.isTextual() || v.asText().isEmpty()) {
+            throw new FormatException((where.isEmpty() ? "" : where + ".") + field
+                    + ": expected a non-empty string");
+        }
+        return v.asText();
+    }
+}

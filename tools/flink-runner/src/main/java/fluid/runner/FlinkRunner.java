@@ -1,0 +1,432 @@
+package fluid.runner;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.DeploymentOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.TableResult;
+import org.apache.flink.table.api.internal.TableEnvironmentInternal;
+import org.apache.flink.table.catalog.Catalog;
+import org.apache.flink.table.catalog.ObjectIdentifier;
+import org.apache.flink.table.catalog.ObjectPath;
+import org.apache.flink.table.operations.ModifyOperation;
+import org.apache.flink.table.operations.Operation;
+import org.apache.flink.table.operations.QueryOperation;
+import org.apache.flink.table.operations.SinkModifyOperation;
+import org.apache.flink.table.operations.StatementSetOperation;
+import org.apache.flink.table.operations.command.SetOperation;
+import org.apache.flink.table.operations.ddl.CreateTableOperation;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CloseableIterator;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.flink.FlinkCatalog;
+
+/**
+ * Runs one fluid-generated Flink SQL script against the table it must write.
+ *
+ * <pre>
+ * fluid-flink-runner [--validate-only] [--await] [--set KEY=VALUE]... SCRIPT TABLE_JSON
+ * </pre>
+ *
+ * <p>In order: splits SCRIPT into statements and runs them one by one (SET is
+ * applied to the table configuration; CREATE CATALOG, CREATE DATABASE and
+ * the source's CREATE TEMPORARY TABLE run as they are). Before the script's
+ * CREATE TABLE of the expected table (TABLE_JSON: namespace, name, columns)
+ * runs, an existing table's schema is compared with the expected one (names,
+ * order, types, nullability, recursively) and a mismatch is refused; a table
+ * the DDL creates is compared too. Every INSERT must write that table. The
+ * INSERTs are EXPLAINed, and, unless --validate-only, submitted as one job.
+ * --await waits for the job to end (for a local MiniCluster; in a session or
+ * application cluster the job outlives the runner).
+ *
+ * <p>Exit status: 0 done; 1 the job failed or the runner could not run;
+ * 2 usage or unreadable input; 3 the existing table does not match;
+ * 4 Flink refused a statement (parse, validation, planning).
+ */
+public final class FlinkRunner {
+    public static final int OK = 0;
+    public static final int FAILED = 1;
+    public static final int USAGE = 2;
+    public static final int MISMATCH = 3;
+    public static final int REJECTED = 4;
+
+    private static final String USAGE_TEXT =
+            "usage: fluid-flink-runner [--validate-only] [--await] [--set KEY=VALUE]... SCRIPT TABLE_JSON";
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    private FlinkRunner(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    public static void main(String[] args) {
+        boolean inCluster = inApplicationCluster();
+        int rc = run(args, System.out, System.err);
+        System.out.flush();
+        System.err.flush();
+        if (inCluster) {
+            // Application mode (the Kubernetes operator): main runs inside the
+            // JobManager, which must not exit. A failure fails the application.
+            if (rc != OK) {
+                throw new IllegalStateException("fluid-flink-runner: exit status " + rc + " (see above)");
+            }
+            return;
+        }
+        // A command line: halt rather than exit, as a local MiniCluster or an
+        // open catalog may leave non-daemon threads behind.
+        Runtime.getRuntime().halt(rc);
+    }
+
+    /** True when main runs in a Flink application cluster (execution.target "embedded"). */
+    static boolean inApplicationCluster() {
+        try {
+            return "embedded".equals(StreamExecutionEnvironment.getExecutionEnvironment()
+                    .getConfiguration().get(DeploymentOptions.TARGET));
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Runs the runner in this JVM and returns its exit status. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        return new FlinkRunner(out, err).runArgs(args);
+    }
+
+    private static final class Failure extends Exception {
+        final int status;
+
+        Failure(int status, String msg) {
+            super(msg);
+            this.status = status;
+        }
+    }
+
+    private int runArgs(String[] args) {
+        boolean validateOnly = false;
+        boolean await = false;
+        Configuration conf = new Configuration();
+        List<String> files = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("--validate-only")) {
+                validateOnly = true;
+            } else if (a.equals("--await")) {
+                await = true;
+            } else if (a.equals("--set")) {
+                if (i + 1 >= args.length || args[i + 1].indexOf('=') <= 0) {
+                    return usage("--set needs KEY=VALUE");
+                }
+                String kv = args[++i];
+                int eq = kv.indexOf('=');
+                conf.setString(kv.substring(0, eq), kv.substring(eq + 1));
+            } else if (a.equals("-h") || a.equals("--help")) {
+                out.println(USAGE_TEXT);
+                return OK;
+            } else if (a.startsWith("-") && !a.equals("-")) {
+                return usage("unknown option '" + a + "'");
+            } else {
+                files.add(a);
+            }
+        }
+        if (files.size() != 2) {
+            return usage("expects SCRIPT and TABLE_JSON");
+        }
+        try {
+            return execute(Path.of(files.get(0)), Path.of(files.get(1)), conf, validateOnly, await);
+        } catch (Failure f) {
+            err.println("fluid-flink-runner: " + f.getMessage());
+            return f.status;
+        }
+    }
+
+    private int usage(String why) {
+        err.println("fluid-flink-runner: " + why);
+        err.println(USAGE_TEXT);
+        return USAGE;
+    }
+
+    private int execute(Path scriptFile, Path tableFile, Configuration conf, boolean validateOnly,
+            boolean await) throws Failure {
+        String script;
+        ExpectedTable expected;
+        List<String> statements;
+        try {
+            script = Files.readString(scriptFile, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new Failure(USAGE, scriptFile + ": " + e.getMessage());
+        }
+        try {
+            expected = ExpectedTable.read(tableFile);
+        } catch (IOException e) {
+            throw new Failure(USAGE, tableFile + ": " + e.getMessage());
+        } catch (ExpectedTable.FormatException e) {
+            throw new Failure(USAGE, tableFile + ": " + e.getMessage());
+        }
+        try {
+            statements = Statements.split(script);
+        } catch (Statements.SyntaxException e) {
+            throw new Failure(USAGE, scriptFile + ": " + e.getMessage());
+        }
+        if (statements.isEmpty()) {
+            throw new Failure(USAGE, scriptFile + ": no statements");
+        }
+
+        TableEnvironment tEnv = TableEnvironment.create(
+                EnvironmentSettings.newInstance().inStreamingMode().withConfiguration(conf).build());
+        try {
+            return execute(tEnv, scriptFile, expected, statements, validateOnly, await);
+        } finally {
+            closeCatalogs(tEnv);
+        }
+    }
+
+    /** Closes the catalogs the script created (their HTTP clients and FileIO). */
+    private static void closeCatalogs(TableEnvironment tEnv) {
+        for (String name : tEnv.listCatalogs()) {
+            try {
+                tEnv.getCatalog(name).ifPresent(Catalog::close);
+            } catch (RuntimeException e) {
+                // closing is best effort
+            }
+        }
+    }
+
+    private int execute(TableEnvironment tEnv, Path scriptFile, ExpectedTable expected,
+            List<String> statements, boolean validateOnly, boolean await) throws Failure {
+        TableEnvironmentInternal internal = (TableEnvironmentInternal) tEnv;
+
+        boolean checked = false;
+        List<String> inserts = new ArrayList<>();
+        List<ModifyOperation> modifies = new ArrayList<>();
+        int no = 0;
+        for (String stmt : statements) {
+            no++;
+            String where = "statement " + no + " (" + firstLine(stmt) + ")";
+            Operation op = parse(internal, stmt, where);
+            try {
+                if (op instanceof SetOperation) {
+                    SetOperation set = (SetOperation) op;
+                    if (set.getKey().isEmpty() || set.getValue().isEmpty()) {
+                        throw new Failure(REJECTED, where + ": SET needs a key and a value");
+                    }
+                    tEnv.getConfig().set(set.getKey().get(), set.getValue().get());
+                    continue;
+                }
+                if (op instanceof CreateTableOperation && !((CreateTableOperation) op).isTemporary()
+                        && isExpected(((CreateTableOperation) op).getTableIdentifier(), expected)) {
+                    ObjectIdentifier id = ((CreateTableOperation) op).getTableIdentifier();
+                    boolean existed = exists(tEnv, id);
+                    if (existed) {
+                        compare(tEnv, id, expected, "the existing table");
+                        out.println("fluid-flink-runner: " + id.asSummaryString()
+                                + " exists and its schema matches");
+                    }
+                    tEnv.executeSql(stmt);
+                    if (!existed) {
+                        compare(tEnv, id, expected, "the table the script created");
+                        out.println("fluid-flink-runner: created " + id.asSummaryString());
+                    }
+                    checked = true;
+                    continue;
+                }
+                List<ModifyOperation> mods = new ArrayList<>();
+                if (op instanceof ModifyOperation) {
+                    mods.add((ModifyOperation) op);
+                } else if (op instanceof StatementSetOperation) {
+                    mods.addAll(((StatementSetOperation) op).getOperations());
+                } else if (op instanceof QueryOperation) {
+                    throw new Failure(REJECTED, where + ": a query outside an INSERT is not run");
+                }
+                if (!mods.isEmpty()) {
+                    for (ModifyOperation m : mods) {
+                        if (!(m instanceof SinkModifyOperation)) {
+                            throw new Failure(REJECTED, where + ": only INSERT INTO is run");
+                        }
+                        ObjectIdentifier target = ((SinkModifyOperation) m).getContextResolvedTable().getIdentifier();
+                        if (!isExpected(target, expected)) {
+                            throw new Failure(REJECTED, where + ": writes " + target.asSummaryString()
+                                    + ", but the expected table is " + expected.namespace + "."
+                                    + expected.name);
+                        }
+                        if (!checked) {
+                            if (!exists(tEnv, target)) {
+                                throw new Failure(REJECTED, where + ": " + target.asSummaryString()
+                                        + " does not exist");
+                            }
+                            compare(tEnv, target, expected, "the existing table");
+                            checked = true;
+                        }
+                    }
+                    modifies.addAll(mods);
+                    inserts.add(stmt);
+                    continue;
+                }
+                tEnv.executeSql(stmt).await();
+            } catch (Failure f) {
+                throw f;
+            } catch (Exception e) {
+                throw new Failure(REJECTED, where + ": " + describe(e));
+            }
+        }
+        if (inserts.isEmpty()) {
+            throw new Failure(REJECTED, scriptFile + ": no INSERT INTO " + expected.namespace + "."
+                    + expected.name);
+        }
+
+        // EXPLAIN each INSERT as it is written, then the job as a whole.
+        for (String ins : inserts) {
+            String plan = explain(tEnv, ins);
+            out.println("== EXPLAIN " + firstLine(ins));
+            out.println(plan);
+        }
+        if (validateOnly) {
+            out.println("fluid-flink-runner: validated " + scriptFile + " (" + inserts.size()
+                    + " INSERT" + (inserts.size() == 1 ? "" : "s") + "); not submitted");
+            return OK;
+        }
+
+        TableResult result;
+        try {
+            result = internal.executeInternal(modifies);
+        } catch (Exception e) {
+            throw new Failure(REJECTED, "submitting the job: " + describe(e));
+        }
+        Optional<JobClient> client = result.getJobClient();
+        if (client.isEmpty()) {
+            throw new Failure(FAILED, "Flink returned no job for the INSERT");
+        }
+        out.println("fluid-flink-runner: submitted job " + client.get().getJobID());
+        if (!await) {
+            return OK;
+        }
+        try {
+            JobExecutionResult r = client.get().getJobExecutionResult().get();
+            out.println("fluid-flink-runner: job " + r.getJobID() + " finished");
+            return OK;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Failure(FAILED, "interrupted while waiting for the job");
+        } catch (ExecutionException e) {
+            throw new Failure(FAILED, "job " + client.get().getJobID() + " failed: " + describe(e));
+        }
+    }
+
+    private String explain(TableEnvironment tEnv, String insert) throws Failure {
+        String stmt = insert;
+        if (Statements.startsWithWords(stmt, "EXECUTE", "STATEMENT", "SET")) {
+            stmt = stmt.strip().substring("EXECUTE".length()).strip();
+        }
+        try {
+            TableResult r = tEnv.executeSql("EXPLAIN " + stmt);
+            StringBuilder sb = new StringBuilder();
+            try (CloseableIterator<Row> it = r.collect()) {
+                while (it.hasNext()) {
+                    sb.append(it.next().getField(0));
+                }
+            }
+            return sb.toString();
+        } catch (Exception e) {
+            throw new Failure(REJECTED, "EXPLAIN " + firstLine(insert) + ": " + describe(e));
+        }
+    }
+
+    private static Operation parse(TableEnvironmentInternal tEnv, String stmt, String where) throws Failure {
+        List<Operation> ops;
+        try {
+            ops = tEnv.getParser().parse(stmt);
+        } catch (Exception e) {
+            throw new Failure(REJECTED, where + ": " + describe(e));
+        }
+        if (ops.size() != 1) {
+            throw new Failure(REJECTED, where + ": expected one statement, Flink parsed " + ops.size());
+        }
+        return ops.get(0);
+    }
+
+    private static boolean isExpected(ObjectIdentifier id, ExpectedTable t) {
+        return id.getDatabaseName().equals(t.namespace) && id.getObjectName().equals(t.name);
+    }
+
+    private static boolean exists(TableEnvironment tEnv, ObjectIdentifier id) throws Failure {
+        Catalog c = tEnv.getCatalog(id.getCatalogName()).orElseThrow(
+                () -> new Failure(REJECTED, "catalog " + id.getCatalogName() + " is not defined"));
+        return c.tableExists(new ObjectPath(id.getDatabaseName(), id.getObjectName()));
+    }
+
+    private void compare(TableEnvironment tEnv, ObjectIdentifier id, ExpectedTable expected, String what)
+            throws Failure {
+        Catalog c = tEnv.getCatalog(id.getCatalogName()).orElseThrow();
+        if (!(c instanceof FlinkCatalog)) {
+            throw new Failure(REJECTED, id.getCatalogName() + " is not an Iceberg catalog");
+        }
+        Schema schema;
+        try {
+            schema = ((FlinkCatalog) c).catalog()
+                    .loadTable(TableIdentifier.of(Namespace.of(id.getDatabaseName()), id.getObjectName()))
+                    .schema();
+        } catch (RuntimeException e) {
+            throw new Failure(FAILED, "loading " + id.asSummaryString() + ": " + describe(e));
+        }
+        List<String> diffs = SchemaCheck.compare(expected.columns, schema);
+        if (!diffs.isEmpty()) {
+            StringBuilder sb = new StringBuilder();
+            sb.append(id.asSummaryString()).append(": ").append(what)
+                    .append(" does not match the job's table; refusing to write it:");
+            for (String d : diffs) {
+                sb.append("\n  ").append(d);
+            }
+            throw new Failure(MISMATCH, sb.toString());
+        }
+    }
+
+    private static String firstLine(String stmt) {
+        String s = stmt.strip();
+        int nl = s.indexOf('\n');
+        if (nl >= 0) {
+            s = s.substring(0, nl);
+        }
+        return s.length() > 100 ? s.substring(0, 100) + "..." : s;
+    }
+
+    /** The exception and its causes, one message each, without repeats. */
+    static String describe(Throwable e) {
+        StringBuilder sb = new StringBuilder();
+        String last = null;
+        int depth = 0;
+        for (Throwable t = e; t != null && depth < 12; t = t.getCause(), depth++) {
+            if (t instanceof ExecutionException && t.getCause() != null) {
+                continue;
+            }
+            String m = t.getMessage();
+            String line = t.getClass().getName() + (m == null ? "" : ": " + m);
+            if (m != null && last != null && last.contains(m)) {
+                continue;
+            }
+            if (sb.length() > 0) {
+                sb.append("\n  caused by: ");
+            }
+            sb.append(line);
+            last = line;
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return sb.toString();
+    }
+}

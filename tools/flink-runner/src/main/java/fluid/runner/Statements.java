@@ -1,0 +1,146 @@
+package fluid.runner;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Splits a Flink SQL script into statements.
+ *
+ * <p>A statement ends at a semicolon outside string literals ('...', with ''
+ * for a quote), quoted identifiers (`...`, with `` for a backtick), double
+ * quoted text and comments. Comments ({@code -- ...} to the end of the line,
+ * {@code /* ... *}{@code /}) are dropped; a comment marker inside a literal is
+ * text, not a comment (unlike the operator's example runner, which strips
+ * comments with a regular expression). {@code EXECUTE STATEMENT SET BEGIN ...
+ * END;} is kept as one statement. Statements that are empty after dropping
+ * comments are left out.
+ */
+public final class Statements {
+    private Statements() {}
+
+    /** Thrown for an unterminated literal, identifier or comment. */
+    public static final class SyntaxException extends Exception {
+        public SyntaxException(String msg) {
+            super(msg);
+        }
+    }
+
+    public static List<String> split(String script) throws SyntaxException {
+        List<String> raw = new ArrayList<>();
+        StringBuilder cur = new StringBuilder();
+        int n = script.length();
+        int line = 1;
+        for (int i = 0; i < n; i++) {
+            char c = script.charAt(i);
+            if (c == '\n') {
+                line++;
+            }
+            if (c == '\'' || c == '`' || c == '"') {
+                int start = line;
+                cur.append(c);
+                i++;
+                boolean closed = false;
+                while (i < n) {
+                    char d = script.charAt(i);
+                    if (d == '\n') {
+                        line++;
+                    }
+                    cur.append(d);
+                    if (d == c) {
+                        if (i + 1 < n && script.charAt(i + 1) == c) {
+                            cur.append(c);
+                            i += 2;
+                            continue;
+                        }
+                        closed = true;
+                        break;
+                    }
+                    i++;
+                }
+                if (!closed) {
+                    throw new SyntaxException(
+                            "line " + start + ": unterminated " + what(c));
+                }
+            } else if (c == '-' && i + 1 < n && script.charAt(i + 1) == '-') {
+                while (i < n && script.charAt(i) != '\n') {
+                    i++;
+                }
+                if (i < n) {
+                    cur.append('\n');
+                    line++;
+                }
+            } else if (c == '/' && i + 1 < n && script.charAt(i + 1) == '*') {
+                int start = line;
+                int end = script.indexOf("*/", i + 2);
+                if (end < 0) {
+                    throw new SyntaxException("line " + start + ": unterminated comment");
+                }
+                for (int k = i; k < end; k++) {
+                    if (script.charAt(k) == '\n') {
+                        line++;
+                    }
+                }
+                cur.append(' ');
+                i = end + 1;
+            } else if (c == ';') {
+                raw.add(cur.toString());
+                cur.setLength(0);
+            } else {
+                cur.append(c);
+            }
+        }
+        raw.add(cur.toString());
+
+        List<String> out = new ArrayList<>();
+        StringBuilder set = null;
+        for (String s : raw) {
+            String t = s.strip();
+            if (set != null) {
+                set.append(";\n").append(t);
+                if (t.toUpperCase(Locale.ROOT).equals("END")) {
+                    out.add(set.toString());
+                    set = null;
+                }
+                continue;
+            }
+            if (t.isEmpty()) {
+                continue;
+            }
+            if (startsWithWords(t, "EXECUTE", "STATEMENT", "SET") || startsWithWords(t, "BEGIN", "STATEMENT", "SET")) {
+                set = new StringBuilder(t);
+                continue;
+            }
+            out.add(t);
+        }
+        if (set != null) {
+            throw new SyntaxException("statement set without END");
+        }
+        return out;
+    }
+
+    /** True if the statement's first words are these, case-insensitively. */
+    public static boolean startsWithWords(String stmt, String... words) {
+        String[] got = stmt.strip().split("\\s+", words.length + 1);
+        if (got.length < words.length) {
+            return false;
+        }
+        for (int i = 0; i < words.length; i++) {
+            if (!got[i].equalsIgnoreCase(words[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String what(char q) {
+        switch (q) {
+            case '\'':
+                return "string literal";
+            case '`':
+                return "quoted identifier";
+            default:
+                return "double-quoted text";
+        }
+    }
+}
