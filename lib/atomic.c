@@ -1,7 +1,15 @@
 /*
  * atomic.c - temp file, fsync, rename (see atomic.h).
+ *
+ * Where the file system allows it the temporary file has no name until
+ * its data is written and synced (O_TMPFILE, then linkat()), so a run
+ * killed half way leaves nothing behind, not even a temporary file.
+ * Elsewhere it is a mkstemp() file beside the target, removed on
+ * failure.
  */
+#define _GNU_SOURCE		/* O_TMPFILE (Linux) */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,29 +19,115 @@
 #include "atomic.h"
 #include "xalloc.h"
 
-int
-atomic_write(const char *path, const void *buf, size_t len)
+/* Write all of buf to fd, sync it and set the mode of a shared file. */
+static int
+fill(int fd, const char *p, size_t len)
 {
-	char *tmp = xasprintf("%s.tmpXXXXXX", path);
-	const char *p = buf;
 	ssize_t n;
-	int fd, e;
 
-	if ((fd = mkstemp(tmp)) == -1)
-		goto fail;
-	/* mkstemp makes 0600; generated files are meant to be shared. */
+	/* Temporary files are made 0600; generated files are shared. */
 	if (fchmod(fd, 0644) == -1)
-		goto fail_fd;
+		return -1;
 	while (len > 0) {
 		n = write(fd, p, len);
 		if (n == -1 && errno == EINTR)
 			continue;
-		if (n <= 0)
-			goto fail_fd;
+		if (n == -1)
+			return -1;
+		if (n == 0) {
+			errno = EIO;
+			return -1;
+		}
 		p += n;
 		len -= (size_t)n;
 	}
-	if (fsync(fd) == -1)
+	return fsync(fd);
+}
+
+static char *
+dir_of(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	if (s == NULL)
+		return xstrdup(".");
+	return xstrndup(path, s == path ? 1 : (size_t)(s - path));
+}
+
+/*
+ * The unnamed way.  Returns 0, -1 with errno set after a failure, or 1
+ * when it cannot be done here (no O_TMPFILE in this file system, no
+ * /proc): then the target is untouched and the named way is tried.
+ */
+static int
+write_unnamed(const char *path, const void *buf, size_t len)
+{
+	char *dir = dir_of(path), *tmp = NULL, fdpath[64];
+	int fd, e, i;
+
+#ifdef O_TMPFILE
+	fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+#else
+	fd = -1;
+	errno = EOPNOTSUPP;
+#endif
+	free(dir);
+	if (fd == -1)
+		return errno == EOPNOTSUPP || errno == EISDIR ||
+		    errno == EINVAL ? 1 : -1;
+	if (fill(fd, buf, len) == -1)
+		goto fail;
+	/* A name of its own, then over the target in one step. */
+	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+	for (i = 0;; i++) {
+		free(tmp);
+		tmp = xasprintf("%s.tmp%06lx", path,
+		    ((unsigned long)getpid() * 7919u + (unsigned long)i *
+		    104729u + (unsigned long)rand()) & 0xffffffu);
+		if (linkat(AT_FDCWD, fdpath, AT_FDCWD, tmp,
+		    AT_SYMLINK_FOLLOW) == 0)
+			break;
+		if (errno != EEXIST || i == 100) {
+			/* No /proc, say: the named way will do. */
+			close(fd);
+			free(tmp);
+			return 1;
+		}
+	}
+	if (close(fd) == -1) {
+		fd = -1;
+		goto fail_named;
+	}
+	fd = -1;
+	if (rename(tmp, path) == -1)
+		goto fail_named;
+	free(tmp);
+	return 0;
+fail_named:
+	e = errno;
+	unlink(tmp);
+	errno = e;
+fail:
+	e = errno;
+	if (fd != -1)
+		close(fd);
+	free(tmp);
+	errno = e;
+	return -1;
+}
+
+int
+atomic_write(const char *path, const void *buf, size_t len)
+{
+	char *tmp;
+	int fd, e, rc;
+
+	if ((rc = write_unnamed(path, buf, len)) != 1)
+		return rc;
+	tmp = xasprintf("%s.tmpXXXXXX", path);
+	if ((fd = mkstemp(tmp)) == -1)
+		goto fail;
+	if (fill(fd, buf, len) == -1)
 		goto fail_fd;
 	if (close(fd) == -1) {
 		fd = -1;

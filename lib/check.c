@@ -26,13 +26,16 @@ static const char *const expose_keys[] = {
 	NULL
 };
 static const char *const contract_keys[] = { "schema", NULL };
-static const char *const managements[] = { "operator", NULL };
 static const char *const states[] = { "running", "suspended", NULL };
 static const char *const expose_kinds[] = { "table", NULL };
 /* Root governance and access policies: refused, never advertised. */
 static const char *const governance_keys[] = {
 	"governance", "policies", "accessPolicies", "access", "quality", NULL
 };
+
+#define ID_RULE	"must be letters, digits, '.', '_' and '-', not starting " \
+	"with '.' or '-' and without '--' (the in-pod SQL runner reads it " \
+	"as a comment)"
 
 /* A checkpoint, savepoint or HA location, for the overlap test. */
 struct place {
@@ -47,6 +50,8 @@ struct contract {
 	const char	*product;
 	json_t		*exposes;	/* the contract's list (borrowed) */
 	struct ty	**schemas;	/* per expose, checked once */
+	json_t		**schema_bad;	/* its refused columns' names */
+	bool		*schema_ok;	/* it has no error */
 	bool		*schema_done;
 	int		*writer;	/* per expose: build index or -1 */
 	struct place	*places;
@@ -84,13 +89,18 @@ dns_subdomain(const char *s)
 	    s[n - 1] != '.';
 }
 
-/* Build ids name files (DIR/<id>.sql) and allowlist entries. */
+/*
+ * Build ids name files (DIR/<id>.sql) and allowlist entries, and with
+ * the product id they name the job in its script, where the in-pod
+ * runner would cut "--" and what follows as a comment.
+ */
 static bool
 build_id_ok(const char *s)
 {
 	size_t i;
 
-	if (*s == '\0' || *s == '.' || *s == '-' || strlen(s) > 128)
+	if (*s == '\0' || *s == '.' || *s == '-' || strlen(s) > 128 ||
+	    strstr(s, "--") != NULL)
 		return false;
 	for (i = 0; s[i] != '\0'; i++)
 		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' &&
@@ -353,16 +363,22 @@ expose_schema(struct contract *k, size_t j)
 	loc_init(&l);
 	loc_key(&l, "exposes");
 	loc_idx(&l, j);
+	k->schema_bad[j] = json_object();
+	k->schema_ok[j] = true;
 	if ((ct = get_obj(c, &l, x, "contract", true)) != NULL) {
 		loc_key(&l, "contract");
-		only_keys(c, &l, ct, contract_keys);
+		if (only_keys(c, &l, ct, contract_keys) != 0)
+			k->schema_ok[j] = false;
 		loc_key(&l, "schema");
 		if (json_object_get(ct, "schema") == NULL)
 			cerr(c, &l, "is required: the output table's columns");
 		else
 			k->schemas[j] = schema_columns(c, &l,
-			    json_object_get(ct, "schema"));
+			    json_object_get(ct, "schema"), k->schema_bad[j],
+			    &k->schema_ok[j]);
 	}
+	if (k->schemas[j] == NULL)
+		k->schema_ok[j] = false;
 	loc_release(&l);
 	c->build = save;
 	return k->schemas[j];
@@ -438,7 +454,8 @@ managed_build(struct contract *k, json_t *b, int bi, const char *id)
 			loc_key(&xl, "exposes");
 			loc_idx(&xl, (size_t)xi);
 			c->build = "";
-			table = expose_check(c, &xl, x, schema);
+			table = expose_check(c, &xl, x, schema,
+			    k->schema_bad[xi]);
 			c->build = save;
 			loc_release(&xl);
 		}
@@ -460,6 +477,8 @@ managed_build(struct contract *k, json_t *b, int bi, const char *id)
 			cerr(c, &l, "a mapping and SQL together are refused: "
 			    "use one of them");
 			ok = false;
+			/* It still brings its own SQL: warn as for any. */
+			sql_warning(k, &l, id, json_string_value(sqlv));
 		} else {
 			sql = json_string_value(sqlv);
 			ok &= sql_check(c, &l, sql);
@@ -481,13 +500,14 @@ managed_build(struct contract *k, json_t *b, int bi, const char *id)
 		json_object_set_new(ir, "outputs", outs);
 		json_object_set_new(ir, "sql", json_string(sql));
 	} else if (schema != NULL && sqlv == NULL)
-		ok &= mapping_check(c, &l, props, &s, schema, xptr, xpath, ir);
+		ok &= mapping_check(c, &l, props, &s, schema,
+		    k->schema_bad[xi], xptr, xpath, ir);
 	json_object_set(ir, "stream", s.ir);
 	json_object_set_new(ir, "table", table ? table : json_null());
 	table = NULL;
 	json_object_set_new(ir, "deployment", dep ? dep : json_null());
 	dep = NULL;
-	if (schema == NULL || xi < 0)
+	if (schema == NULL || xi < 0 || !k->schema_ok[xi])
 		ok = false;
 out:
 	json_decref(table);
@@ -500,6 +520,23 @@ out:
 		return NULL;
 	}
 	return ir;
+}
+
+/*
+ * The exposes a refused, unmanaged build names as outputs: it writes
+ * them, so they are not reported again as written by no build.
+ */
+static void
+claim_outputs(struct contract *k, json_t *b, size_t bi)
+{
+	json_t *outs = json_object_get(b, "outputs"), *o, *e;
+	size_t i, j;
+
+	json_array_foreach(outs, i, o)
+		json_array_foreach(k->exposes, j, e)
+			if (k->writer[j] == -1 && json_is_string(o) &&
+			    json_equal(json_object_get(e, "exposeId"), o))
+				k->writer[j] = (int)bi;
 }
 
 static const char *
@@ -549,9 +586,13 @@ contract_release(struct contract *k)
 {
 	size_t i;
 
-	for (i = 0; i < json_array_size(k->exposes); i++)
+	for (i = 0; i < json_array_size(k->exposes); i++) {
 		ty_free(k->schemas[i]);
+		json_decref(k->schema_bad[i]);
+	}
 	free(k->schemas);
+	free(k->schema_bad);
+	free(k->schema_ok);
 	free(k->schema_done);
 	free(k->writer);
 	for (i = 0; i < k->nplaces; i++) {
@@ -573,19 +614,14 @@ check_contract(struct contract *k, json_t *doc)
 	json_t *builds, *b, *ir, *out = json_array(), *x;
 	const char *version, *id, *mg;
 	size_t i, nmanaged = 0;
-	bool managed_lane;
+	bool managed_lane, dup;
+	char *label;
 
 	loc_init(&l);
 	version = get_str(c, &l, doc, "fluidVersion", true);
 	get_enum(c, &l, doc, "kind", true,
 	    (const char *const[]){ "DataProduct", NULL });
 	k->product = get_str(c, &l, doc, "id", true);
-	if (k->product != NULL && !build_id_ok(k->product)) {
-		loc_key(&l, "id");
-		cerr(c, &l, "must be letters, digits, '.', '_' and '-'");
-		loc_set(&l, "", "");
-		k->product = NULL;
-	}
 	get_str(c, &l, doc, "name", false);
 	if (version != NULL && strcmp(version, CHECK_MANAGED_VERSION) != 0 &&
 	    strcmp(version, CHECK_STABLE_VERSION) != 0) {
@@ -605,6 +641,10 @@ check_contract(struct contract *k, json_t *doc)
 	    sizeof(*k->schemas));
 	k->schema_done = xcalloc(json_array_size(k->exposes) + 1,
 	    sizeof(*k->schema_done));
+	k->schema_bad = xcalloc(json_array_size(k->exposes) + 1,
+	    sizeof(*k->schema_bad));
+	k->schema_ok = xcalloc(json_array_size(k->exposes) + 1,
+	    sizeof(*k->schema_ok));
 	k->writer = xcalloc(json_array_size(k->exposes) + 1,
 	    sizeof(*k->writer));
 	for (i = 0; i < json_array_size(k->exposes); i++)
@@ -623,12 +663,19 @@ check_contract(struct contract *k, json_t *doc)
 	if (nmanaged == 0 || !managed_lane)
 		goto done;
 	c->lane = "Managed Flink: ";
+	/* It names the job and the SQL allowlist's entries. */
+	if (k->product != NULL && !build_id_ok(k->product)) {
+		loc_key(&l, "id");
+		cerr(c, &l, ID_RULE);
+		loc_set(&l, "", "");
+		k->product = NULL;
+	}
 	for (i = 0; governance_keys[i] != NULL; i++)
 		if (json_object_get(doc, governance_keys[i]) != NULL) {
 			loc_key(&l, governance_keys[i]);
 			cerr(c, &l, "root governance, access and quality "
-			    "policies are not enforced by the managed lane, so "
-			    "they are refused rather than advertised as "
+			    "policies are not enforced by the managed lane, "
+			    "so they are refused rather than advertised as "
 			    "enforced");
 			loc_set(&l, "", "");
 		}
@@ -667,16 +714,17 @@ check_contract(struct contract *k, json_t *doc)
 			continue;
 		}
 		id = get_str(c, &l, b, "id", true);
+		dup = false;
 		if (id != NULL && !build_id_ok(id)) {
 			loc_key(&l, "id");
-			cerr(c, &l, "must be letters, digits, '.', '_' and '-'");
+			cerr(c, &l, ID_RULE);
 			id = NULL;
 		} else if (id != NULL && json_object_get(k->build_ids, id)) {
 			loc_key(&l, "id");
 			cerr(c, &l, "builds[%lld] has the same id",
 			    (long long)json_integer_value(json_object_get(
 			    k->build_ids, id)));
-			id = NULL;
+			dup = true;
 		} else if (id != NULL)
 			json_object_set_new(k->build_ids, id,
 			    json_integer((json_int_t)i));
@@ -686,26 +734,38 @@ check_contract(struct contract *k, json_t *doc)
 			loc_key(&l, "builds");
 			loc_idx(&l, i);
 			loc_key(&l, "properties");
-			if (mg != NULL)
-				get_enum(c, &l, json_object_get(json_object_get(
-				    json_object_get(b, "properties"),
-				    "parameters"), "flink"), "management",
-				    true, managements);
-			else
+			if (json_object_get(json_object_get(json_object_get(
+			    json_object_get(b, "properties"), "parameters"),
+			    "flink"), "management") != NULL) {
+				loc_key(&l, "parameters");
+				loc_key(&l, "flink");
+				loc_key(&l, "management");
+				cerr(c, &l, "a managed contract holds only "
+				    "managed builds: set management: "
+				    "operator");
+			} else
 				cerr(c, &l, "a managed contract holds only "
 				    "managed builds: set parameters.flink."
 				    "management: operator");
 			loc_set(&l, "", "");
+			claim_outputs(k, b, i);
 			continue;
 		}
-		if (id == NULL)
-			continue;
-		c->build = xasprintf("Flink build %s: ", id);
-		ir = managed_build(k, b, (int)i, id);
+		/*
+		 * A build whose id is refused is checked all the same, under
+		 * its index, so that its other errors are reported too.
+		 */
+		label = id != NULL ? xstrdup(id) :
+		    xasprintf("builds[%zu]", i);
+		c->build = xasprintf("Flink build %s: ", label);
+		ir = managed_build(k, b, (int)i, label);
 		free(c->build);
 		c->build = "";
-		if (ir != NULL)
+		free(label);
+		if (ir != NULL && id != NULL && !dup)
 			json_array_append_new(out, ir);
+		else
+			json_decref(ir);
 	}
 	for (i = 0; i < json_array_size(k->exposes); i++)
 		if (k->writer[i] == -1) {
@@ -737,12 +797,14 @@ check_fragment(struct chk *c, const char *kind, const char *version,
 	struct stream s;
 	struct ty *t;
 	json_t *ir = NULL;
+	bool ok = true;
 
 	loc_init(&l);
 	if (version == NULL || strcmp(version, CHECK_MANAGED_VERSION) != 0) {
-		diag_at(c->d, DIAG_ERROR, NULL, "fragments are checked against "
-		    "schema version %s; --schema-version %s is not supported",
-		    CHECK_MANAGED_VERSION, version ? version : "(none)");
+		diag_at(c->d, DIAG_ERROR, NULL, "fragments are checked "
+		    "against schema version %s; --schema-version %s is not "
+		    "supported", CHECK_MANAGED_VERSION,
+		    version ? version : "(none)");
 		loc_release(&l);
 		return NULL;
 	}
@@ -753,12 +815,15 @@ check_fragment(struct chk *c, const char *kind, const char *version,
 			    "stream", s.ir);
 		stream_release(&s);
 	} else if (strcmp(kind, "schema") == 0) {
-		if ((t = schema_columns(c, &l, doc)) != NULL) {
-			ir = json_pack("{s:s, s:o}", "fragment", kind,
-			    "columns", json_object_get(ty_to_json(t, NULL),
-			    "fields"));
-			ty_free(t);
+		if ((t = schema_columns(c, &l, doc, NULL, &ok)) != NULL &&
+		    ok) {
+			json_t *tj = ty_to_json(t, NULL);
+
+			ir = json_pack("{s:s, s:O}", "fragment", kind,
+			    "columns", json_object_get(tj, "fields"));
+			json_decref(tj);
 		}
+		ty_free(t);
 	} else {
 		/*
 		 * A mapping alone has no stream to type its paths against:

@@ -87,7 +87,7 @@ url_ok(struct chk *c, struct loc *l, json_t *o, const char *key,
 		if (strcmp(u.scheme, schemes[i]) == 0)
 			break;
 	if (schemes[i] == NULL) {
-		err_at(c, l, key, "must be a %s:// URI", schemes[0]);
+		err_at(c, l, key, "must be an %s:// URI", schemes[0]);
 		ok = false;
 	}
 	if (u.userinfo) {
@@ -222,9 +222,10 @@ properties_check(struct chk *c, struct loc *l, json_t *binding, bool *ok)
 			cerr(c, l, "is set by fluid from binding.location and "
 			    "catalogAuth");
 		else if (word_in(k, secret_words, true))
-			cerr(c, l, "looks like a credential: credentials never "
-			    "go into catalog properties; use catalogAuth or "
-			    "a Secret in deployment.secretRefs");
+			cerr(c, l, "looks like a credential: credentials "
+			    "never go into catalog properties; use "
+			    "catalogAuth or a Secret in "
+			    "deployment.secretRefs");
 		else
 			bad = false;
 		loc_reset(l, m2);
@@ -242,7 +243,7 @@ properties_check(struct chk *c, struct loc *l, json_t *binding, bool *ok)
 
 static json_t *
 partitions_check(struct chk *c, struct loc *l, json_t *list,
-    struct ty *schema, bool *ok)
+    struct ty *schema, json_t *bad, bool *ok)
 {
 	struct loc_mark m = loc_mark(l);
 	json_t *e, *ir = json_array();
@@ -281,14 +282,21 @@ partitions_check(struct chk *c, struct loc *l, json_t *list,
 		}
 		if (col != NULL && schema != NULL) {
 			f = ty_field(schema, col);
-			if (f == NULL)
-				err_at(c, l, "column", "'%s' is not a top-level "
-				    "column of contract.schema",
-				    has_control(col) ? "?" : col);
-			else if (ty_is_container(f->type->kind))
-				err_at(c, l, "column", "'%s' is a struct, array "
-				    "or map: partition by a primitive column",
+			/* Only a plain name is echoed: it may be SQL. */
+			if (f == NULL && !path_is_ident(col))
+				err_at(c, l, "column", "must name a top-level "
+				    "column of contract.schema (a plain SQL "
+				    "identifier)");
+			else if (f == NULL && name_in(bad, col))
+				;	/* its declaration was refused */
+			else if (f == NULL)
+				err_at(c, l, "column", "'%s' is not a "
+				    "top-level column of contract.schema",
 				    col);
+			else if (ty_is_container(f->type->kind))
+				err_at(c, l, "column", "'%s' is a struct, "
+				    "array or map: partition by a primitive "
+				    "column", col);
 			else {
 				for (j = 0; j < json_array_size(ir); j++)
 					if (strcmp(json_string_value(
@@ -315,7 +323,7 @@ partitions_check(struct chk *c, struct loc *l, json_t *list,
 
 static void
 iceberg_check(struct chk *c, struct loc *l, json_t *binding,
-    struct ty *schema, json_t *table, bool *ok)
+    struct ty *schema, json_t *bad, json_t *table, bool *ok)
 {
 	struct loc_mark m = loc_mark(l);
 	json_t *ic = get_obj(c, l, binding, "icebergConfig", false), *v;
@@ -339,7 +347,7 @@ iceberg_check(struct chk *c, struct loc *l, json_t *binding,
 	*ok &= only_keys(c, l, ic, iceberg_keys) == 0;
 	v = json_object_get(ic, "partitionSpec");
 	json_object_set_new(table, "partitionBy", v && !json_is_null(v) ?
-	    partitions_check(c, l, v, schema, ok) : json_array());
+	    partitions_check(c, l, v, schema, bad, ok) : json_array());
 	ff = get_enum(c, l, ic, "fileFormat", false, file_formats);
 	if (ff == NULL && json_object_get(ic, "fileFormat") != NULL)
 		*ok = false;
@@ -348,8 +356,8 @@ iceberg_check(struct chk *c, struct loc *l, json_t *binding,
 	if ((rc = get_int(c, l, ic, "formatVersion", &fv)) == -1)
 		*ok = false;
 	else if (fv != 2) {
-		err_at(c, l, "formatVersion", "the managed lane writes Iceberg "
-		    "format version 2");
+		err_at(c, l, "formatVersion", "the managed lane writes "
+		    "Iceberg format version 2");
 		*ok = false;
 	}
 	json_object_set_new(table, "formatVersion", json_integer(2));
@@ -379,7 +387,8 @@ name_ok(struct chk *c, struct loc *l, json_t *o, const char *key)
 }
 
 json_t *
-expose_check(struct chk *c, struct loc *l, json_t *expose, struct ty *schema)
+expose_check(struct chk *c, struct loc *l, json_t *expose, struct ty *schema,
+    json_t *bad)
 {
 	static const char *const web[] = { "https", "http", NULL };
 	static const char *const s3[] = { "s3", NULL };
@@ -406,12 +415,11 @@ expose_check(struct chk *c, struct loc *l, json_t *expose, struct ty *schema)
 	have_uri = url_ok(c, l, loc, "uri", true, web, &u);
 	if (have_uri) {
 		/*
-		 * Authenticated catalog requests need HTTPS; a loopback
-		 * catalog (a sidecar, or fluid verify's own machine) is the
-		 * one place plain HTTP does not cross a network.
+		 * Authenticated catalog requests need HTTPS, loopback
+		 * included: in the pod, localhost may be an injected sidecar,
+		 * which the spec does not trust with a credential either.
 		 */
-		if (has_auth && strcmp(u.scheme, "https") != 0 &&
-		    !url_host_is_loopback(u.host)) {
+		if (has_auth && strcmp(u.scheme, "https") != 0) {
 			err_at(c, l, "uri", "must be https: the catalog "
 			    "receives credentials (catalogAuth)");
 			ok = false;
@@ -443,7 +451,7 @@ expose_check(struct chk *c, struct loc *l, json_t *expose, struct ty *schema)
 	if (schema != NULL)
 		json_object_set_new(table, "columns", ty_to_json(schema,
 		    NULL));
-	iceberg_check(c, l, binding, schema, table, &ok);
+	iceberg_check(c, l, binding, schema, bad, table, &ok);
 	loc_reset(l, m);
 	if (!ok || schema == NULL) {
 		json_decref(table);

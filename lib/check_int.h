@@ -49,9 +49,11 @@ enum col_origin {
 };
 
 struct scol {
-	char		*name;		/* as the query sees it (key prefixed) */
+	char		*name;		/* as the query sees it (key
+					   prefixed) */
 	enum col_origin	 origin;
-	char		*from;		/* metadata key, or the key's own name */
+	char		*from;		/* metadata key, or the key's own
+					   name */
 	struct ty	*type;		/* nullable where the source can be */
 	char		*ptr;		/* where it is declared */
 };
@@ -60,6 +62,9 @@ struct stream {
 	struct scol	*cols;
 	size_t		 ncols;
 	json_t		*index;		/* lower-cased name -> column index */
+	json_t		*bad;		/* lower-cased names declared with
+					   errors (already reported) */
+	bool		 broken;	/* no usable value schema at all */
 	json_t		*ir;		/* the stream part of the build IR */
 };
 
@@ -109,14 +114,20 @@ const char *get_enum(struct chk *, struct loc *, json_t *o, const char *key,
 bool	 has_control(const char *s);
 /* s in lower case (ASCII), for case-insensitive name indexes. */
 char	*lower_dup(const char *s);
+/* Is name, lower-cased, a key of set (which may be NULL)? */
+bool	 name_in(json_t *set, const char *name);
 
 /* check_schema.c */
 /*
  * A column list (contract.schema, stream.schema, key.schema) to a
- * struct of its columns.  NULL after errors.  what names the list in
- * messages ("properties.stream.schema").
+ * struct of its columns, at l.  A column with an error is reported and
+ * left out, and its name, lower-cased, is added to bad (if not NULL):
+ * whatever refers to it then stays quiet instead of calling it missing,
+ * so that one mistake makes one error.  Any error sets *ok to false.
+ * NULL (and an error) when list is not a list of at least one column.
  */
-struct ty *schema_columns(struct chk *, struct loc *, json_t *list);
+struct ty *schema_columns(struct chk *, struct loc *, json_t *list,
+	    json_t *bad, bool *ok);
 /* One column or element/key/value (name may be NULL). */
 struct ty *schema_column(struct chk *, struct loc *, json_t *col,
 	    int depth);
@@ -130,21 +141,31 @@ bool	 stream_check(struct chk *, struct loc *build, json_t *props,
 	    json_t *flink, struct stream *out);
 void	 stream_release(struct stream *);
 struct scol *stream_col(const struct stream *, const char *name);
+/*
+ * Is name a column whose declaration was already refused, or is the
+ * stream unusable?  A reference to it is then not reported again.
+ */
+bool	 stream_unknown(const struct stream *, const char *name);
 
 /* check_expose.c */
-/* The binding of an expose; returns the table IR or NULL. */
+/*
+ * The binding of an expose; returns the table IR or NULL.  bad holds
+ * the lower-cased names of the schema's refused columns.
+ */
 json_t	*expose_check(struct chk *, struct loc *, json_t *expose,
-	    struct ty *schema);
+	    struct ty *schema, json_t *bad);
 
 /* check_mapping.c */
 /*
  * Bind every output column of schema (the expose's) for a build; adds
- * "explode" and "outputs" to the build IR.  expose_loc is where the
- * expose's schema is.  Returns false after errors.
+ * "explode" and "outputs" to the build IR.  expose_ptr and expose_path
+ * are where the expose's schema is; xbad holds the lower-cased names of
+ * its refused columns.  Returns false after errors.
  */
 bool	 mapping_check(struct chk *, struct loc *build, json_t *props,
-	    struct stream *, struct ty *schema, const char *expose_ptr,
-	    const char *expose_path, json_t *build_ir);
+	    struct stream *, struct ty *schema, json_t *xbad,
+	    const char *expose_ptr, const char *expose_path,
+	    json_t *build_ir);
 /* A recordMapping fragment on its own: keys, entries, paths. */
 bool	 mapping_shape_check(struct chk *, struct loc *, json_t *mapping);
 /* properties.sql: one SELECT from source_events; false after errors. */

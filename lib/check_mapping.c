@@ -42,8 +42,11 @@ struct binder {
 	size_t		 nentries;
 	json_t		*by_name;	/* entry name -> index */
 	json_t		*prefixes;	/* "a" and "a.b" of "a.b.c" -> true */
+	json_t		*refused;	/* names of refused entries */
+	json_t		*xbad;		/* the expose's refused columns */
 	struct ty	*elem;		/* the explode's element, or NULL */
 	char		*as;		/* the explode's name for it */
+	char		*as_refused;	/* as, of an explode refused */
 	struct loc	 bl;		/* the build (for entry messages) */
 	const char	*xptr;		/* the expose's schema, pointer */
 	const char	*xpath;		/* and dotted path */
@@ -105,6 +108,14 @@ field_names(const struct ty *st, const char ***out, size_t *n)
 	*n = st->nfields;
 }
 
+/* Is name a stream column or explode whose declaration was refused? */
+static bool
+root_refused(const struct binder *b, const char *name)
+{
+	return stream_unknown(b->s, name) || (b->as_refused != NULL &&
+	    strcmp(b->as_refused, name) == 0);
+}
+
 /*
  * Type the path p.  On failure returns false; unless quiet, an error at
  * l says why (never quoting a step that is not a plain name).
@@ -137,14 +148,18 @@ type_path(struct binder *b, struct loc *l, const struct path *p, bool quiet,
 			    "%s is a key column, null for a record with no "
 			    "key" : "%s can be null", sc->name);
 	} else {
+		/* Already refused where it is declared: not again here. */
+		if (root_refused(b, p->steps[0].name))
+			quiet = true;
 		if (!quiet) {
 			names = xcalloc(b->s->ncols + 2, sizeof(*names));
 			for (i = 0; i < b->s->ncols; i++)
 				names[i] = b->s->cols[i].name;
 			names[i] = b->as;
-			cerr(b->c, l, "%s is not a column of properties.stream%s",
-			    p->steps[0].name, didyoumean(p->steps[0].name,
-			    names, b->s->ncols + 1, hint, sizeof(hint)));
+			cerr(b->c, l, "%s is not a column of "
+			    "properties.stream%s", p->steps[0].name,
+			    didyoumean(p->steps[0].name, names,
+			    b->s->ncols + 1, hint, sizeof(hint)));
 			free(names);
 		}
 		goto out;
@@ -418,6 +433,8 @@ bind(struct binder *b, struct loc *l, const struct ty *dst, const char *name,
 	size_t i;
 	bool ok = true;
 
+	if (idx == NULL && json_object_get(b->refused, name) != NULL)
+		return NULL;	/* its entry was refused: said there */
 	if (idx != NULL) {
 		en = &b->entries[json_integer_value(idx)];
 		loc_init(&el);
@@ -467,7 +484,8 @@ bind(struct binder *b, struct loc *l, const struct ty *dst, const char *name,
 				memcpy(sub.steps, defsrc->steps, defsrc->n *
 				    sizeof(*sub.steps));
 				sub.steps[defsrc->n].kind = PATH_FIELD;
-				sub.steps[defsrc->n].name = (char *)(uintptr_t)f;
+				sub.steps[defsrc->n].name =
+				    (char *)(uintptr_t)f;
 			}
 			fe = bind(b, l, dst->fields[i].type, cname,
 			    defsrc ? &sub : NULL);
@@ -488,8 +506,10 @@ bind(struct binder *b, struct loc *l, const struct ty *dst, const char *name,
 		return e;
 	}
 	if (defsrc == NULL || !type_path(b, l, defsrc, true, &t)) {
-		oerr(b, &o, "%s is not a column of properties.stream; map %s "
-		    "in properties.mapping.columns", name, name);
+		if (defsrc == NULL || !root_refused(b, defsrc->steps[0].name))
+			oerr(b, &o, "%s is not a column of "
+			    "properties.stream; map %s in "
+			    "properties.mapping.columns", name, name);
 		return NULL;
 	}
 	e = convert(b, &o, dst, &t);
@@ -529,12 +549,13 @@ entry_name_ok(struct binder *b, struct loc *l, const char *name,
 		    &t->fields[json_integer_value(json_object_get(top,
 		    p.steps[0].name))] : i == 0 ? NULL :
 		    ty_field(t, p.steps[i].name);
+		if (f == NULL && i == 0 && name_in(b->xbad, p.steps[0].name))
+			break;	/* its declaration was refused */
 		if (f == NULL) {
 			field_names(t, &names, &n);
-			cerr(b->c, l, "%s is not a column of %s.contract.schema"
-			    "%s", name, b->xpath[0] ? "the expose" : "",
-			    didyoumean(p.steps[i].name, names, n, hint,
-			    sizeof(hint)));
+			cerr(b->c, l, "%s is not a column of %s%s", name,
+			    b->xpath, didyoumean(p.steps[i].name, names, n,
+			    hint, sizeof(hint)));
 			free(names);
 			break;
 		}
@@ -545,17 +566,29 @@ entry_name_ok(struct binder *b, struct loc *l, const char *name,
 	return ok;
 }
 
+/* Record the dotted prefixes of name: those structs are built here. */
+static void
+add_prefixes(struct binder *b, const char *name)
+{
+	char *pre = xstrdup(name), *dot;
+
+	while ((dot = strrchr(pre, '.')) != NULL) {
+		*dot = '\0';
+		json_object_set_new(b->prefixes, pre, json_true());
+	}
+	free(pre);
+}
+
 static bool
 entries_parse(struct binder *b, struct loc *l, json_t *cols,
     const struct ty *schema, json_t *top)
 {
-	struct loc_mark m = loc_mark(l);
+	struct loc_mark m = loc_mark(l), m2;
 	const char *name, *from, *cast, *why;
 	struct entry *en;
 	json_t *e;
 	size_t i;
-	bool ok = true, good;
-	char *pre, *dot;
+	bool ok = true, good, named;
 
 	loc_key(l, "columns");
 	if (!json_is_array(cols)) {
@@ -565,13 +598,13 @@ entries_parse(struct binder *b, struct loc *l, json_t *cols,
 	}
 	b->entries = xcalloc(json_array_size(cols) + 1, sizeof(*b->entries));
 	json_array_foreach(cols, i, e) {
-		struct loc_mark m2 = loc_mark(l);
-
 		loc_idx(l, i);
+		m2 = loc_mark(l);
 		if (!json_is_object(e)) {
 			cerr(b->c, l, "must be a mapping {name, from}");
 			ok = false;
-			loc_reset(l, m2);
+			loc_reset(l, m);
+			loc_key(l, "columns");
 			continue;
 		}
 		good = only_keys(b->c, l, e, entry_keys) == 0;
@@ -588,14 +621,21 @@ entries_parse(struct binder *b, struct loc *l, json_t *cols,
 			loc_reset(l, m2);
 			good = false;
 		}
+		/*
+		 * The name is checked before it is compared with the
+		 * others, so that only a name that parses is ever echoed.
+		 */
+		named = false;
 		if (name != NULL) {
 			loc_key(l, "name");
-			if (json_object_get(b->by_name, name) != NULL) {
-				cerr(b->c, l, "%s is mapped twice",
-				    has_control(name) ? "?" : name);
+			if (!entry_name_ok(b, l, name, schema, top))
 				good = false;
-			} else if (!entry_name_ok(b, l, name, schema, top))
+			else if (json_object_get(b->by_name, name) != NULL ||
+			    json_object_get(b->refused, name) != NULL) {
+				cerr(b->c, l, "%s is mapped twice", name);
 				good = false;
+			} else
+				named = true;
 			loc_reset(l, m2);
 		} else
 			good = false;
@@ -609,8 +649,15 @@ entries_parse(struct binder *b, struct loc *l, json_t *cols,
 			loc_reset(l, m2);
 		} else
 			good = false;
-		loc_reset(l, m2);
+		if (named)
+			add_prefixes(b, name);
+		loc_reset(l, m);
+		loc_key(l, "columns");
 		if (!good) {
+			/* Its output is not bound by name instead: quiet. */
+			if (named)
+				json_object_set_new(b->refused, name,
+				    json_true());
 			path_release(&en->from);
 			ok = false;
 			continue;
@@ -620,12 +667,6 @@ entries_parse(struct binder *b, struct loc *l, json_t *cols,
 		en->idx = i;
 		json_object_set_new(b->by_name, name,
 		    json_integer((json_int_t)b->nentries));
-		pre = xstrdup(name);
-		while ((dot = strrchr(pre, '.')) != NULL) {
-			*dot = '\0';
-			json_object_set_new(b->prefixes, pre, json_true());
-		}
-		free(pre);
 		b->nentries++;
 	}
 	/* "a" mapped whole and "a.b" mapped too: which one wins? Neither. */
@@ -633,8 +674,8 @@ entries_parse(struct binder *b, struct loc *l, json_t *cols,
 		if (json_object_get(b->prefixes, b->entries[i].name)) {
 			loc_idx(l, b->entries[i].idx);
 			loc_key(l, "name");
-			cerr(b->c, l, "%s is mapped whole, so its fields cannot "
-			    "be mapped too", b->entries[i].name);
+			cerr(b->c, l, "%s is mapped whole, so its fields "
+			    "cannot be mapped too", b->entries[i].name);
 			loc_reset(l, m);
 			loc_key(l, "columns");
 			ok = false;
@@ -686,6 +727,9 @@ explode_parse(struct binder *b, struct loc *l, json_t *ex)
 		loc_reset(l, m);
 		loc_key(l, "explode");
 	}
+	/* Until the explode is accepted, paths from as are not reported. */
+	if (as != NULL && path_is_ident(as))
+		b->as_refused = xstrdup(as);
 	if (ps == NULL || as == NULL) {
 		loc_reset(l, m);
 		return NULL;
@@ -698,20 +742,23 @@ explode_parse(struct binder *b, struct loc *l, json_t *ex)
 	}
 	for (i = 0; i < p.n; i++)
 		if (p.steps[i].kind != PATH_FIELD) {
-			cerr(b->c, l, "exploding a map entry is not supported: "
-			    "the path is a dotted name of an array");
+			cerr(b->c, l, "exploding a map entry is not "
+			    "supported: the path is a dotted name of an "
+			    "array");
 			ok = false;
 			break;
 		}
-	if (ok && type_path(b, l, &p, false, &t)) {
+	if (i == p.n && type_path(b, l, &p, false, &t)) {
 		if (t.type->kind == TY_MAP)
 			cerr(b->c, l, "%s is a map: exploding a map is not "
 			    "supported", ps);
 		else if (t.type->kind != TY_ARRAY)
 			cerr(b->c, l, "%s is not an array", ps);
-		else {
+		else if (ok) {
 			b->elem = ty_copy(t.type->element);
 			b->as = xstrdup(as);
+			free(b->as_refused);
+			b->as_refused = NULL;
 			ir = json_pack("{s:O, s:s, s:o}", "path", t.expr,
 			    "as", as, "element", ty_to_json(b->elem, NULL));
 		}
@@ -734,14 +781,16 @@ binder_release(struct binder *b)
 	free(b->entries);
 	json_decref(b->by_name);
 	json_decref(b->prefixes);
+	json_decref(b->refused);
 	ty_free(b->elem);
 	free(b->as);
+	free(b->as_refused);
 	loc_release(&b->bl);
 }
 
 bool
 mapping_check(struct chk *c, struct loc *build, json_t *props,
-    struct stream *s, struct ty *schema, const char *xptr,
+    struct stream *s, struct ty *schema, json_t *xbad, const char *xptr,
     const char *xpath, json_t *ir)
 {
 	struct binder b;
@@ -757,6 +806,8 @@ mapping_check(struct chk *c, struct loc *build, json_t *props,
 	b.s = s;
 	b.by_name = json_object();
 	b.prefixes = json_object();
+	b.refused = json_object();
+	b.xbad = xbad;
 	b.xptr = xptr;
 	b.xpath = xpath;
 	loc_init(&b.bl);
@@ -859,6 +910,17 @@ sql_check(struct chk *c, struct loc *l, const char *sql)
 		    "line comments without reading literals");
 		ok = false;
 	}
+	/*
+	 * The runner strips block comments the same way, from an opening
+	 * in one literal to a closing in another, so the job would run
+	 * other SQL than the contract's (and than the pinned digest's).
+	 */
+	if (strstr(sql, "/*+") == NULL && (strstr(sql, "/*") != NULL ||
+	    strstr(sql, "*/") != NULL)) {
+		cerr(c, l, "comments ('/*', '*/') are refused: the in-pod SQL "
+		    "runner strips them without reading literals");
+		ok = false;
+	}
 	for (p = sql; *p != '\0'; p++)
 		if ((unsigned char)*p < 0x20 && *p != '\n' && *p != '\t' &&
 		    *p != '\r') {
@@ -898,13 +960,44 @@ sql_check(struct chk *c, struct loc *l, const char *sql)
 	return ok;
 }
 
+/* A path at o[key] that parses, with only field steps unless keys. */
+static bool
+shape_path(struct chk *c, struct loc *l, json_t *o, const char *key,
+    bool keys)
+{
+	struct loc_mark m = loc_mark(l);
+	const char *s = get_str(c, l, o, key, true), *why;
+	struct path p;
+	size_t i;
+	bool ok = true;
+
+	if (s == NULL)
+		return false;
+	loc_key(l, key);
+	if (path_parse(s, &p, &why) == -1) {
+		/* A path is never echoed: it may be SQL. */
+		cerr(c, l, "is not a path: %s", why);
+		ok = false;
+	} else {
+		for (i = 0; !keys && i < p.n; i++)
+			if (p.steps[i].kind != PATH_FIELD) {
+				cerr(c, l, "is a dotted name, without map "
+				    "keys");
+				ok = false;
+				break;
+			}
+		path_release(&p);
+	}
+	loc_reset(l, m);
+	return ok;
+}
+
 bool
 mapping_shape_check(struct chk *c, struct loc *l, json_t *mapping)
 {
 	struct loc_mark m = loc_mark(l);
 	json_t *cols, *ex, *e;
-	const char *from, *why, *cast;
-	struct path p;
+	const char *cast, *as;
 	size_t i;
 	bool ok;
 
@@ -917,16 +1010,25 @@ mapping_shape_check(struct chk *c, struct loc *l, json_t *mapping)
 	if ((ex = json_object_get(mapping, "explode")) != NULL) {
 		loc_key(l, "explode");
 		if (!json_is_object(ex)) {
-			cerr(c, l, "one explode per build, a mapping {path, as}");
+			cerr(c, l, "one explode per build, a mapping "
+			    "{path, as}");
 			ok = false;
 		} else {
 			ok &= only_keys(c, l, ex, explode_keys) == 0;
-			ok &= get_str(c, l, ex, "path", true) != NULL;
-			ok &= get_str(c, l, ex, "as", true) != NULL;
+			ok &= shape_path(c, l, ex, "path", false);
+			if ((as = get_str(c, l, ex, "as", true)) == NULL)
+				ok = false;
+			else if (!path_is_ident(as)) {
+				loc_key(l, "as");
+				cerr(c, l, "must be a plain SQL identifier");
+				ok = false;
+			}
 		}
 		loc_reset(l, m);
 	}
 	cols = get_arr(c, l, mapping, "columns", false);
+	if (cols == NULL && json_object_get(mapping, "columns") != NULL)
+		ok = false;
 	loc_key(l, "columns");
 	json_array_foreach(cols, i, e) {
 		struct loc_mark m2 = loc_mark(l);
@@ -937,25 +1039,17 @@ mapping_shape_check(struct chk *c, struct loc *l, json_t *mapping)
 			ok = false;
 		} else {
 			ok &= only_keys(c, l, e, entry_keys) == 0;
-			ok &= get_str(c, l, e, "name", true) != NULL;
-			from = get_str(c, l, e, "from", true);
+			ok &= shape_path(c, l, e, "name", false);
+			ok &= shape_path(c, l, e, "from", true);
 			cast = get_str(c, l, e, "cast", false);
 			if (cast != NULL && strcmp(cast, "string") != 0) {
 				loc_key(l, "cast");
-				cerr(c, l, "only cast: string is supported");
+				cerr(c, l, "only cast: string is supported "
+				    "(binary read as UTF-8 text); a widening "
+				    "needs no cast, and every other "
+				    "conversion is refused");
 				ok = false;
-				loc_reset(l, m2);
-				loc_idx(l, i);
 			}
-			if (from != NULL) {
-				loc_key(l, "from");
-				if (path_parse(from, &p, &why) == -1) {
-					cerr(c, l, "is not a path: %s", why);
-					ok = false;
-				} else
-					path_release(&p);
-			} else
-				ok = false;
 		}
 		loc_reset(l, m2);
 	}

@@ -24,7 +24,8 @@ static const char *const unenforced_keys[] = {
 	"quality", "policies", "policy", NULL
 };
 
-static struct ty *column_list(struct chk *, struct loc *, json_t *, int);
+static struct ty *column_list(struct chk *, struct loc *, json_t *, int,
+    json_t *, bool *);
 
 static bool
 refuse_unenforced(struct chk *c, struct loc *l, json_t *col)
@@ -81,6 +82,7 @@ schema_column(struct chk *c, struct loc *l, json_t *col, int depth)
 	json_t *fields;
 	size_t i;
 	int req, bad = 0;
+	bool fok = true;
 
 	if (!json_is_object(col)) {
 		cerr(c, l, "a column must be a mapping with name and type");
@@ -138,9 +140,11 @@ schema_column(struct chk *c, struct loc *l, json_t *col, int depth)
 			break;
 		}
 		jptr_push_key(&l->ptr, "fields");
-		k = column_list(c, l, fields, depth + 1);
+		k = column_list(c, l, fields, depth + 1, NULL, &fok);
 		loc_reset(l, m);
-		if (k == NULL) {
+		/* A struct with a refused field is refused as a whole. */
+		if (k == NULL || !fok) {
+			ty_free(k);
 			bad++;
 			break;
 		}
@@ -180,22 +184,28 @@ schema_column(struct chk *c, struct loc *l, json_t *col, int depth)
 	return t;
 }
 
-/* Columns or struct fields: names plain, distinct even ignoring case. */
+/*
+ * Columns or struct fields: names plain, distinct even ignoring case.
+ * The columns without errors, or NULL for an empty list; see
+ * schema_columns() for bad and ok.
+ */
 static struct ty *
-column_list(struct chk *c, struct loc *l, json_t *list, int depth)
+column_list(struct chk *c, struct loc *l, json_t *list, int depth,
+    json_t *bad, bool *ok)
 {
 	struct loc_mark m = loc_mark(l);
 	struct ty *st = ty_new(TY_STRUCT), *t;
 	const char *name;
 	json_t *col, *index = json_object(), *seen;
 	size_t i;
-	int bad = 0;
+	bool good;
 	char *low;
 
 	if (json_array_size(list) == 0) {
 		cerr(c, l, "must list at least one column");
 		ty_free(st);
 		json_decref(index);
+		*ok = false;
 		return NULL;
 	}
 	json_array_foreach(list, i, col) {
@@ -212,14 +222,15 @@ column_list(struct chk *c, struct loc *l, json_t *list, int depth)
 				cerr(c, l, "a column must be a mapping with "
 				    "name and type");
 			loc_reset(l, m);
-			bad++;
+			*ok = false;
 			continue;
 		}
+		good = true;
 		if (!path_is_ident(name)) {
 			cerr(c, l, "'%s' is not a plain SQL identifier "
 			    "(letters, digits and '_', not starting with a "
 			    "digit)", name);
-			bad++;
+			good = false;
 		}
 		low = lower_dup(name);
 		if ((seen = json_object_get(index, low)) != NULL) {
@@ -230,35 +241,34 @@ column_list(struct chk *c, struct loc *l, json_t *list, int depth)
 				    "case", name, other);
 			else
 				cerr(c, l, "'%s' is declared twice", name);
-			bad++;
+			good = false;
 		} else
 			json_object_set_new(index, low, json_string(name));
-		free(low);
 		t = schema_column(c, l, col, depth);
 		loc_reset(l, m);
-		if (t == NULL) {
-			bad++;
+		if (t == NULL || !good) {
+			if (bad != NULL)
+				json_object_set_new(bad, low, json_true());
+			free(low);
+			ty_free(t);
+			*ok = false;
 			continue;
 		}
-		if (seen == NULL)
-			ty_add_field(st, xstrdup(name), t);
-		else
-			ty_free(t);
+		free(low);
+		ty_add_field(st, xstrdup(name), t);
 	}
 	json_decref(index);
-	if (bad) {
-		ty_free(st);
-		return NULL;
-	}
 	return st;
 }
 
 struct ty *
-schema_columns(struct chk *c, struct loc *l, json_t *list)
+schema_columns(struct chk *c, struct loc *l, json_t *list, json_t *bad,
+    bool *ok)
 {
 	if (!json_is_array(list)) {
 		cerr(c, l, "must be a list of columns");
+		*ok = false;
 		return NULL;
 	}
-	return column_list(c, l, list, 0);
+	return column_list(c, l, list, 0, bad, ok);
 }

@@ -24,6 +24,8 @@ static const char *const source_keys[] = {
 	NULL
 };
 static const char *const event_keys[] = { "column", "delaySeconds", NULL };
+/* Flink's DAY TO SECOND interval has two digits of days by default. */
+#define MAX_DELAY	(100 * 86400)
 static const char *const kinds[] = { "kafka", NULL };
 static const char *const formats[] = { "json", "avro-confluent", NULL };
 static const char *const key_formats[] = {
@@ -68,6 +70,24 @@ stream_col(const struct stream *s, const char *name)
 	return strcmp(sc->name, name) == 0 ? sc : NULL;
 }
 
+bool
+stream_unknown(const struct stream *s, const char *name)
+{
+	return s->broken || name_in(s->bad, name);
+}
+
+/* A column that could not be declared: refer to it quietly. */
+static void
+mark_bad(struct stream *s, const char *prefix, const char *name)
+{
+	char *n = xasprintf("%s%s", prefix ? prefix : "", name), *low;
+
+	low = lower_dup(n);
+	json_object_set_new(s->bad, low, json_true());
+	free(low);
+	free(n);
+}
+
 void
 stream_release(struct stream *s)
 {
@@ -81,6 +101,7 @@ stream_release(struct stream *s)
 	}
 	free(s->cols);
 	json_decref(s->index);
+	json_decref(s->bad);
 	json_decref(s->ir);
 	memset(s, 0, sizeof(*s));
 }
@@ -95,12 +116,18 @@ add_col(struct chk *c, struct loc *l, struct stream *s, const char *name,
 
 	if (i != NULL) {
 		const struct scol *o = &s->cols[json_integer_value(i)];
+		const char *what = o->origin == ORIGIN_VALUE ? "value" :
+		    o->origin == ORIGIN_KEY ? "key" : "metadata";
 
-		cerr(c, l, "column '%s' is already a %s column%s", name,
-		    o->origin == ORIGIN_VALUE ? "value" :
-		    o->origin == ORIGIN_KEY ? "key" : "metadata",
-		    origin == ORIGIN_KEY ?
-		    "; set properties.stream.key.prefix" : "");
+		if (strcmp(o->name, name) != 0)
+			cerr(c, l, "'%s' differs from the %s column '%s' only "
+			    "by case%s", name, what, o->name,
+			    origin == ORIGIN_KEY ?
+			    "; set properties.stream.key.prefix" : "");
+		else
+			cerr(c, l, "column '%s' is already a %s column%s",
+			    name, what, origin == ORIGIN_KEY ?
+			    "; set properties.stream.key.prefix" : "");
 		ty_free(t);
 		free(low);
 		return false;
@@ -161,9 +188,10 @@ key_check(struct chk *c, struct loc *l, json_t *key, struct stream *s,
 	struct loc_mark m = loc_mark(l);
 	const char *fmt, *prefix;
 	struct ty *st;
-	json_t *fields;
+	json_t *fields, *list, *badk, *v;
 	size_t i;
-	bool ok = true;
+	bool ok = true, pok = true;
+	const char *k;
 	char *name;
 
 	loc_key(l, "key");
@@ -182,26 +210,40 @@ key_check(struct chk *c, struct loc *l, json_t *key, struct stream *s,
 		cerr(c, l, "must be the start of a plain SQL identifier, such "
 		    "as key_");
 		loc_reset(l, m2);
-		ok = false;
+		ok = pok = false;
 	}
 	loc_key(l, "schema");
-	st = json_object_get(key, "schema") ? schema_columns(c, l,
-	    json_object_get(key, "schema")) : NULL;
-	if (json_object_get(key, "schema") == NULL)
+	badk = json_object();
+	if ((list = json_object_get(key, "schema")) == NULL) {
 		cerr(c, l, "is required: the key's columns");
+		ok = false;
+		st = NULL;
+	} else
+		st = schema_columns(c, l, list, badk, &ok);
 	loc_reset(l, m);
 	loc_key(l, "key");
-	if (st == NULL || fmt == NULL || !ok) {
+	/* Refused key columns, and all of them under a refused prefix. */
+	json_object_foreach(badk, k, v)
+		mark_bad(s, prefix, k);
+	json_decref(badk);
+	for (i = 0; st != NULL && !pok && i < st->nfields; i++)
+		mark_bad(s, prefix, st->fields[i].name);
+	if (st == NULL || !pok) {
 		ty_free(st);
 		return loc_reset(l, m), false;
 	}
-	if (strcmp(fmt, "raw") == 0 && (st->nfields != 1 ||
-	    (st->fields[0].type->kind != TY_STRING &&
+	/*
+	 * A raw key that is not one string or binary column is refused,
+	 * but its columns are still declared: what reads them is right.
+	 */
+	if (fmt != NULL && strcmp(fmt, "raw") == 0 && ok &&
+	    (st->nfields != 1 || (st->fields[0].type->kind != TY_STRING &&
 	    st->fields[0].type->kind != TY_BINARY))) {
 		loc_key(l, "schema");
 		cerr(c, l, "a raw key is exactly one string or binary column");
-		ty_free(st);
-		return loc_reset(l, m), false;
+		loc_reset(l, m);
+		loc_key(l, "key");
+		ok = false;
 	}
 	fields = json_array();
 	for (i = 0; i < st->nfields; i++) {
@@ -222,11 +264,11 @@ key_check(struct chk *c, struct loc *l, json_t *key, struct stream *s,
 		loc_key(l, "key");
 	}
 	ty_free(st);
-	json_object_set_new(ir, "key", json_pack("{s:s, s:s?, s:o}",
+	json_object_set_new(ir, "key", json_pack("{s:s?, s:s?, s:o}",
 	    "format", fmt, "prefix", prefix, "fields", fields));
 	*fmt_out = fmt;
 	loc_reset(l, m);
-	return ok;
+	return ok && fmt != NULL;
 }
 
 static struct ty *
@@ -282,8 +324,11 @@ metadata_check(struct chk *c, struct loc *l, json_t *list, struct stream *s)
 				;
 			ok &= add_col(c, l, s, name, ORIGIN_METADATA, from,
 			    metadata_type(k));
-		} else
+		} else {
+			if (name != NULL)
+				mark_bad(s, NULL, name);
 			ok = false;
+		}
 		loc_reset(l, m);
 		loc_key(l, "metadata");
 	}
@@ -421,11 +466,15 @@ event_time_check(struct chk *c, struct loc *l, json_t *flink,
 	col = get_str(c, l, et, "column", true);
 	if (get_int(c, l, et, "delaySeconds", &delay) == -1)
 		ok = false;
-	else if (delay < 0) {
+	else if (delay < 0 || delay >= MAX_DELAY) {
 		struct loc_mark m2 = loc_mark(l);
 
 		loc_key(l, "delaySeconds");
-		cerr(c, l, "must not be negative");
+		if (delay < 0)
+			cerr(c, l, "must not be negative");
+		else
+			cerr(c, l, "must be less than %d (100 days): the "
+			    "watermark's interval holds no more", MAX_DELAY);
 		loc_reset(l, m2);
 		ok = false;
 	}
@@ -433,9 +482,15 @@ event_time_check(struct chk *c, struct loc *l, json_t *flink,
 		struct loc_mark m2 = loc_mark(l);
 
 		loc_key(l, "column");
-		if ((sc = stream_col(s, col)) == NULL) {
-			cerr(c, l, "'%s' is not a top-level column of "
-			    "properties.stream", has_control(col) ? "?" : col);
+		if (!path_is_ident(col)) {
+			/* Not echoed: it is no column name, maybe SQL. */
+			cerr(c, l, "must name a top-level column of "
+			    "properties.stream (a plain SQL identifier)");
+			ok = false;
+		} else if ((sc = stream_col(s, col)) == NULL) {
+			if (!stream_unknown(s, col))
+				cerr(c, l, "'%s' is not a top-level column of "
+				    "properties.stream", col);
 			ok = false;
 		} else if ((sc->type->kind != TY_TIMESTAMP &&
 		    sc->type->kind != TY_TIMESTAMP_LTZ) ||
@@ -495,6 +550,7 @@ stream_value(struct chk *c, struct loc *l, json_t *stream, struct stream *s,
 	if (!json_is_object(stream)) {
 		cerr(c, l, "must be a mapping with kind, topic, format and "
 		    "schema");
+		s->broken = true;
 		return false;
 	}
 	ok = only_keys(c, l, stream, stream_keys) == 0;
@@ -507,8 +563,10 @@ stream_value(struct chk *c, struct loc *l, json_t *stream, struct stream *s,
 		cerr(c, l, "is required: the record value's columns");
 		st = NULL;
 	} else
-		st = schema_columns(c, l, v);
+		st = schema_columns(c, l, v, s->bad, &ok);
 	loc_reset(l, m);
+	/* Without the value's columns, nothing can be bound: say so once. */
+	s->broken = st == NULL;
 	if (st != NULL) {
 		for (i = 0; i < st->nfields; i++) {
 			loc_key(l, "schema");
@@ -548,15 +606,22 @@ stream_check(struct chk *c, struct loc *l, json_t *props, json_t *flink,
 	memset(s, 0, sizeof(*s));
 	s->ir = json_object();
 	s->index = json_object();
+	s->bad = json_object();
 	if (props == NULL) {
 		/* A streamSource fragment: l is the stream itself. */
 		return stream_value(c, l, flink, s, &fmt, &keyfmt);
 	}
-	if ((stream = get_obj(c, l, props, "stream", true)) == NULL)
-		return false;
-	loc_key(l, "stream");
-	ok = stream_value(c, l, stream, s, &fmt, &keyfmt);
+	/* l is the build: everything here is under its properties. */
+	loc_key(l, "properties");
+	if ((stream = get_obj(c, l, props, "stream", true)) == NULL) {
+		s->broken = true;
+		ok = false;
+	} else {
+		loc_key(l, "stream");
+		ok = stream_value(c, l, stream, s, &fmt, &keyfmt);
+	}
 	loc_reset(l, m);
+	loc_key(l, "properties");
 	loc_key(l, "parameters");
 	loc_key(l, "flink");
 	ok &= source_check(c, l, flink, (fmt && strcmp(fmt,

@@ -41,10 +41,18 @@ loc_reset(struct loc *l, struct loc_mark m)
 void
 loc_key(struct loc *l, const char *key)
 {
+	const char *p;
+
 	jptr_push_key(&l->ptr, key);
 	if (l->path.len > 0)
 		sb_addc(&l->path, '.');
-	sb_adds(&l->path, key);
+	/*
+	 * Keys come from the contract and end up on a terminal or in a CI
+	 * log: a control character (an escape sequence) is shown as '?'.
+	 */
+	for (p = key; *p != '\0'; p++)
+		sb_addc(&l->path, (unsigned char)*p < 0x20 || *p == 0x7f ?
+		    '?' : *p);
 }
 
 void
@@ -334,4 +342,18 @@ lower_dup(const char *s)
 		if (*p >= 'A' && *p <= 'Z')
 			*p = (char)(*p - 'A' + 'a');
 	return d;
+}
+
+bool
+name_in(json_t *set, const char *name)
+{
+	char *low;
+	bool in;
+
+	if (set == NULL)
+		return false;
+	low = lower_dup(name);
+	in = json_object_get(set, low) != NULL;
+	free(low);
+	return in;
 }

@@ -4,9 +4,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "ir.h"
+#include "xalloc.h"
 
 int
 cli_common(struct cli *c, const char *opt, const char *arg)
@@ -34,15 +36,17 @@ void
 cli_usage_error(const struct cli *c, const char *fmt, ...)
 {
 	va_list ap;
+	char *msg;
 
-	/* One line: the problem, and where the usage is. */
+	/*
+	 * One line: the problem, and where the usage is.  fl_fatal() keeps
+	 * it one line whatever it quotes (an argument may hold a newline).
+	 */
 	(void)c;
-	fprintf(stderr, "%s: ", fl_progname());
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	msg = xvasprintf(fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (see '%s --help')\n", fl_progname());
-	exit(EXIT_USAGE);
+	fl_fatal("%s (see '%s --help')", msg, fl_progname());
 }
 
 int
@@ -57,4 +61,17 @@ cli_finish(const struct cli *c, struct diags *d, json_t *doc)
 		status = EXIT_USAGE;
 	}
 	return status;
+}
+
+void
+cli_bad_option(const struct cli *c, char *const argv[], int ch)
+{
+	const char *arg = argv[optind - 1];
+
+	/* getopt was told to be quiet (opterr = 0, optstring ":..."). */
+	if (ch == ':')
+		cli_usage_error(c, "option '%s' needs an argument", arg);
+	if (optopt != 0)
+		cli_usage_error(c, "unknown option '-%c'", optopt);
+	cli_usage_error(c, "unknown option '%s'", arg);
 }

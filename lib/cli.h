@@ -31,6 +31,13 @@ int	cli_common(struct cli *, const char *opt, const char *arg);
 void	cli_usage_error(const struct cli *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3), noreturn));
 /*
+ * Report what getopt_long returned for a bad option (':' or '?') and
+ * exit 2.  The tool must call getopt with opterr = 0 and an option
+ * string that starts with ':'.
+ */
+void	cli_bad_option(const struct cli *, char *const argv[], int ch)
+	    __attribute__((noreturn));
+/*
  * Finish a stage: print the diagnostics, write doc (if not NULL and no
  * error was found) to stdout, and return the exit status.
  */

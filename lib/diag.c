@@ -38,6 +38,87 @@ diags_set_positions(struct diags *d, json_t *positions, json_t *files)
 	d->files = files;
 }
 
+/*
+ * The length of the well-formed UTF-8 character at s (1 to 4), or 0 if
+ * s does not start one: overlong forms, surrogates, code points past
+ * U+10FFFF and sequences cut short are not.
+ */
+static size_t
+utf8_len(const unsigned char *s)
+{
+	unsigned long cp, min;
+	size_t i, n;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		n = 2;
+		cp = s[0] & 0x1f;
+		min = 0x80;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		n = 3;
+		cp = s[0] & 0x0f;
+		min = 0x800;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		n = 4;
+		cp = s[0] & 0x07;
+		min = 0x10000;
+	} else
+		return 0;
+	/* A NUL fails the continuation test, so this stops at the end. */
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/*
+ * s (freed) as one line of UTF-8 text (new).  Messages quote what they
+ * are about, and a key, a $ref, a file name or a value may hold a
+ * newline (which would forge a second line in a CI log), terminal
+ * control characters, or bytes that are not UTF-8 (which
+ * --diagnostics=json cannot carry).  Those are written as \n, \r, \t,
+ * \xNN (a control character or a byte that is not UTF-8) or \uNNNN
+ * (a C1 control); everything else is kept as it is.
+ */
+static char *
+one_line(char *s)
+{
+	const unsigned char *p;
+	struct sb sb;
+	size_t n;
+
+	for (p = (const unsigned char *)s; *p != '\0'; p += n)
+		if ((n = utf8_len(p)) == 0 || *p < 0x20 || *p == 0x7f ||
+		    (*p == 0xc2 && p[1] < 0xa0))
+			break;
+	if (*p == '\0')
+		return s;
+	sb_init(&sb);
+	for (p = (const unsigned char *)s; *p != '\0'; p += n) {
+		n = utf8_len(p);
+		if (*p == '\n')
+			sb_adds(&sb, "\\n");
+		else if (*p == '\r')
+			sb_adds(&sb, "\\r");
+		else if (*p == '\t')
+			sb_adds(&sb, "\\t");
+		else if (n == 0 || *p < 0x20 || *p == 0x7f) {
+			sb_addf(&sb, "\\x%02x", *p);
+			n = 1;
+		} else if (*p == 0xc2 && p[1] < 0xa0)
+			sb_addf(&sb, "\\u%04x", p[1]);
+		else
+			sb_addn(&sb, (const char *)p, n);
+	}
+	free(s);
+	return sb_steal(&sb);
+}
+
 static struct diag *
 diag_new(struct diags *d, enum diag_level level)
 {
@@ -97,12 +178,12 @@ diag_at(struct diags *d, enum diag_level level, const char *ptr,
 	va_list ap;
 
 	va_start(ap, fmt);
-	g->msg = xvasprintf(fmt, ap);
+	g->msg = one_line(xvasprintf(fmt, ap));
 	va_end(ap);
 	if (ptr != NULL)
 		g->ptr = xstrdup(ptr);
 	if (diag_locate(d, ptr, &file, &g->line, &g->col))
-		g->file = xstrdup(file);
+		g->file = one_line(xstrdup(file));
 }
 
 void
@@ -113,9 +194,9 @@ diag_pos(struct diags *d, enum diag_level level, const char *file,
 	va_list ap;
 
 	va_start(ap, fmt);
-	g->msg = xvasprintf(fmt, ap);
+	g->msg = one_line(xvasprintf(fmt, ap));
 	va_end(ap);
-	g->file = file ? xstrdup(file) : NULL;
+	g->file = file ? one_line(xstrdup(file)) : NULL;
 	g->line = line;
 	g->col = col;
 }
@@ -150,6 +231,12 @@ diag_print(const struct diags *d, FILE *fp, enum diag_format fmt,
 		if (fmt == DIAG_FORMAT_JSON) {
 			o = json_pack("{s:s, s:s}", "level", level_name(g->level),
 			    "message", g->msg);
+			if (o == NULL) {
+				/* Cannot happen: one_line() made it UTF-8. */
+				fprintf(fp, "%s: %s: %s\n", prog,
+				    level_name(g->level), g->msg);
+				continue;
+			}
 			if (g->file != NULL) {
 				json_object_set_new(o, "file",
 				    json_string(g->file));
@@ -198,17 +285,19 @@ fl_progname(void)
 	return progname;
 }
 
+/* One line, as a diagnostic is, whatever the arguments quote. */
 static void
 vmsg(const char *fmt, va_list ap)
 {
 	int e = errno;
 	size_t n = strlen(fmt);
+	char *msg = one_line(xvasprintf(fmt, ap));
 
-	fprintf(stderr, "%s: ", progname);
-	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "%s: %s", progname, msg);
 	if (n > 0 && fmt[n - 1] == ':')
 		fprintf(stderr, " %s", strerror(e));
 	fputc('\n', stderr);
+	free(msg);
 }
 
 void

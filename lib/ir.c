@@ -52,8 +52,12 @@ ir_read(FILE *fp, const char *after)
 	if (isatty(fileno(fp)))
 		fl_fatal("expects a pipeline document on standard input "
 		    "(run fluid-resolve first)");
-	if (yload_slurp(fp, FL_MAX_INPUT_BYTES, &buf, &len) == -1)
-		fl_fatal("standard input:");
+	if (yload_slurp(fp, FL_MAX_INPUT_BYTES, &buf, &len) == -1) {
+		if (errno == EFBIG)
+			fl_fatal("standard input is larger than %u bytes, the "
+			    "limit of a pipeline document", FL_MAX_INPUT_BYTES);
+		fl_fatal("cannot read standard input:");
+	}
 	if (len == 0) {
 		free(buf);
 		fl_fatal("standard input is empty (did the previous stage "

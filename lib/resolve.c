@@ -9,8 +9,10 @@
  * all it takes for every node to remember its own file.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -30,6 +32,13 @@ struct rfile {
 	json_t	*pos;		/* pointer -> [line, column] */
 };
 
+/* A subtree measure() has seen whole: what it expands to. */
+struct memo {
+	const json_t	*node;		/* NULL: a free slot */
+	size_t		 size;		/* nodes, $refs expanded */
+	int		 depth;		/* deepest $ref nesting inside */
+};
+
 struct resolver {
 	struct diags	*d;
 	char		*cwd;
@@ -42,6 +51,9 @@ struct resolver {
 	char		*stack[FL_MAX_REF_DEPTH];	/* refs being followed */
 	int		 depth;
 	int		 failed;	/* the output would be too large */
+	struct memo	*memo;		/* measured subtrees (measure()) */
+	size_t		 nmemo, memocap;
+	size_t		 seen;		/* nodes measured so far */
 };
 
 static const char *const fragment_kinds[] = {
@@ -93,11 +105,27 @@ inside(const char *root, const char *real)
 	    real[n] == '\0');
 }
 
-/* The position of fptr in file fi, as [line, column] (borrowed) or NULL. */
+/*
+ * The position of fptr in file fi, as [line, column] (borrowed) or NULL.
+ * A node inside the copy of a YAML alias has no position of its own
+ * (see yload.c): it stands where the alias does, its nearest ancestor
+ * with a position.
+ */
 static json_t *
 file_pos(const struct resolver *r, size_t fi, const char *fptr)
 {
-	return json_object_get(r->files[fi].pos, fptr);
+	json_t *pos = r->files[fi].pos, *p;
+	char *s, *slash;
+
+	if ((p = json_object_get(pos, fptr)) != NULL || *fptr == '\0')
+		return p;
+	s = xstrdup(fptr);
+	while (p == NULL && (slash = strrchr(s, '/')) != NULL) {
+		*slash = '\0';
+		p = json_object_get(pos, s);
+	}
+	free(s);
+	return p;
 }
 
 static void __attribute__((format(printf, 4, 5)))
@@ -117,6 +145,46 @@ error_at(struct resolver *r, size_t fi, const char *fptr, const char *fmt, ...)
 }
 
 /*
+ * Open path for reading if it is a regular file.  Anything else is
+ * refused before it is read: a FIFO (or /dev/stdin) would block, a
+ * device such as /dev/zero would never end.  Returns NULL with errno
+ * set, EISDIR for a directory and ENODEV for any other kind of file.
+ */
+static FILE *
+open_regular(const char *path)
+{
+	struct stat st;
+	FILE *fp;
+	int fd, e;
+
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1)
+		return NULL;
+	if (fstat(fd, &st) == -1)
+		goto fail;
+	if (!S_ISREG(st.st_mode)) {
+		errno = S_ISDIR(st.st_mode) ? EISDIR : ENODEV;
+		goto fail;
+	}
+	/* Regular files do not block; reads are ordinary from here. */
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == -1 ||
+	    (fp = fdopen(fd, "rb")) == NULL)
+		goto fail;
+	return fp;
+fail:
+	e = errno;
+	close(fd);
+	errno = e;
+	return NULL;
+}
+
+/* strerror(), but ENODEV as open_regular() means it. */
+static const char *
+open_error(int e)
+{
+	return e == ENODEV ? "not a regular file" : strerror(e);
+}
+
+/*
  * Load a file once (by real path) and return its index, or -1 after an
  * error has been added.
  */
@@ -129,7 +197,7 @@ load_file(struct resolver *r, const char *real, const char *display,
 	json_t *doc, *pos;
 	FILE *own = NULL;
 	struct rfile *f;
-	int rc;
+	int rc, e;
 
 	for (i = 0; real != NULL && i < r->nfiles; i++)
 		if (r->files[i].real && strcmp(r->files[i].real, real) == 0)
@@ -139,9 +207,11 @@ load_file(struct resolver *r, const char *real, const char *display,
 		    "contract reads more than %d files", FL_MAX_FILES);
 		return -1;
 	}
-	if (fp == NULL && (fp = own = fopen(real, "rb")) == NULL) {
-		diag_pos(r->d, DIAG_ERROR, display, 0, 0, "cannot open: %s",
-		    strerror(errno));
+	if (fp == NULL && (fp = own = open_regular(real)) == NULL) {
+		e = errno;
+		diag_pos(r->d, DIAG_ERROR, display, 0, 0, "cannot %s: %s",
+		    e == EISDIR || e == ENODEV ? "read" : "open",
+		    open_error(e));
 		return -1;
 	}
 	rc = yload_slurp(fp, FL_MAX_INPUT_BYTES, &buf, &len);
@@ -168,30 +238,37 @@ load_file(struct resolver *r, const char *real, const char *display,
 }
 
 static json_t *walk(struct resolver *, json_t *, size_t, struct sb *,
-    struct sb *);
+    struct sb *, json_t *);
 
-/* Follow the $ref object node found in file fi at fptr. */
+/*
+ * What the $ref object node, found in file fi at fptr, points at:
+ * loads the target's file when needed and refuses what may not be
+ * followed (a bad $ref, a file outside the root, a missing pointer, a
+ * cycle, too deep a nesting).  Returns the target (borrowed) with its
+ * file in *tfip, its pointer in *tptrp (borrowed from node) and the key
+ * for r->stack in *keyp (the caller frees it), or NULL after an error.
+ * measure() and follow() both come here, so they refuse alike.
+ */
 static json_t *
-follow(struct resolver *r, json_t *node, size_t fi, struct sb *fptr,
-    struct sb *optr)
+ref_target(struct resolver *r, json_t *node, size_t fi, const char *fptr,
+    size_t *tfip, const char **tptrp, char **keyp)
 {
-	json_t *ref = json_object_get(node, "$ref"), *target, *out;
+	json_t *ref = json_object_get(node, "$ref"), *target;
 	const char *s, *hash;
 	char *file = NULL, *joined, real[PATH_MAX], *key, *disp;
-	struct sb tptr;
 	ssize_t tfi;
 	int i;
 
 	if (!json_is_string(ref))
-		return error_at(r, fi, fptr->buf, "'$ref' must be a string"), NULL;
+		return error_at(r, fi, fptr, "'$ref' must be a string"), NULL;
 	if (json_object_size(node) != 1)
-		return error_at(r, fi, fptr->buf, "'$ref' must be the only key "
+		return error_at(r, fi, fptr, "'$ref' must be the only key "
 		    "of its mapping"), NULL;
 	s = json_string_value(ref);
 	hash = strchr(s, '#');
 	file = hash ? xstrndup(s, (size_t)(hash - s)) : xstrdup(s);
 	if (hash != NULL && hash[1] != '\0' && hash[1] != '/') {
-		error_at(r, fi, fptr->buf, "'$ref' '%s': the part after '#' "
+		error_at(r, fi, fptr, "'$ref' '%s': the part after '#' "
 		    "must be a JSON pointer such as #/a/b", s);
 		return free(file), NULL;
 	}
@@ -201,14 +278,14 @@ follow(struct resolver *r, json_t *node, size_t fi, struct sb *fptr,
 		joined = file[0] == '/' ? xstrdup(file) :
 		    xasprintf("%s/%s", r->files[fi].dir, file);
 		if (realpath(joined, real) == NULL) {
-			error_at(r, fi, fptr->buf, "'$ref' '%s': %s", s,
+			error_at(r, fi, fptr, "'$ref' '%s': %s", s,
 			    strerror(errno));
 			free(joined);
 			return free(file), NULL;
 		}
 		free(joined);
 		if (!inside(r->root, real)) {
-			error_at(r, fi, fptr->buf, "'$ref' '%s' leaves the "
+			error_at(r, fi, fptr, "'$ref' '%s' leaves the "
 			    "workspace root %s", s, r->root);
 			return free(file), NULL;
 		}
@@ -216,7 +293,7 @@ follow(struct resolver *r, json_t *node, size_t fi, struct sb *fptr,
 		tfi = load_file(r, real, disp, NULL);
 		free(disp);
 		if (tfi == -1) {
-			error_at(r, fi, fptr->buf, "'$ref' '%s' cannot be "
+			error_at(r, fi, fptr, "'$ref' '%s' cannot be "
 			    "resolved", s);
 			return free(file), NULL;
 		}
@@ -224,7 +301,7 @@ follow(struct resolver *r, json_t *node, size_t fi, struct sb *fptr,
 	free(file);
 	target = jptr_get(r->files[tfi].doc, hash ? hash + 1 : "");
 	if (target == NULL) {
-		error_at(r, fi, fptr->buf, "'$ref' '%s': no such pointer in "
+		error_at(r, fi, fptr, "'$ref' '%s': no such pointer in "
 		    "%s", s, r->files[tfi].display);
 		return NULL;
 	}
@@ -232,28 +309,202 @@ follow(struct resolver *r, json_t *node, size_t fi, struct sb *fptr,
 	    "-", hash ? hash + 1 : "");
 	for (i = 0; i < r->depth; i++)
 		if (strcmp(r->stack[i], key) == 0) {
-			error_at(r, fi, fptr->buf, "'$ref' '%s' is a cycle: "
+			error_at(r, fi, fptr, "'$ref' '%s' is a cycle: "
 			    "it leads back to itself through %s", s,
 			    r->files[tfi].display);
 			return free(key), NULL;
 		}
 	if (r->depth == FL_MAX_REF_DEPTH) {
-		error_at(r, fi, fptr->buf, "'$ref' '%s' nests more than 64 "
+		error_at(r, fi, fptr, "'$ref' '%s' nests more than 64 "
 		    "$refs deep", s);
 		return free(key), NULL;
 	}
+	*tfip = (size_t)tfi;
+	*tptrp = hash ? hash + 1 : "";
+	*keyp = key;
+	return target;
+}
+
+/* Follow the $ref object node found in file fi at fptr. */
+static json_t *
+follow(struct resolver *r, json_t *node, size_t fi, struct sb *fptr,
+    struct sb *optr)
+{
+	json_t *target, *out;
+	const char *tp;
+	struct sb tptr;
+	size_t tfi;
+	char *key;
+
+	if ((target = ref_target(r, node, fi, fptr->buf, &tfi, &tp,
+	    &key)) == NULL)
+		return NULL;
 	r->stack[r->depth++] = key;
 	sb_init(&tptr);
-	sb_adds(&tptr, hash ? hash + 1 : "");
-	out = walk(r, target, (size_t)tfi, &tptr, optr);
+	sb_adds(&tptr, tp);
+	out = walk(r, target, tfi, &tptr, optr, file_pos(r, tfi, tp));
 	sb_release(&tptr);
 	free(r->stack[--r->depth]);
 	return out;
 }
 
+/* The memo's slot for node: its entry, or the free slot it would take. */
+static struct memo *
+memo_slot(const struct resolver *r, const json_t *node)
+{
+	size_t h = ((uintptr_t)node >> 4) * 0x9E3779B97F4A7C15u;
+	struct memo *m;
+
+	for (h &= r->memocap - 1;; h = (h + 1) & (r->memocap - 1)) {
+		m = &r->memo[h];
+		if (m->node == NULL || m->node == node)
+			return m;
+	}
+}
+
+/* What node was measured to, if it was, and it may be used at r->depth. */
+static const struct memo *
+memo_get(const struct resolver *r, const json_t *node)
+{
+	const struct memo *m;
+
+	if (r->memocap == 0 || (m = memo_slot(r, node))->node == NULL ||
+	    r->depth + m->depth > FL_MAX_REF_DEPTH)
+		return NULL;
+	return m;
+}
+
+static void
+memo_put(struct resolver *r, const json_t *node, size_t size, int depth)
+{
+	struct memo *old = r->memo, *m;
+	size_t oldcap = r->memocap, i;
+
+	if (2 * (r->nmemo + 1) > r->memocap) {
+		r->memocap = oldcap ? 2 * oldcap : 1024;
+		r->memo = xcalloc(r->memocap, sizeof(*r->memo));
+		for (i = 0; i < oldcap; i++)
+			if (old[i].node != NULL)
+				*memo_slot(r, old[i].node) = old[i];
+		free(old);
+	}
+	m = memo_slot(r, node);
+	if (m->node == NULL)
+		r->nmemo++;
+	m->node = node;
+	m->size = size;
+	m->depth = depth;
+}
+
+/*
+ * The pre-pass: how many nodes walk() would build from node, found in
+ * file fi at fptr, into *size, and the deepest $ref nesting below it
+ * into *depth.  Returns 0, or -1 after adding the error walk() would
+ * add first, so that nothing is built for a contract that is refused.
+ *
+ * A subtree met again (a YAML alias, a fragment that many $refs name)
+ * is looked up instead of measured again, so a "$ref bomb" of nine
+ * levels of ten $refs is refused in time proportional to its files,
+ * not to the 10^9 nodes it would expand to.  The lookup is sound for
+ * cycles: a subtree measured whole reaches no $ref that leads back
+ * into it, whatever $refs led to it.  It is not used where it would
+ * pass FL_MAX_REF_DEPTH, so that the error is found in place.
+ */
+static int
+measure(struct resolver *r, json_t *node, size_t fi, struct sb *fptr,
+    size_t *size, int *depth)
+{
+	size_t flen = fptr->len, i, n = 1, cn;
+	const char *k, *tp;
+	const struct memo *m;
+	struct sb tptr;
+	json_t *v, *target;
+	int d = 0, cd, rc = 0;
+	size_t tfi;
+	char *key;
+
+	if (!json_is_object(node) && !json_is_array(node)) {
+		*size = 1;
+		*depth = 0;
+		goto count;
+	}
+	if ((m = memo_get(r, node)) != NULL) {
+		*size = m->size;
+		*depth = m->depth;
+		goto count;
+	}
+	if (++r->seen > FL_MAX_NODES)
+		goto toobig;
+	if (json_is_object(node) && json_object_get(node, "$ref") != NULL) {
+		if ((target = ref_target(r, node, fi, fptr->buf, &tfi, &tp,
+		    &key)) == NULL)
+			return -1;
+		r->stack[r->depth++] = key;
+		if ((m = memo_get(r, target)) != NULL) {
+			/* Counted here, so a budget passed is placed here. */
+			cn = m->size;
+			cd = m->depth;
+			if ((r->seen += cn) > FL_MAX_NODES)
+				rc = -1;
+		} else {
+			sb_init(&tptr);
+			sb_adds(&tptr, tp);
+			rc = measure(r, target, tfi, &tptr, &cn, &cd);
+			sb_release(&tptr);
+		}
+		free(r->stack[--r->depth]);
+		if (rc == -1 && r->seen > FL_MAX_NODES && !r->failed)
+			goto toobig;
+		if (rc == -1)
+			return -1;
+		n += cn;
+		d = cd + 1;
+	} else if (json_is_object(node)) {
+		json_object_foreach(node, k, v) {
+			jptr_push_key(fptr, k);
+			rc = measure(r, v, fi, fptr, &cn, &cd);
+			sb_truncate(fptr, flen);
+			if (rc == -1)
+				return -1;
+			n += cn;
+			d = cd > d ? cd : d;
+		}
+	} else {
+		json_array_foreach(node, i, v) {
+			jptr_push_index(fptr, i);
+			rc = measure(r, v, fi, fptr, &cn, &cd);
+			sb_truncate(fptr, flen);
+			if (rc == -1)
+				return -1;
+			n += cn;
+			d = cd > d ? cd : d;
+		}
+	}
+	memo_put(r, node, n, d);
+	*size = n;
+	*depth = d;
+	return 0;
+
+count:
+	/* A node measured before counts whole, and counts here. */
+	r->seen += *size;
+	if (r->seen <= FL_MAX_NODES)
+		return 0;
+toobig:
+	error_at(r, fi, fptr->buf, "resolved contract has more than %u nodes",
+	    FL_MAX_NODES);
+	r->failed = 1;
+	return -1;
+}
+
+/*
+ * Copy node, found in file fi at fptr, to the output at optr.  inherit
+ * is the position of its parent, which it takes when it has none of
+ * its own (inside the copy of a YAML alias).
+ */
 static json_t *
 walk(struct resolver *r, json_t *node, size_t fi, struct sb *fptr,
-    struct sb *optr)
+    struct sb *optr, json_t *inherit)
 {
 	size_t flen = fptr->len, olen = optr->len, i;
 	json_t *p, *out, *child, *v;
@@ -268,7 +519,9 @@ walk(struct resolver *r, json_t *node, size_t fi, struct sb *fptr,
 	}
 	if (json_is_object(node) && json_object_get(node, "$ref") != NULL)
 		return follow(r, node, fi, fptr, optr);
-	if ((p = file_pos(r, fi, fptr->buf)) != NULL)
+	if ((p = json_object_get(r->files[fi].pos, fptr->buf)) == NULL)
+		p = inherit;
+	if (p != NULL)
 		json_object_set_new(r->positions, optr->buf,
 		    json_pack("[I, O, O]", (json_int_t)fi,
 		    json_array_get(p, 0), json_array_get(p, 1)));
@@ -277,7 +530,7 @@ walk(struct resolver *r, json_t *node, size_t fi, struct sb *fptr,
 		json_object_foreach(node, k, v) {
 			jptr_push_key(fptr, k);
 			jptr_push_key(optr, k);
-			child = walk(r, v, fi, fptr, optr);
+			child = walk(r, v, fi, fptr, optr, p);
 			sb_truncate(fptr, flen);
 			sb_truncate(optr, olen);
 			if (child == NULL)
@@ -291,7 +544,7 @@ walk(struct resolver *r, json_t *node, size_t fi, struct sb *fptr,
 		json_array_foreach(node, i, v) {
 			jptr_push_index(fptr, i);
 			jptr_push_index(optr, i);
-			child = walk(r, v, fi, fptr, optr);
+			child = walk(r, v, fi, fptr, optr, p);
 			sb_truncate(fptr, flen);
 			sb_truncate(optr, olen);
 			if (child == NULL)
@@ -357,6 +610,15 @@ find_root(struct resolver *r, const char *dir)
 		return free(ws), -1;
 	}
 	free(ws);
+	{
+		struct stat st;
+
+		if (stat(real, &st) == -1 || !S_ISDIR(st.st_mode)) {
+			error_at(r, (size_t)fi, "/ref_root", "ref_root '%s' is "
+			    "not a directory", rr);
+			return -1;
+		}
+	}
 	r->root = xstrdup(real);
 	return 0;
 }
@@ -386,6 +648,7 @@ resolver_release(struct resolver *r)
 		json_decref(r->files[i].pos);
 	}
 	free(r->files);
+	free(r->memo);
 	free(r->cwd);
 	free(r->root);
 	json_decref(r->positions);
@@ -399,8 +662,8 @@ resolve_run(const struct resolve_opts *o, struct diags *d)
 	json_t *doc = NULL, *files, *section = NULL, *v;
 	struct sb fptr, optr;
 	ssize_t fi;
-	size_t i;
-	int want_list;
+	size_t i, size;
+	int want_list, depth;
 
 	memset(&r, 0, sizeof(r));
 	r.d = d;
@@ -426,16 +689,13 @@ resolve_run(const struct resolve_opts *o, struct diags *d)
 		 * that is the environment's fault (status 2), not the
 		 * contract's.
 		 */
-		struct stat st;
-		FILE *fp = fopen(real, "rb");
+		FILE *fp = open_regular(real);
 
-		if (fp == NULL)
-			fl_fatal("cannot open '%s':", o->path);
-		if (fstat(fileno(fp), &st) == -1 || !S_ISREG(st.st_mode)) {
-			fclose(fp);
+		if (fp == NULL && (errno == EISDIR || errno == ENODEV))
 			fl_fatal("cannot read '%s': not a regular file",
 			    o->path);
-		}
+		if (fp == NULL)
+			fl_fatal("cannot open '%s':", o->path);
 		fi = load_file(&r, real, o->path, fp);
 		fclose(fp);
 	} else
@@ -461,7 +721,8 @@ resolve_run(const struct resolve_opts *o, struct diags *d)
 	}
 	sb_init(&fptr);
 	sb_init(&optr);
-	doc = walk(&r, r.files[0].doc, 0, &fptr, &optr);
+	if (measure(&r, r.files[0].doc, 0, &fptr, &size, &depth) == 0)
+		doc = walk(&r, r.files[0].doc, 0, &fptr, &optr, NULL);
 	sb_release(&fptr);
 	sb_release(&optr);
 	if (doc == NULL)

@@ -75,6 +75,31 @@ str(const json_t *o, const char *key)
 	return json_string_value(json_object_get(o, key));
 }
 
+/*
+ * fluid-sqlgen reads whatever JSON follows a "check" stage, so a value
+ * may be missing or of another type: compare without trusting it.
+ */
+static bool
+streq(const char *s, const char *word)
+{
+	return s != NULL && strcmp(s, word) == 0;
+}
+
+/* "env:NAME": Iceberg's REST catalog reads NAME from the environment. */
+static void
+env_option(struct gen *g, const char *key, const char *name, int *first)
+{
+	char *ref;
+
+	if (name == NULL) {
+		fail(g, "a credential reference");
+		return;
+	}
+	ref = xasprintf("env:%s", name);
+	option(g, key, ref, first);
+	free(ref);
+}
+
 /* The Flink SQL spelling of a type tree. */
 static void
 sql_type(struct gen *g, const struct ty *t)
@@ -169,7 +194,6 @@ catalog(struct gen *g, const json_t *table)
 	const json_t *cat = json_object_get(table, "catalog");
 	const json_t *auth = json_object_get(cat, "auth"), *v;
 	const char *k;
-	char *ref;
 	int first = 1;
 
 	sb_adds(&g->out, "CREATE CATALOG ");
@@ -187,14 +211,10 @@ catalog(struct gen *g, const json_t *table)
 	 * Credentials by reference only: Iceberg's REST catalog replaces
 	 * env:NAME with the pod's environment variable NAME.
 	 */
-	if (json_is_object(auth) && strcmp(str(auth, "type"), "bearer") == 0) {
-		ref = xasprintf("env:%s", str(auth, "tokenEnv"));
-		option(g, "token", ref, &first);
-		free(ref);
-	} else if (json_is_object(auth)) {
-		ref = xasprintf("env:%s", str(auth, "credentialEnv"));
-		option(g, "credential", ref, &first);
-		free(ref);
+	if (json_is_object(auth) && streq(str(auth, "type"), "bearer"))
+		env_option(g, "token", str(auth, "tokenEnv"), &first);
+	else if (json_is_object(auth)) {
+		env_option(g, "credential", str(auth, "credentialEnv"), &first);
 		option(g, "oauth2-server-uri", str(auth, "oauth2ServerUri"),
 		    &first);
 		if (str(auth, "scope") != NULL)
@@ -316,7 +336,7 @@ source(struct gen *g, const json_t *st)
 	    "bootstrapServers"), &first);
 	option(g, "properties.group.id", str(src, "groupId"), &first);
 	option(g, "scan.startup.mode", str(src, "startupMode"), &first);
-	if (strcmp(str(src, "startupMode"), "group-offsets") == 0)
+	if (streq(str(src, "startupMode"), "group-offsets"))
 		/* A new group has no committed offsets: start at the
 		 * beginning instead of failing the first start. */
 		option(g, "properties.auto.offset.reset", "earliest", &first);
@@ -327,20 +347,23 @@ source(struct gen *g, const json_t *st)
 		json_array_foreach(json_object_get(key, "fields"), i, c) {
 			if (i > 0)
 				sb_addc(&fields, ';');
-			sb_adds(&fields, json_string_value(c));
+			if (json_is_string(c))
+				sb_adds(&fields, json_string_value(c));
+			else
+				fail(g, "a key field");
 		}
 		option(g, "key.fields", fields.buf, &first);
 		sb_release(&fields);
 		if (str(key, "prefix") != NULL)
 			option(g, "key.fields-prefix", str(key, "prefix"),
 			    &first);
-		if (strcmp(str(key, "format"), "avro-confluent") == 0)
+		if (streq(str(key, "format"), "avro-confluent"))
 			option(g, "key.avro-confluent.url", reg, &first);
 		/* Key columns are not read from the value. */
 		option(g, "value.fields-include", "EXCEPT_KEY", &first);
 	}
 	option(g, "value.format", fmt, &first);
-	if (strcmp(fmt, "json") == 0) {
+	if (streq(fmt, "json")) {
 		/*
 		 * A declared field the record lacks reads as null; a record
 		 * that is not JSON fails the job instead of being dropped.
@@ -360,7 +383,7 @@ path(struct gen *g, const json_t *e)
 {
 	const json_t *st;
 	size_t i, nsteps = json_array_size(json_object_get(e, "steps"));
-	bool element = strcmp(str(e, "origin"), "element") == 0;
+	bool element = streq(str(e, "origin"), "element");
 	struct sb head;
 	const json_t *steps = json_object_get(e, "steps");
 
@@ -395,11 +418,12 @@ path(struct gen *g, const json_t *e)
 			sb_addc(&head, '.');
 			if (sqlq_ident(&head, str(st, "field")))
 				fail(g, "a field name");
-		} else {
+		} else if (str(st, "key") != NULL) {
 			sb_addc(&head, '[');
 			sqlq_literal(&head, str(st, "key"));
 			sb_addc(&head, ']');
-		}
+		} else
+			fail(g, "a path step");
 	}
 	sb_adds(&g->out, head.buf);
 	sb_release(&head);
@@ -504,8 +528,7 @@ insert(struct gen *g, const json_t *b)
 
 	ex = json_object_get(b, "explode");
 	el = json_object_get(ex, "element");
-	struct_elem = json_is_object(el) && strcmp(str(el, "type"),
-	    "struct") == 0;
+	struct_elem = json_is_object(el) && streq(str(el, "type"), "struct");
 	sb_adds(&g->out, "INSERT INTO ");
 	table_name(g, json_object_get(b, "table"));
 	sb_adds(&g->out, " (");

@@ -27,7 +27,8 @@ sqlq_ident(struct sb *sb, const char *name)
 {
 	const char *p;
 
-	if (*name == '\0' || has_control(name) || runner_unsafe(name))
+	if (name == NULL || *name == '\0' || has_control(name) ||
+	    runner_unsafe(name))
 		return -1;
 	sb_addc(sb, '`');
 	for (p = name; *p != '\0'; p++) {

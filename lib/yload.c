@@ -212,31 +212,6 @@ record_pos(struct loader *ld, const char *ptr, const yaml_mark_t *m)
 	    (json_int_t)m->column + 1));
 }
 
-/* An alias's copy stands where the alias does, node by node. */
-static void
-record_subtree(struct loader *ld, json_t *v, struct sb *ptr,
-    const yaml_mark_t *m)
-{
-	size_t len = ptr->len, i;
-	const char *k;
-	json_t *c;
-
-	record_pos(ld, ptr->buf, m);
-	if (json_is_object(v)) {
-		json_object_foreach(v, k, c) {
-			jptr_push_key(ptr, k);
-			record_subtree(ld, c, ptr, m);
-			sb_truncate(ptr, len);
-		}
-	} else if (json_is_array(v)) {
-		json_array_foreach(v, i, c) {
-			jptr_push_index(ptr, i);
-			record_subtree(ld, c, ptr, m);
-			sb_truncate(ptr, len);
-		}
-	}
-}
-
 static int
 check_tag(struct loader *ld, const yaml_event_t *ev, const yaml_char_t *tag,
     int implicit)
@@ -365,8 +340,14 @@ on_node(struct loader *ld, const yaml_event_t *ev)
 		if ((rc = count_node(ld, &ev->start_mark,
 		    (size_t)json_integer_value(size))) != 0)
 			break;
-		/* Shared, not copied: the resolver builds a fresh tree. */
-		record_subtree(ld, v, &ld->ptr, &ev->start_mark);
+		/*
+		 * Shared, not copied: the resolver builds a fresh tree.  Only
+		 * the alias itself gets a position; the nodes of its copy
+		 * stand where it does, and the resolver places them there
+		 * (recording each of them here would make a "billion laughs"
+		 * cost as much time and memory as its expansion).
+		 */
+		record_pos(ld, ld->ptr.buf, &ev->start_mark);
 		attach(ld, json_incref(v));
 		break;
 	case YAML_MAPPING_START_EVENT:
@@ -434,6 +415,24 @@ loader_release(struct loader *ld)
 	sb_release(&ld->ptr);
 }
 
+/* The line and column (in characters) of byte offset off of buf. */
+static yaml_mark_t
+offset_mark(const unsigned char *buf, size_t len, size_t off)
+{
+	yaml_mark_t m = { 0, 0, 0 };
+	size_t i;
+
+	for (i = 0; i < off && i < len; i++) {
+		if (buf[i] == '\n') {
+			m.line++;
+			m.column = 0;
+		} else if ((buf[i] & 0xc0) != 0x80)
+			m.column++;	/* count UTF-8 lead bytes only */
+	}
+	m.index = off;
+	return m;
+}
+
 int
 yload_buffer(const char *name, const unsigned char *buf, size_t len,
     json_t **doc, json_t **pos, size_t *nodes, struct diags *d)
@@ -466,7 +465,15 @@ yload_buffer(const char *name, const unsigned char *buf, size_t len,
 			    parser.context ? parser.context : "",
 			    parser.context ? ")" : "");
 
-			rc = fail(&ld, &parser.problem_mark, "%s", msg);
+			yaml_mark_t at = parser.problem_mark;
+
+			/*
+			 * Reader errors (bad UTF-8, control characters) come
+			 * with a byte offset but no mark: count it out.
+			 */
+			if (parser.error == YAML_READER_ERROR)
+				at = offset_mark(buf, len, parser.problem_offset);
+			rc = fail(&ld, &at, "%s", msg);
 			free(msg);
 			break;
 		}
@@ -523,7 +530,11 @@ yload_slurp(FILE *fp, size_t max, unsigned char **bufp, size_t *lenp)
 				errno = EFBIG;
 				return -1;
 			}
-			cap *= 2;
+			/*
+			 * Never more than max + 1 bytes: one byte past the
+			 * limit is enough to know the input is too large.
+			 */
+			cap = cap > max / 2 ? max + 1 : cap * 2;
 			buf = xreallocarray(buf, cap, 1);
 		}
 		n = fread(buf + len, 1, cap - len, fp);

@@ -4,6 +4,7 @@
  * the typed IR (the "check" section) for the later stages.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 
 #include "fluid.h"
@@ -36,11 +37,12 @@ main(int argc, char *argv[])
 	int c, idx, status;
 
 	fl_setprogname(argv[0]);
+	/* A closed pipe is a failed write (status 2), not a signal. */
+	signal(SIGPIPE, SIG_IGN);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", opts, &idx)) != -1) {
-		if (c == '?')
-			cli_usage_error(&cli, "unknown option '%s'",
-			    argv[optind - 1]);
+	while ((c = getopt_long(argc, argv, ":", opts, &idx)) != -1) {
+		if (c == '?' || c == ':')
+			cli_bad_option(&cli, argv, c);
 		cli_common(&cli, opts[idx].name, optarg);
 	}
 	if (optind != argc)

@@ -3,6 +3,7 @@
  * resolved pipeline document with source positions and a digest.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,8 +42,10 @@ main(int argc, char *argv[])
 	int c, idx, status;
 
 	fl_setprogname(argv[0]);
+	/* A closed pipe is a failed write (status 2), not a signal. */
+	signal(SIGPIPE, SIG_IGN);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", opts, &idx)) != -1) {
+	while ((c = getopt_long(argc, argv, ":", opts, &idx)) != -1) {
 		switch (c) {
 		case 'f':
 			ro.fragment = optarg;
@@ -56,8 +59,7 @@ main(int argc, char *argv[])
 			cli_common(&cli, opts[idx].name, optarg);
 			break;
 		default:
-			cli_usage_error(&cli, "unknown option '%s'",
-			    argv[optind - 1]);
+			cli_bad_option(&cli, argv, c);
 		}
 	}
 	argc -= optind;

@@ -5,6 +5,7 @@
  * ConfigMap by it).  With --sql, prints one build's script instead.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,8 +46,10 @@ main(int argc, char *argv[])
 	size_t i;
 
 	fl_setprogname(argv[0]);
+	/* A closed pipe is a failed write (status 2), not a signal. */
+	signal(SIGPIPE, SIG_IGN);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", opts, &idx)) != -1) {
+	while ((c = getopt_long(argc, argv, ":", opts, &idx)) != -1) {
 		switch (c) {
 		case 'S':
 			sql_only = 1;
@@ -60,8 +63,7 @@ main(int argc, char *argv[])
 			cli_common(&cli, opts[idx].name, optarg);
 			break;
 		default:
-			cli_usage_error(&cli, "unknown option '%s'",
-			    argv[optind - 1]);
+			cli_bad_option(&cli, argv, c);
 		}
 	}
 	if (optind != argc)

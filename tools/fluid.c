@@ -8,8 +8,10 @@
  * that stage's diagnostics and not a second complaint about empty input.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -52,6 +54,20 @@ find_tooldir(const char *argv0)
 	if ((slash = strrchr(buf, '/')) != NULL)
 		*slash = '\0';
 	snprintf(tooldir, sizeof(tooldir), "%s/", buf);
+}
+
+/*
+ * The end of every command: what it printed must have been written.  A
+ * full disk or a closed pipe is an error (status 2), and says so.
+ */
+static int
+flush_stdout(void)
+{
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		fl_warnx("cannot write standard output:");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
 }
 
 /*
@@ -127,17 +143,29 @@ run_pipeline(char **const stages[], size_t n, json_t **doc)
 	return 0;
 }
 
-/* Options shared by validate and bundle, collected as resolve's argv. */
+/*
+ * Options shared by the commands, and the argv of each stage made from
+ * them.  An option given twice counts once, with its last value, as
+ * getopt programs do; so the argv arrays have a fixed size.
+ */
 struct args {
-	char	*resolve[8];
-	size_t	 nresolve;
-	char	*check[4];
-	size_t	 ncheck;
+	char	*resolve[7];	/* fluid-resolve [3 options] -- FILE NULL */
+	char	*check[3];	/* fluid-check [--diagnostics=] NULL */
+	char	*diag;		/* "--diagnostics=FORMAT" or NULL */
+	char	*frag;		/* "--fragment=KIND" or NULL */
+	char	*version;	/* "--schema-version=VERSION" or NULL */
 	char	*out;
 	char	*file;
-	struct sb y;	/* scratch text */
-	int	 fragment;
+	struct sb y;		/* scratch text */
 };
+
+/* Replace *slot (owned) with a new string. */
+static void
+set_opt(char **slot, char *value)
+{
+	free(*slot);
+	*slot = value;
+}
 
 static void
 parse_args(int argc, char *argv[], struct args *a, int allow_out,
@@ -152,30 +180,26 @@ parse_args(int argc, char *argv[], struct args *a, int allow_out,
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cli cli = { usage, DIAG_FORMAT_TEXT };
+	size_t n = 0;
 	int c, idx;
 
 	memset(a, 0, sizeof(*a));
-	a->resolve[a->nresolve++] = "fluid-resolve";
-	a->check[a->ncheck++] = "fluid-check";
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:", opts, &idx)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:", opts, &idx)) != -1) {
 		switch (c) {
 		case 'D':
 			cli_common(&cli, "diagnostics", optarg);
-			a->resolve[a->nresolve++] = xasprintf(
-			    "--diagnostics=%s", optarg);
-			a->check[a->ncheck++] = xasprintf("--diagnostics=%s",
-			    optarg);
+			set_opt(&a->diag, xasprintf("--diagnostics=%s",
+			    optarg));
 			break;
 		case 'f':
 		case 's':
 			if (!allow_fragment)
 				cli_usage_error(&cli, "--%s is for validate",
 				    opts[idx].name);
-			a->fragment |= c == 'f';
-			a->resolve[a->nresolve++] = xasprintf("--%s=%s",
-			    c == 'f' ? "fragment" : "schema-version", optarg);
+			set_opt(c == 'f' ? &a->frag : &a->version, xasprintf(
+			    "--%s=%s", opts[idx].name, optarg));
 			break;
 		case 'o':
 			if (!allow_out)
@@ -186,15 +210,31 @@ parse_args(int argc, char *argv[], struct args *a, int allow_out,
 			cli_common(&cli, "help", NULL);
 			break;
 		default:
-			cli_usage_error(&cli, "unknown option '%s'",
-			    argv[optind - 1]);
+			cli_bad_option(&cli, argv, c);
 		}
 	}
 	if (optind != argc - 1)
 		cli_usage_error(&cli, "%s expects one FILE", argv[0]);
 	a->file = argv[optind];
-	a->resolve[a->nresolve++] = "--";
-	a->resolve[a->nresolve++] = a->file;
+	a->resolve[n++] = "fluid-resolve";
+	if (a->diag != NULL)
+		a->resolve[n++] = a->diag;
+	if (a->frag != NULL)
+		a->resolve[n++] = a->frag;
+	if (a->version != NULL)
+		a->resolve[n++] = a->version;
+	a->resolve[n++] = "--";
+	a->resolve[n] = a->file;
+	a->check[0] = "fluid-check";
+	a->check[1] = a->diag;
+}
+
+static void
+args_release(struct args *a)
+{
+	free(a->diag);
+	free(a->frag);
+	free(a->version);
 }
 
 static int
@@ -208,11 +248,13 @@ cmd_validate(int argc, char *argv[])
 	parse_args(argc, argv, &a, 0, 1);
 	stages[0] = a.resolve;
 	stages[1] = a.check;
-	if ((st = run_pipeline(stages, 2, &doc)) != 0)
+	st = run_pipeline(stages, 2, &doc);
+	args_release(&a);
+	if (st != 0)
 		return st;
 	printf("%s: ok\n", a.file);
 	json_decref(doc);
-	return fflush(stdout) == 0 ? EXIT_OK : EXIT_USAGE;
+	return flush_stdout();
 }
 
 static int
@@ -226,7 +268,9 @@ cmd_bundle(int argc, char *argv[])
 
 	parse_args(argc, argv, &a, 1, 0);
 	stages[0] = a.resolve;
-	if ((st = run_pipeline(stages, 1, &doc)) != 0)
+	st = run_pipeline(stages, 1, &doc);
+	args_release(&a);
+	if (st != 0)
 		return st;
 	sb_init(&y);
 	sb_adds(&y, "# fluid bundle: every $ref inlined; digest ");
@@ -244,7 +288,7 @@ cmd_bundle(int argc, char *argv[])
 	} else
 		fwrite(y.buf, 1, y.len, stdout);
 	sb_release(&y);
-	return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_OK : EXIT_USAGE;
+	return flush_stdout();
 }
 
 /* The table the runner compares an existing one with: no catalog. */
@@ -261,20 +305,60 @@ table_spec(json_t *build)
 	    json_object_get(t, "fileFormat"));
 }
 
-static void
-write_out(const char *dir, const char *name, const char *text)
-{
-	char *path = xasprintf("%s/%s", dir, name);
+/*
+ * The files of one generate run, staged in a directory of their own
+ * inside DIR before any of them replaces a file in DIR.
+ */
+struct stage {
+	char	*dir;		/* DIR/.fluid-generate.XXXXXX */
+	char	**names;	/* file names, in the order they are written */
+	size_t	 n;
+};
 
-	if (atomic_write(path, text, strlen(text)) == -1)
-		fl_fatal("cannot write '%s':", path);
-	printf("wrote %s\n", path);
-	free(path);
+/* Remove the staging directory and whatever is still in it. */
+static void
+stage_discard(struct stage *sg)
+{
+	char *p;
+	size_t i;
+
+	for (i = 0; i < sg->n; i++) {
+		p = xasprintf("%s/%s", sg->dir, sg->names[i]);
+		unlink(p);
+		free(p);
+	}
+	rmdir(sg->dir);
+}
+
+/* Stage one file, or exit 2; on failure nothing in DIR has changed. */
+static void
+stage_file(struct stage *sg, const char *out, const char *name,
+    const char *text)
+{
+	char *p = xasprintf("%s/%s", sg->dir, name);
+	int e;
+
+	if (text == NULL || atomic_write(p, text, strlen(text)) == -1) {
+		e = text == NULL ? EINVAL : errno;
+		stage_discard(sg);
+		free(p);
+		p = xasprintf("%s/%s", out, name);
+		errno = e;
+		fl_fatal("cannot write '%s':", p);
+	}
+	free(p);
+	sg->names = xreallocarray(sg->names, sg->n + 1, sizeof(*sg->names));
+	sg->names[sg->n++] = xstrdup(name);
 }
 
 /*
  * fluid generate flink CONTRACT --out DIR: per managed build, the SQL
- * script and the table the runner expects, each written atomically.
+ * script and the table the runner expects.  Every file is written
+ * whole (atomic_write()) into a staging directory inside DIR first, and
+ * only when all of them are written are they renamed into place, so a
+ * full disk or a failed write leaves DIR as it was: never a new script
+ * beside an old table file.  The "wrote" lines come last, so that a
+ * closed standard output cannot stop the run half way either.
  */
 static int
 cmd_generate(int argc, char *argv[])
@@ -283,9 +367,11 @@ cmd_generate(int argc, char *argv[])
 	struct args a;
 	char **stages[3], *sqlgen[3] = { "fluid-sqlgen", NULL, NULL };
 	json_t *doc, *b, *checked, *spec;
+	struct stage sg = { NULL, NULL, 0 };
 	struct stat st;
 	size_t i;
-	char *name, *text;
+	char *name, *text, *from, *to;
+	const char *id;
 	int rc;
 
 	if (argc < 2 || strcmp(argv[1], "flink") != 0)
@@ -294,43 +380,72 @@ cmd_generate(int argc, char *argv[])
 	parse_args(argc - 1, argv + 1, &a, 1, 0);
 	if (a.out == NULL)
 		cli_usage_error(&cli, "generate flink needs --out DIR");
-	if (a.ncheck > 1)
-		sqlgen[1] = a.check[1];
+	sqlgen[1] = a.diag;
 	stages[0] = a.resolve;
 	stages[1] = a.check;
 	stages[2] = sqlgen;
-	if ((rc = run_pipeline(stages, 3, &doc)) != 0)
+	rc = run_pipeline(stages, 3, &doc);
+	args_release(&a);
+	if (rc != 0)
 		return rc;
 	if (mkdir(a.out, 0777) == -1 && errno != EEXIST)
 		fl_fatal("cannot create '%s':", a.out);
 	if (stat(a.out, &st) == -1 || !S_ISDIR(st.st_mode))
 		fl_fatal("'%s' is not a directory", a.out);
 	checked = json_object_get(ir_section(doc, "check"), "builds");
+	sg.dir = xasprintf("%s/.fluid-generate.XXXXXX", a.out);
+	if (mkdtemp(sg.dir) == NULL)
+		fl_fatal("cannot write into '%s':", a.out);
 	json_array_foreach(json_object_get(ir_section(doc, "sqlgen"),
 	    "builds"), i, b) {
-		const char *id = json_string_value(json_object_get(b, "build"));
-
+		/* fluid-check allows no '/' in an id; a second guard. */
+		id = json_string_value(json_object_get(b, "build"));
+		if (id == NULL || *id == '.' || strchr(id, '/') != NULL) {
+			stage_discard(&sg);
+			fl_fatal("fluid-sqlgen wrote a build without a usable "
+			    "id");
+		}
 		name = xasprintf("%s.sql", id);
-		write_out(a.out, name, json_string_value(json_object_get(b,
-		    "sql")));
+		stage_file(&sg, a.out, name, json_string_value(
+		    json_object_get(b, "sql")));
 		free(name);
 		spec = table_spec(json_array_get(checked, i));
 		text = json_dumps(spec, JSON_INDENT(2));
 		name = xasprintf("%s.table.json", id);
 		sb_init(&a.y);
-		sb_adds(&a.y, text);
+		sb_adds(&a.y, text ? text : "");
 		sb_addc(&a.y, '\n');
-		write_out(a.out, name, a.y.buf);
+		stage_file(&sg, a.out, name, text ? a.y.buf : NULL);
 		sb_release(&a.y);
 		free(name);
 		free(text);
 		json_decref(spec);
 	}
+	/* All written: into place, by rename() within one file system. */
+	for (i = 0; i < sg.n; i++) {
+		from = xasprintf("%s/%s", sg.dir, sg.names[i]);
+		to = xasprintf("%s/%s", a.out, sg.names[i]);
+		if (rename(from, to) == -1) {
+			rc = errno;
+			stage_discard(&sg);
+			errno = rc;
+			fl_fatal("cannot write '%s':", to);
+		}
+		free(from);
+		free(to);
+	}
+	rmdir(sg.dir);
+	for (i = 0; i < sg.n; i++) {
+		printf("wrote %s/%s\n", a.out, sg.names[i]);
+		free(sg.names[i]);
+	}
+	free(sg.names);
+	free(sg.dir);
 	if (json_array_size(checked) == 0)
 		fprintf(stderr, "fluid: %s has no managed build: nothing "
 		    "written\n", a.file);
 	json_decref(doc);
-	return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_OK : EXIT_USAGE;
+	return flush_stdout();
 }
 
 /* Adding a subcommand is one line here and one function above. */
@@ -350,6 +465,17 @@ main(int argc, char *argv[])
 	size_t i;
 
 	fl_setprogname("fluid");
+	/*
+	 * A closed pipe is a failed write (status 2 and one line), not a
+	 * silent death by signal; the stages inherit this.
+	 */
+	signal(SIGPIPE, SIG_IGN);
+	/*
+	 * With standard output closed, the next file opened would take its
+	 * descriptor and receive what we print: refuse to start instead.
+	 */
+	if (fcntl(STDOUT_FILENO, F_GETFD) == -1)
+		fl_fatal("standard output is closed");
 	find_tooldir(argv[0]);
 	if (argc < 2)
 		cli_usage_error(&cli, "expects a command");

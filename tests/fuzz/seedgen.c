@@ -1,0 +1,101 @@
+/*
+ * seedgen.c - seed corpora for the fuzz targets, made from the YAML
+ * files of examples/ and tests/ by the library itself.
+ *
+ *	seedgen OUTDIR FILE...
+ *
+ * For each FILE that resolves, OUTDIR/check/ gets its resolved
+ * document (fuzz_check's input form), and, when it passes the check,
+ * OUTDIR/sqlgen/ its check section.  Every "type" string and IR column
+ * met on the way goes to OUTDIR/types/, every "from" or "path" string
+ * to OUTDIR/path/.  Names are digests, so a seed is written once.
+ * Diagnostics are not printed: refused files just give no seed.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fluid.h"
+
+static const char *outdir;
+
+static void
+seed(const char *kind, const char *text, size_t len)
+{
+	char digest[DIGEST_STRLEN], *path;
+
+	digest_bytes(text, len, digest);
+	path = xasprintf("%s/%s/%.16s", outdir, kind, digest + 7);
+	if (atomic_write(path, text, len) == -1)
+		fl_fatal("cannot write '%s':", path);
+	free(path);
+}
+
+static void
+seed_json(const char *kind, const json_t *v)
+{
+	char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+
+	seed(kind, s, strlen(s));
+	free(s);
+}
+
+static void
+harvest(const json_t *v)
+{
+	const char *k;
+	json_t *c;
+	size_t i;
+
+	if (json_is_object(v)) {
+		json_object_foreach((json_t *)(uintptr_t)v, k, c) {
+			if (strcmp(k, "type") == 0 && json_is_string(c))
+				seed("types", json_string_value(c),
+				    json_string_length(c));
+			if ((strcmp(k, "from") == 0 || strcmp(k, "path") == 0) &&
+			    json_is_string(c))
+				seed("path", json_string_value(c),
+				    json_string_length(c));
+			harvest(c);
+		}
+		if (json_is_boolean(json_object_get(v, "required")) &&
+		    json_is_string(json_object_get(v, "type")))
+			seed_json("types", v);
+	} else if (json_is_array(v))
+		json_array_foreach(v, i, c)
+			harvest(c);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct resolve_opts o = { NULL, NULL, NULL };
+	json_t *section, *ir;
+	struct diags d;
+	int i;
+
+	fl_setprogname("seedgen");
+	if (argc < 2)
+		fl_fatal("usage: seedgen OUTDIR FILE...");
+	outdir = argv[1];
+	for (i = 2; i < argc; i++) {
+		o.path = argv[i];
+		diags_init(&d);
+		section = resolve_run(&o, &d);
+		if (section != NULL) {
+			seed_json("check", json_object_get(section,
+			    "document"));
+			harvest(json_object_get(section, "document"));
+			diags_set_positions(&d, json_object_get(section,
+			    "positions"), json_object_get(section, "files"));
+			if ((ir = check_run(section, &d)) != NULL) {
+				seed_json("sqlgen", ir);
+				harvest(ir);
+				json_decref(ir);
+			}
+		}
+		json_decref(section);
+		diags_release(&d);
+	}
+	return 0;
+}
