@@ -9,7 +9,9 @@
  * column; libyaml's own message is passed on for malformed input.
  *
  * *pos receives an object mapping the JSON pointer of every node to
- * [line, column], both 1-based.  Both *doc and *pos are new references.
+ * [line, column], both 1-based; the nodes of an alias's copy have no
+ * entry of their own: they stand where the alias does.  Both *doc and
+ * *pos are new references.
  */
 #ifndef FLUID_YLOAD_H
 #define FLUID_YLOAD_H
