@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 static const char *progname = "fluid";
@@ -38,42 +39,13 @@ diags_set_positions(struct diags *d, json_t *positions, json_t *files)
 	d->files = files;
 }
 
-/*
- * The length of the well-formed UTF-8 character at s (1 to 4), or 0 if
- * s does not start one: overlong forms, surrogates, code points past
- * U+10FFFF and sequences cut short are not.
- */
+/* The length of the well-formed UTF-8 character at s, or 0 (utf8.h). */
 static size_t
 utf8_len(const unsigned char *s)
 {
-	unsigned long cp, min;
-	size_t i, n;
+	unsigned long cp;
 
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		n = 2;
-		cp = s[0] & 0x1f;
-		min = 0x80;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		n = 3;
-		cp = s[0] & 0x0f;
-		min = 0x800;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		n = 4;
-		cp = s[0] & 0x07;
-		min = 0x10000;
-	} else
-		return 0;
-	/* A NUL fails the continuation test, so this stops at the end. */
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
+	return utf8_char(s, &cp);
 }
 
 /*

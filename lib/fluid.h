@@ -14,6 +14,7 @@
  *	ir.h       the pipeline document                   (ir.c)
  *	types.h    FLUID column types                      (types.c)
  *	path.h     mapping paths                           (path.c)
+ *	utf8.h     one UTF-8 character                     (utf8.c)
  *	digest.h   sha256 digests                          (digest.c)
  *	atomic.h   all-or-nothing file writes              (atomic.c)
  *	cli.h      what every tool's main() does           (cli.c)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "path.h"
+#include "utf8.h"
 
 static const char R_CONTROL[] = "control character in map key";
 static const char R_UTF8[] = "map key is not valid UTF-8";
@@ -65,39 +66,15 @@ parse_ident(const char **sp, char **out)
 static const char *
 key_char(const unsigned char *s, size_t *len)
 {
-	unsigned long cp, min;
-	size_t i, n;
+	unsigned long cp;
+	size_t n;
 
 	if (s[0] < 0x20 || s[0] == 0x7f)
 		return R_CONTROL;
-	if (s[0] < 0x80) {
-		*len = 1;
-		return NULL;
-	}
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		n = 2;
-		cp = s[0] & 0x1f;
-		min = 0x80;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		n = 3;
-		cp = s[0] & 0x0f;
-		min = 0x800;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		n = 4;
-		cp = s[0] & 0x07;
-		min = 0x10000;
-	} else
+	if ((n = utf8_char(s, &cp)) == 0)
 		return R_UTF8;
-	/* A NUL fails the continuation test, so this stops at the end. */
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return R_UTF8;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return R_UTF8;
-	if (cp <= 0x9f)
-		return R_CONTROL;
+	if (cp >= 0x80 && cp <= 0x9f)
+		return R_CONTROL;	/* C1 controls */
 	*len = n;
 	return NULL;
 }
