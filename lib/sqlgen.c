@@ -8,7 +8,8 @@
  *	CREATE DATABASE IF NOT EXISTS ...;
  *	CREATE TABLE IF NOT EXISTS ... ;        the expose's columns
  *	CREATE TEMPORARY TABLE source_events;   the Kafka source
- *	INSERT INTO ... SELECT ... FROM source_events AS s [CROSS JOIN UNNEST];
+ *	INSERT INTO ... SELECT ... FROM source_events AS s [CROSS JOIN UNNEST
+ *	    [UNION ALL SELECT ... the rows of null struct elements]];
  *
  * Every statement ends with ";" at the end of its last line and no
  * other line ends with ";", because that is how the runner splits them.
@@ -31,6 +32,12 @@ struct gen {
 	struct diags	*d;
 	const char	*build;
 	int		 failed;
+	/*
+	 * Set while writing the rows of null elements (null_rows()): the
+	 * element's type, so that every read of the element becomes a
+	 * NULL of the type it would have had.
+	 */
+	const struct ty	*null_elem;
 };
 
 static void
@@ -375,7 +382,52 @@ source(struct gen *g, const json_t *st)
 	sb_adds(&g->out, "\n);\n\n");
 }
 
-static void expr(struct gen *, const json_t *);
+static void expr(struct gen *, const json_t *, const struct ty *);
+
+/*
+ * "CAST(NULL AS T)": what a read of a null element gives.  T is written
+ * nullable at its top; fields inside keep their NOT NULL.
+ */
+static void
+typed_null(struct gen *g, const struct ty *t)
+{
+	struct ty top;
+
+	if (t == NULL) {
+		fail(g, "a null element");
+		return;
+	}
+	top = *t;
+	top.required = false;
+	sb_adds(&g->out, "CAST(NULL AS ");
+	sql_type(g, &top);
+	sb_addc(&g->out, ')');
+}
+
+/* The type a path into the exploded element reads, or NULL. */
+static const struct ty *
+elem_type(struct gen *g, const json_t *steps)
+{
+	const struct ty *t = g->null_elem;
+	const struct ty_field *f;
+	const json_t *st;
+	size_t i;
+
+	json_array_foreach(steps, i, st) {
+		if (t == NULL)
+			return NULL;
+		if (str(st, "field") != NULL) {
+			if (t->kind != TY_STRUCT ||
+			    (f = ty_field(t, str(st, "field"))) == NULL)
+				return NULL;
+			t = f->type;
+		} else if (str(st, "key") != NULL && t->kind == TY_MAP)
+			t = t->value;
+		else
+			return NULL;
+	}
+	return t;
+}
 
 /* A path: the alias, then .`field` and ['key'] steps. */
 static void
@@ -387,6 +439,10 @@ path(struct gen *g, const json_t *e)
 	struct sb head;
 	const json_t *steps = json_object_get(e, "steps");
 
+	if (element && g->null_elem != NULL) {
+		typed_null(g, elem_type(g, steps));
+		return;
+	}
 	/*
 	 * The element of an explode: UNNEST names a struct element's
 	 * fields as columns of `x`, and a scalar element as `x`.`<as>`.
@@ -437,7 +493,7 @@ cast_to(struct gen *g, const json_t *e, const char *type)
 	const char *why;
 
 	sb_adds(&g->out, "CAST(");
-	expr(g, json_object_get(e, "arg"));
+	expr(g, json_object_get(e, "arg"), NULL);
 	sb_adds(&g->out, " AS ");
 	if (ty_name_parse(type, &tn, &why) == -1) {
 		fail(g, "a cast");
@@ -451,11 +507,16 @@ cast_to(struct gen *g, const json_t *e, const char *type)
 	sb_addc(&g->out, ')');
 }
 
+/*
+ * An expression tree.  want is the type it must have when the table says
+ * so (an output column or a field of one), else NULL.
+ */
 static void
-expr(struct gen *g, const json_t *e)
+expr(struct gen *g, const json_t *e, const struct ty *want)
 {
 	const char *op = str(e, "op");
 	const json_t *f, *nullif;
+	const struct ty_field *wf;
 	size_t i;
 
 	if (op == NULL) {
@@ -471,16 +532,23 @@ expr(struct gen *g, const json_t *e)
 	else if (strcmp(op, "struct") == 0) {
 		nullif = json_object_get(e, "nullIf");
 		/*
-		 * UNNEST turns a null struct element into a row of null
-		 * fields, so there is nothing left to test: build the row.
+		 * A struct built from the element itself: UNNEST gives rows
+		 * for elements that are there, so there is nothing to test
+		 * (build the row); the rows of null elements get a NULL.
 		 */
 		if (json_is_object(nullif) &&
-		    json_object_get(nullif, "elementFields") == json_true() &&
-		    json_array_size(json_object_get(nullif, "steps")) == 0)
-			nullif = NULL;
+		    streq(str(nullif, "origin"), "element") &&
+		    json_array_size(json_object_get(nullif, "steps")) == 0) {
+			if (g->null_elem == NULL)
+				nullif = NULL;
+			else if (want != NULL) {
+				typed_null(g, want);
+				return;
+			}
+		}
 		if (json_is_object(nullif)) {
 			sb_adds(&g->out, "CASE WHEN ");
-			expr(g, nullif);
+			expr(g, nullif, NULL);
 			sb_adds(&g->out, " IS NULL THEN NULL ELSE ");
 		}
 		/* Built in the output's field order: never by position of
@@ -489,7 +557,10 @@ expr(struct gen *g, const json_t *e)
 		json_array_foreach(json_object_get(e, "fields"), i, f) {
 			if (i > 0)
 				sb_adds(&g->out, ", ");
-			expr(g, json_object_get(f, "expr"));
+			wf = want != NULL && want->kind == TY_STRUCT ?
+			    ty_field(want, str(f, "name")) : NULL;
+			expr(g, json_object_get(f, "expr"),
+			    wf != NULL ? wf->type : NULL);
 		}
 		sb_addc(&g->out, ')');
 		if (json_is_object(nullif))
@@ -518,6 +589,98 @@ mark_element(json_t *e, bool fields)
 			mark_element(v, fields);
 }
 
+/* The table's column called name (borrowed), or NULL. */
+static const json_t *
+table_column(const json_t *b, const char *name)
+{
+	const json_t *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(b, "table"),
+	    "columns"), i, c)
+		if (streq(str(c, "name"), name))
+			return c;
+	return NULL;
+}
+
+/* "SELECT expr AS `col`, ..." in the expose's order. */
+static void
+select_list(struct gen *g, const json_t *b, bool struct_elem)
+{
+	const json_t *o;
+	size_t i;
+
+	sb_adds(&g->out, "SELECT");
+	json_array_foreach(json_object_get(b, "outputs"), i, o) {
+		json_t *e = json_deep_copy(json_object_get(o, "expr"));
+		json_t *col = json_deep_copy(table_column(b,
+		    str(o, "name")));
+		struct ty *want = NULL;
+
+		if (col != NULL) {
+			json_object_del(col, "name");
+			want = ty_from_json(col);
+			json_decref(col);
+		}
+		sb_adds(&g->out, i ? ",\n  " : "\n  ");
+		mark_element(e, struct_elem);
+		expr(g, e, want);
+		json_decref(e);
+		ty_free(want);
+		sb_adds(&g->out, " AS ");
+		ident(g, str(o, "name"));
+	}
+}
+
+/*
+ * The spec: a null element becomes a row whose element fields are null.
+ * Flink 1.20's UNNEST gives no row at all for a null element of an
+ * ARRAY<ROW<...>> (a null scalar element does get its row), so the rows
+ * of null elements are a second SELECT, UNION ALL'd to the first: one row
+ * per null element, every read of the element a typed NULL.  Its
+ * generator is an array of as many strings as the array has null
+ * elements: SPLIT('x,x,...', ',').  Both SELECTs read the same columns of
+ * source_events, which Flink's planner scans once (source reuse).
+ */
+static void
+null_rows(struct gen *g, const json_t *b, const json_t *ex, const json_t *el)
+{
+	json_t *p = json_deep_copy(json_object_get(ex, "path"));
+	struct sb arr, nulls;
+
+	g->null_elem = ty_from_json(el);
+	if (g->null_elem == NULL)
+		fail(g, "the element type");
+	sb_adds(&g->out, "\nUNION ALL\n");
+	select_list(g, b, true);
+	/* The array, then how many of its elements are null. */
+	arr = g->out;
+	sb_init(&g->out);
+	expr(g, p, NULL);
+	json_decref(p);
+	sb_init(&nulls);
+	sb_addf(&nulls, "CARDINALITY(%s) - CARDINALITY(ARRAY_REMOVE(%s, NULL))",
+	    g->out.buf, g->out.buf);
+	sb_release(&g->out);
+	g->out = arr;
+	sb_adds(&g->out, "\nFROM ");
+	ident(g, "source_events");
+	sb_adds(&g->out, " AS " SRC "\nCROSS JOIN UNNEST(SPLIT(CONCAT(");
+	literal(g, "x");
+	sb_adds(&g->out, ", REPEAT(");
+	literal(g, ",x");
+	sb_addf(&g->out, ", %s - 1)), ", nulls.buf);
+	literal(g, ",");
+	sb_adds(&g->out, ")) AS ");
+	ident(g, "n");
+	sb_adds(&g->out, " (");
+	ident(g, "e");
+	sb_addf(&g->out, ")\nWHERE %s > 0", nulls.buf);
+	sb_release(&nulls);
+	ty_free((struct ty *)(uintptr_t)g->null_elem);
+	g->null_elem = NULL;
+}
+
 static void
 insert(struct gen *g, const json_t *b)
 {
@@ -537,29 +700,23 @@ insert(struct gen *g, const json_t *b)
 			sb_adds(&g->out, ", ");
 		ident(g, str(o, "name"));
 	}
-	sb_adds(&g->out, ")\nSELECT");
-	json_array_foreach(outs, i, o) {
-		sb_adds(&g->out, i ? ",\n  " : "\n  ");
-		if (sql != NULL) {
-			/* The build's own SQL, bound by name. */
+	sb_adds(&g->out, ")\n");
+	if (sql != NULL) {
+		/* The build's own SQL, bound by name. */
+		sb_adds(&g->out, "SELECT");
+		json_array_foreach(outs, i, o) {
+			sb_adds(&g->out, i ? ",\n  " : "\n  ");
 			sb_adds(&g->out, "`q`.");
 			ident(g, str(o, "name"));
-		} else {
-			json_t *e = json_deep_copy(json_object_get(o, "expr"));
-
-			mark_element(e, struct_elem);
-			expr(g, e);
-			json_decref(e);
+			sb_adds(&g->out, " AS ");
+			ident(g, str(o, "name"));
 		}
-		sb_adds(&g->out, " AS ");
-		ident(g, str(o, "name"));
-	}
-	if (sql != NULL) {
 		sb_adds(&g->out, "\nFROM (\n");
 		sb_adds(&g->out, sql);
 		sb_adds(&g->out, "\n) AS `q`;\n");
 		return;
 	}
+	select_list(g, b, struct_elem);
 	sb_adds(&g->out, "\nFROM ");
 	ident(g, "source_events");
 	sb_adds(&g->out, " AS " SRC);
@@ -571,7 +728,7 @@ insert(struct gen *g, const json_t *b)
 		 * or empty gives no row (an inner CROSS JOIN).
 		 */
 		sb_adds(&g->out, "\nCROSS JOIN UNNEST(");
-		expr(g, p);
+		expr(g, p, NULL);
 		json_decref(p);
 		sb_adds(&g->out, ") AS " ELEM " (");
 		if (struct_elem)
@@ -584,6 +741,9 @@ insert(struct gen *g, const json_t *b)
 		else
 			ident(g, str(ex, "as"));
 		sb_addc(&g->out, ')');
+		if (struct_elem &&
+		    json_object_get(el, "required") != json_true())
+			null_rows(g, b, ex, el);
 	}
 	sb_adds(&g->out, ";\n");
 }

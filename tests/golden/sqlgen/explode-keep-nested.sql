@@ -39,4 +39,11 @@ SELECT
   `s`.`event_id` AS `event_id`,
   ROW(`x`.`price`, `x`.`sku`) AS `item`
 FROM `source_events` AS `s`
-CROSS JOIN UNNEST(`s`.`items`) AS `x` (`sku`, `quantity`, `price`);
+CROSS JOIN UNNEST(`s`.`items`) AS `x` (`sku`, `quantity`, `price`)
+UNION ALL
+SELECT
+  `s`.`event_id` AS `event_id`,
+  CAST(NULL AS ROW<`price` DECIMAL(18, 2), `sku` STRING>) AS `item`
+FROM `source_events` AS `s`
+CROSS JOIN UNNEST(SPLIT(CONCAT('x', REPEAT(',x', CARDINALITY(`s`.`items`) - CARDINALITY(ARRAY_REMOVE(`s`.`items`, NULL)) - 1)), ',')) AS `n` (`e`)
+WHERE CARDINALITY(`s`.`items`) - CARDINALITY(ARRAY_REMOVE(`s`.`items`, NULL)) > 0;

@@ -44,4 +44,13 @@ SELECT
   `x`.`price` AS `price`,
   `x`.`sku` AS `sku`
 FROM `source_events` AS `s`
-CROSS JOIN UNNEST(`s`.`items`) AS `x` (`sku`, `quantity`, `price`);
+CROSS JOIN UNNEST(`s`.`items`) AS `x` (`sku`, `quantity`, `price`)
+UNION ALL
+SELECT
+  `s`.`event_id` AS `event_id`,
+  `s`.`customer`.`id` AS `customer_id`,
+  CAST(NULL AS DECIMAL(18, 2)) AS `price`,
+  CAST(NULL AS STRING) AS `sku`
+FROM `source_events` AS `s`
+CROSS JOIN UNNEST(SPLIT(CONCAT('x', REPEAT(',x', CARDINALITY(`s`.`items`) - CARDINALITY(ARRAY_REMOVE(`s`.`items`, NULL)) - 1)), ',')) AS `n` (`e`)
+WHERE CARDINALITY(`s`.`items`) - CARDINALITY(ARRAY_REMOVE(`s`.`items`, NULL)) > 0;

@@ -72,4 +72,20 @@ SELECT
   `s`.`kafka_offset` AS `kafka_offset`,
   CAST(`s`.`kafka_headers`['trace-id'] AS STRING) AS `trace_id`
 FROM `source_events` AS `s`
-CROSS JOIN UNNEST(`s`.`items`) AS `x` (`sku`, `quantity`, `price`);
+CROSS JOIN UNNEST(`s`.`items`) AS `x` (`sku`, `quantity`, `price`)
+UNION ALL
+SELECT
+  `s`.`event_id` AS `event_id`,
+  `s`.`event_time` AS `event_time`,
+  `s`.`customer`.`id` AS `customer_id`,
+  `s`.`customer`.`address`.`country` AS `country`,
+  `s`.`attributes`['channel'] AS `channel`,
+  CAST(NULL AS STRING) AS `sku`,
+  CAST(NULL AS INT) AS `quantity`,
+  CAST(NULL AS DECIMAL(18, 2)) AS `price`,
+  `s`.`kafka_partition` AS `kafka_partition`,
+  `s`.`kafka_offset` AS `kafka_offset`,
+  CAST(`s`.`kafka_headers`['trace-id'] AS STRING) AS `trace_id`
+FROM `source_events` AS `s`
+CROSS JOIN UNNEST(SPLIT(CONCAT('x', REPEAT(',x', CARDINALITY(`s`.`items`) - CARDINALITY(ARRAY_REMOVE(`s`.`items`, NULL)) - 1)), ',')) AS `n` (`e`)
+WHERE CARDINALITY(`s`.`items`) - CARDINALITY(ARRAY_REMOVE(`s`.`items`, NULL)) > 0;
