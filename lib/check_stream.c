@@ -144,6 +144,72 @@ add_col(struct chk *c, struct loc *l, struct stream *s, const char *name,
 	return true;
 }
 
+/*
+ * Flink 1.20's avro-confluent format derives its Avro reader schema from
+ * the column types and has no Avro type for TIMESTAMP_LTZ: the job would
+ * fail at planning ("Unsupported to derive Schema for type:
+ * TIMESTAMP_LTZ(3)").  Refuse it here, wherever it is nested, at the
+ * node that declares it (l is at the column's schema entry).
+ */
+static bool
+avro_type_ok(struct chk *c, struct loc *l, const struct ty *t)
+{
+	struct loc_mark m = loc_mark(l);
+	struct sb name;
+	size_t i;
+	bool ok = true;
+
+	switch (t->kind) {
+	case TY_TIMESTAMP_LTZ:
+		sb_init(&name);
+		ty_name_print(t, &name);
+		loc_key(l, "type");
+		cerr(c, l, "%s cannot be read with avro-confluent: Flink 1.20's "
+		    "Avro format has no type for it; declare timestamp(%d) "
+		    "(Avro timestamp-%s, an instant in UTC)", name.buf,
+		    t->precision, t->precision <= 3 ? "millis" : "micros");
+		sb_release(&name);
+		ok = false;
+		break;
+	case TY_STRUCT:
+		for (i = 0; i < t->nfields; i++) {
+			loc_key(l, "fields");
+			loc_named(l, i, t->fields[i].name);
+			ok &= avro_type_ok(c, l, t->fields[i].type);
+			loc_reset(l, m);
+		}
+		break;
+	case TY_ARRAY:
+		loc_key(l, "element");
+		ok = avro_type_ok(c, l, t->element);
+		break;
+	case TY_MAP:
+		loc_key(l, "value");
+		ok = avro_type_ok(c, l, t->value);
+		break;
+	default:
+		break;
+	}
+	loc_reset(l, m);
+	return ok;
+}
+
+/* Every column of st (at l, the schema list) is readable with avro. */
+static bool
+avro_columns_ok(struct chk *c, struct loc *l, const struct ty *st)
+{
+	struct loc_mark m = loc_mark(l);
+	size_t i;
+	bool ok = true;
+
+	for (i = 0; st != NULL && i < st->nfields; i++) {
+		loc_named(l, i, st->fields[i].name);
+		ok &= avro_type_ok(c, l, st->fields[i].type);
+		loc_reset(l, m);
+	}
+	return ok;
+}
+
 static bool
 topic_ok(struct chk *c, struct loc *l, json_t *stream)
 {
@@ -220,6 +286,8 @@ key_check(struct chk *c, struct loc *l, json_t *key, struct stream *s,
 		st = NULL;
 	} else
 		st = schema_columns(c, l, list, badk, &ok);
+	if (fmt != NULL && strcmp(fmt, "avro-confluent") == 0)
+		ok &= avro_columns_ok(c, l, st);
 	loc_reset(l, m);
 	loc_key(l, "key");
 	/* Refused key columns, and all of them under a refused prefix. */
@@ -564,6 +632,8 @@ stream_value(struct chk *c, struct loc *l, json_t *stream, struct stream *s,
 		st = NULL;
 	} else
 		st = schema_columns(c, l, v, s->bad, &ok);
+	if (fmt != NULL && strcmp(fmt, "avro-confluent") == 0)
+		ok &= avro_columns_ok(c, l, st);
 	loc_reset(l, m);
 	/* Without the value's columns, nothing can be bound: say so once. */
 	s->broken = st == NULL;

@@ -535,9 +535,20 @@ output() {
 	assert_jq '.check.builds[0].stream.format == "json"'
 }
 
+# Flink 1.20's avro format has no Avro type for TIMESTAMP_LTZ (see the
+# refusals below): an avro contract declares its instants timestamp(p).
+avro_timestamps() {
+	subst '{name: event_time, type: timestamp_ltz(3)}' \
+	    '{name: event_time, type: timestamp(3)}'
+	subst 'type: timestamp_ltz(3)
+          # +stream' 'type: timestamp(3)
+          # +stream'
+}
+
 @test "stream: value format avro-confluent with a registry is accepted" {
 	subst 'format: json' 'format: avro-confluent'
 	add source 'schemaRegistryUrl: https://registry.example.com'
+	avro_timestamps
 	check
 	ir
 	assert_jq '.check.builds[0].stream.format == "avro-confluent"'
@@ -545,8 +556,46 @@ output() {
 	    "https://registry.example.com"'
 }
 
+@test "stream: avro-confluent refuses a timestamp_ltz value column, at its type" {
+	subst 'format: json' 'format: avro-confluent'
+	add source 'schemaRegistryUrl: https://registry.example.com'
+	validate
+	build_refused "$(at 'type: timestamp_ltz\(3\)$' timestamp_ltz)" \
+	    'properties.stream.schema.event_time.type' \
+	    "timestamp_ltz\(3\) cannot be read with avro-confluent: Flink 1.20's Avro format has no type for it; declare timestamp\(3\) \(Avro timestamp-millis"
+}
+
+@test "stream: avro-confluent refuses timestamp_ltz nested in an element's struct" {
+	subst 'format: json' 'format: avro-confluent'
+	add source 'schemaRegistryUrl: https://registry.example.com'
+	avro_timestamps
+	add stream '- name: visits
+  type: array
+  element:
+    type: struct
+    fields:
+      - {name: at, type: "timestamp_ltz(6)"}'
+	validate
+	build_refused "$(at 'name: at, type: "timestamp_ltz' '"timestamp_ltz')" \
+	    'properties.stream.schema.visits.element.fields.at.type' \
+	    'declare timestamp\(6\) \(Avro timestamp-micros, an instant in UTC\)$'
+}
+
+@test "stream: timestamp_ltz in a json stream is accepted, nested too" {
+	add stream '- name: visits
+  type: array
+  element:
+    type: struct
+    fields:
+      - {name: at, type: "timestamp_ltz(6)"}'
+	check
+	ir
+	assert_jq '.check.builds[0].stream.format == "json"'
+}
+
 @test "stream: value format avro-confluent without a registry is refused" {
 	subst 'format: json' 'format: avro-confluent'
+	avro_timestamps
 	validate
 	build_refused "$(at 'bootstrapServers: kafka:9092' bootstrapServers)" \
 	    'properties.parameters.flink.source.schemaRegistryUrl' 'is required'
@@ -631,6 +680,18 @@ output() {
 	check
 	ir
 	assert_jq '.check.builds[0].stream.key.format == "avro-confluent"'
+}
+
+@test "stream: an avro-confluent key refuses a timestamp_ltz column" {
+	subst 'format: raw' 'format: avro-confluent'
+	add source 'schemaRegistryUrl: https://registry.example.com'
+	subst '- {name: order_key, type: string}' \
+	    '- {name: order_key, type: string}
+            - {name: order_at, type: timestamp_ltz(3)}'
+	validate
+	build_refused "$(at 'name: order_at' timestamp_ltz)" \
+	    'properties.stream.key.schema.order_at.type' \
+	    'cannot be read with avro-confluent'
 }
 
 @test "stream: an avro-confluent key without a registry is refused" {
