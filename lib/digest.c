@@ -4,9 +4,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 
 #include "digest.h"
+
+/*
+ * OpenSSL starts itself on first use by reading the system's
+ * openssl.cnf and registering every cipher and digest under its legacy
+ * names: more than a millisecond, in stages that run for a few.  A
+ * sha256 is the same whatever that file says, so start it without.
+ */
+static int
+digest_start(void)
+{
+	static int started;
+
+	if (!started)
+		started = OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG |
+		    OPENSSL_INIT_NO_ADD_ALL_CIPHERS |
+		    OPENSSL_INIT_NO_ADD_ALL_DIGESTS, NULL);
+	return started;
+}
 
 void
 digest_bytes(const void *buf, size_t len, char out[DIGEST_STRLEN])
@@ -14,7 +33,8 @@ digest_bytes(const void *buf, size_t len, char out[DIGEST_STRLEN])
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int mdlen = 0, i;
 
-	if (!EVP_Digest(buf, len, md, &mdlen, EVP_sha256(), NULL)) {
+	if (!digest_start() ||
+	    !EVP_Digest(buf, len, md, &mdlen, EVP_sha256(), NULL)) {
 		fputs("fluid: OpenSSL could not compute sha256\n", stderr);
 		exit(2);
 	}
