@@ -639,44 +639,49 @@ select_list(struct gen *g, const json_t *b, bool struct_elem)
  * of null elements are a second SELECT, UNION ALL'd to the first: one row
  * per null element, every read of the element a typed NULL.  Its
  * generator is an array of as many strings as the array has null
- * elements: SPLIT('x,x,...', ',').  Both SELECTs read the same columns of
+ * elements: SPLIT('x,x,...', ',').  They are counted in a derived table,
+ * because Flink 1.20 cannot infer ARRAY_REMOVE's type inside a query with
+ * a lateral UNNEST when the element holds a MAP ("convertTypeToSpec:
+ * MAP"); the column's name is no plain identifier, so it cannot clash
+ * with a stream column.  Both SELECTs read the same columns of
  * source_events, which Flink's planner scans once (source reuse).
  */
+#define NULLS	"`null elements`"
+
 static void
 null_rows(struct gen *g, const json_t *b, const json_t *ex, const json_t *el)
 {
 	json_t *p = json_deep_copy(json_object_get(ex, "path"));
-	struct sb arr, nulls;
+	struct sb arr;
 
 	g->null_elem = ty_from_json(el);
 	if (g->null_elem == NULL)
 		fail(g, "the element type");
 	sb_adds(&g->out, "\nUNION ALL\n");
 	select_list(g, b, true);
-	/* The array, then how many of its elements are null. */
+	/* The array's path, written once and used twice. */
 	arr = g->out;
 	sb_init(&g->out);
 	expr(g, p, NULL);
 	json_decref(p);
-	sb_init(&nulls);
-	sb_addf(&nulls, "CARDINALITY(%s) - CARDINALITY(ARRAY_REMOVE(%s, NULL))",
+	sb_addf(&arr, "\nFROM (\n  SELECT *, CARDINALITY(%s) - "
+	    "CARDINALITY(ARRAY_REMOVE(%s, NULL)) AS " NULLS "\n  FROM ",
 	    g->out.buf, g->out.buf);
 	sb_release(&g->out);
 	g->out = arr;
-	sb_adds(&g->out, "\nFROM ");
 	ident(g, "source_events");
-	sb_adds(&g->out, " AS " SRC "\nCROSS JOIN UNNEST(SPLIT(CONCAT(");
+	sb_adds(&g->out, " AS " SRC "\n) AS " SRC
+	    "\nCROSS JOIN UNNEST(SPLIT(CONCAT(");
 	literal(g, "x");
 	sb_adds(&g->out, ", REPEAT(");
 	literal(g, ",x");
-	sb_addf(&g->out, ", %s - 1)), ", nulls.buf);
+	sb_adds(&g->out, ", " SRC "." NULLS " - 1)), ");
 	literal(g, ",");
 	sb_adds(&g->out, ")) AS ");
 	ident(g, "n");
 	sb_adds(&g->out, " (");
 	ident(g, "e");
-	sb_addf(&g->out, ")\nWHERE %s > 0", nulls.buf);
-	sb_release(&nulls);
+	sb_adds(&g->out, ")\nWHERE " SRC "." NULLS " > 0");
 	ty_free((struct ty *)(uintptr_t)g->null_elem);
 	g->null_elem = NULL;
 }

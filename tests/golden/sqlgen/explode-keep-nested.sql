@@ -44,6 +44,9 @@ UNION ALL
 SELECT
   `s`.`event_id` AS `event_id`,
   CAST(NULL AS ROW<`price` DECIMAL(18, 2), `sku` STRING>) AS `item`
-FROM `source_events` AS `s`
-CROSS JOIN UNNEST(SPLIT(CONCAT('x', REPEAT(',x', CARDINALITY(`s`.`items`) - CARDINALITY(ARRAY_REMOVE(`s`.`items`, NULL)) - 1)), ',')) AS `n` (`e`)
-WHERE CARDINALITY(`s`.`items`) - CARDINALITY(ARRAY_REMOVE(`s`.`items`, NULL)) > 0;
+FROM (
+  SELECT *, CARDINALITY(`s`.`items`) - CARDINALITY(ARRAY_REMOVE(`s`.`items`, NULL)) AS `null elements`
+  FROM `source_events` AS `s`
+) AS `s`
+CROSS JOIN UNNEST(SPLIT(CONCAT('x', REPEAT(',x', `s`.`null elements` - 1)), ',')) AS `n` (`e`)
+WHERE `s`.`null elements` > 0;

@@ -51,6 +51,9 @@ SELECT
   `s`.`customer`.`id` AS `customer_id`,
   CAST(NULL AS DECIMAL(18, 2)) AS `price`,
   CAST(NULL AS STRING) AS `sku`
-FROM `source_events` AS `s`
-CROSS JOIN UNNEST(SPLIT(CONCAT('x', REPEAT(',x', CARDINALITY(`s`.`items`) - CARDINALITY(ARRAY_REMOVE(`s`.`items`, NULL)) - 1)), ',')) AS `n` (`e`)
-WHERE CARDINALITY(`s`.`items`) - CARDINALITY(ARRAY_REMOVE(`s`.`items`, NULL)) > 0;
+FROM (
+  SELECT *, CARDINALITY(`s`.`items`) - CARDINALITY(ARRAY_REMOVE(`s`.`items`, NULL)) AS `null elements`
+  FROM `source_events` AS `s`
+) AS `s`
+CROSS JOIN UNNEST(SPLIT(CONCAT('x', REPEAT(',x', `s`.`null elements` - 1)), ',')) AS `n` (`e`)
+WHERE `s`.`null elements` > 0;

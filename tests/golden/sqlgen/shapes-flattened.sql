@@ -86,6 +86,9 @@ SELECT
   `s`.`kafka_partition` AS `kafka_partition`,
   `s`.`kafka_offset` AS `kafka_offset`,
   CAST(`s`.`kafka_headers`['trace-id'] AS STRING) AS `trace_id`
-FROM `source_events` AS `s`
-CROSS JOIN UNNEST(SPLIT(CONCAT('x', REPEAT(',x', CARDINALITY(`s`.`items`) - CARDINALITY(ARRAY_REMOVE(`s`.`items`, NULL)) - 1)), ',')) AS `n` (`e`)
-WHERE CARDINALITY(`s`.`items`) - CARDINALITY(ARRAY_REMOVE(`s`.`items`, NULL)) > 0;
+FROM (
+  SELECT *, CARDINALITY(`s`.`items`) - CARDINALITY(ARRAY_REMOVE(`s`.`items`, NULL)) AS `null elements`
+  FROM `source_events` AS `s`
+) AS `s`
+CROSS JOIN UNNEST(SPLIT(CONCAT('x', REPEAT(',x', `s`.`null elements` - 1)), ',')) AS `n` (`e`)
+WHERE `s`.`null elements` > 0;
