@@ -6,7 +6,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import org.apache.flink.api.common.JobExecutionResult;
@@ -30,9 +32,11 @@ import org.apache.flink.table.operations.command.SetOperation;
 import org.apache.flink.table.operations.ddl.CreateTableOperation;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.flink.FlinkCatalog;
 
 /**
@@ -47,8 +51,10 @@ import org.apache.iceberg.flink.FlinkCatalog;
  * the source's CREATE TEMPORARY TABLE run as they are). Before the script's
  * CREATE TABLE of the expected table (TABLE_JSON: namespace, name, columns)
  * runs, an existing table's schema is compared with the expected one (names,
- * order, types, nullability, recursively) and a mismatch is refused; a table
- * the DDL creates is compared too. Every INSERT must write that table. The
+ * order, types, nullability, recursively) and a mismatch is refused. A missing
+ * table is created by the runner from TABLE_JSON, with the DDL's partitioning
+ * and properties (Flink's DDL would lose NOT NULL inside nullable ROWs: see
+ * IcebergSchema), and compared too. Every INSERT must write that table. The
  * INSERTs are EXPLAINed, and, unless --validate-only, submitted as one job.
  * --await waits for the job to end (for a local MiniCluster; in a session or
  * application cluster the job outlives the runner).
@@ -237,9 +243,14 @@ public final class FlinkRunner {
                         out.println("fluid-flink-runner: " + id.asSummaryString()
                                 + " exists and its schema matches");
                     }
+                    if (!existed) {
+                        create(tEnv, id, expected, (CreateTableOperation) op);
+                    }
+                    // IF NOT EXISTS: the table is there now; Flink still parses
+                    // and validates the statement as it is written.
                     tEnv.executeSql(stmt);
                     if (!existed) {
-                        compare(tEnv, id, expected, "the table the script created");
+                        compare(tEnv, id, expected, "the table the runner created");
                         out.println("fluid-flink-runner: created " + id.asSummaryString());
                     }
                     checked = true;
@@ -367,6 +378,44 @@ public final class FlinkRunner {
         Catalog c = tEnv.getCatalog(id.getCatalogName()).orElseThrow(
                 () -> new Failure(REJECTED, "catalog " + id.getCatalogName() + " is not defined"));
         return c.tableExists(new ObjectPath(id.getDatabaseName(), id.getObjectName()));
+    }
+
+    /**
+     * Creates the expected table through the Iceberg catalog with the schema of
+     * TABLE_JSON (see IcebergSchema for why not through the DDL), and the
+     * partitioning, location and properties that the script's CREATE TABLE
+     * gives, as Iceberg's own FlinkCatalog.createTable would take them.
+     */
+    private static void create(TableEnvironment tEnv, ObjectIdentifier id, ExpectedTable expected,
+            CreateTableOperation op) throws Failure {
+        Catalog c = tEnv.getCatalog(id.getCatalogName()).orElseThrow(
+                () -> new Failure(REJECTED, "catalog " + id.getCatalogName() + " is not defined"));
+        if (!(c instanceof FlinkCatalog)) {
+            throw new Failure(REJECTED, id.getCatalogName() + " is not an Iceberg catalog");
+        }
+        Schema schema;
+        PartitionSpec spec;
+        try {
+            schema = IcebergSchema.of(expected);
+            PartitionSpec.Builder pb = PartitionSpec.builderFor(schema);
+            for (String key : op.getCatalogTable().getPartitionKeys()) {
+                pb.identity(key);
+            }
+            spec = pb.build();
+        } catch (RuntimeException e) {
+            throw new Failure(USAGE, "the expected table: " + describe(e));
+        }
+        Map<String, String> props = new LinkedHashMap<>(op.getCatalogTable().getOptions());
+        String location = props.remove("location");
+        try {
+            ((FlinkCatalog) c).catalog().createTable(
+                    TableIdentifier.of(Namespace.of(id.getDatabaseName()), id.getObjectName()),
+                    schema, spec, location, props);
+        } catch (AlreadyExistsException e) {
+            // Created meanwhile by someone else: compare() judges it.
+        } catch (RuntimeException e) {
+            throw new Failure(FAILED, "creating " + id.asSummaryString() + ": " + describe(e));
+        }
     }
 
     private void compare(TableEnvironment tEnv, ObjectIdentifier id, ExpectedTable expected, String what)
