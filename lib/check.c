@@ -260,6 +260,10 @@ deployment_check(struct contract *k, struct loc *l, json_t *flink,
 				cerr(c, l, "must be a plain s3:// URI (non-S3 "
 				    "storage is not supported)");
 				*ok = false;
+			} else if (!s3_names_bucket(s)) {
+				cerr(c, l, "names no bucket: write "
+				    "s3://BUCKET/PATH");
+				*ok = false;
 			} else {
 				loc_reset(l, m2);
 				add_place(k, l, s3[i], s, build);

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "check_int.h"
 #include "url.h"
@@ -386,6 +387,18 @@ name_ok(struct chk *c, struct loc *l, json_t *o, const char *key)
 	return s;
 }
 
+/*
+ * libcurl reads s3:///x as the host x (it allows up to three slashes),
+ * but Iceberg's and Hadoop's S3 clients read an empty bucket there: the
+ * text itself must have the bucket right after "s3://".
+ */
+bool
+s3_names_bucket(const char *s)
+{
+	return s != NULL && strncasecmp(s, "s3://", 5) == 0 &&
+	    s[5] != '\0' && s[5] != '/';
+}
+
 json_t *
 expose_check(struct chk *c, struct loc *l, json_t *expose, struct ty *schema,
     json_t *bad)
@@ -433,6 +446,11 @@ expose_check(struct chk *c, struct loc *l, json_t *expose, struct ty *schema,
 		if (u.query) {
 			err_at(c, l, "warehouse", "must be a plain s3:// URI "
 			    "without a query");
+			ok = false;
+		} else if (!s3_names_bucket(json_string_value(
+		    json_object_get(loc, "warehouse")))) {
+			err_at(c, l, "warehouse", "names no bucket: write "
+			    "s3://BUCKET/PATH");
 			ok = false;
 		}
 		url_release(&u);

@@ -162,6 +162,8 @@ json_t	*expose_check(struct chk *, struct loc *, json_t *expose,
  * are where the expose's schema is; xbad holds the lower-cased names of
  * its refused columns.  Returns false after errors.
  */
+/* s is written s3://BUCKET..., with the bucket right after the slashes. */
+bool	 s3_names_bucket(const char *s);
 bool	 mapping_check(struct chk *, struct loc *build, json_t *props,
 	    struct stream *, struct ty *schema, json_t *xbad,
 	    const char *expose_ptr, const char *expose_path,

@@ -1753,6 +1753,23 @@ own_sql() {
 	[[ $stderr != *$'\e'* ]] || fail "the control character is echoed"
 }
 
+@test "contract: the warehouse must name its bucket right after s3://" {
+	# libcurl reads s3:///lake as the host "lake"; S3 clients read no bucket.
+	subst 'warehouse: s3://lake/warehouse' 'warehouse: s3:///lake/warehouse'
+	validate
+	refused "$(at 'warehouse: s3:///' s3)" \
+	    'exposes[0].binding.location.warehouse' \
+	    'names no bucket: write s3://BUCKET/PATH$'
+}
+
+@test "deployment: an s3 URI must name its bucket" {
+	subst 'haUri: s3://flink-state/shop-orders/ha' \
+	    'haUri: s3:///flink-state/shop-orders/ha'
+	validate
+	build_refused "$(at 'haUri: s3:///' s3)" \
+	    'properties.parameters.flink.deployment.haUri' 'names no bucket'
+}
+
 @test "contract: the warehouse must be an s3:// URI" {
 	subst 'warehouse: s3://lake/warehouse' 'warehouse: gs://lake/warehouse'
 	validate
