@@ -1,6 +1,7 @@
 /*
  * jptr.c - building and following JSON pointers (see jptr.h).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,21 +10,29 @@
 void
 jptr_push_key(struct sb *sb, const char *key)
 {
+	size_t n;
+
 	sb_addc(sb, '/');
-	for (; *key != '\0'; key++) {
+	while (*key != '\0') {
+		/* Copy the run up to the next character to escape at once. */
+		n = strcspn(key, "~/");
+		sb_addn(sb, key, n);
+		key += n;
 		if (*key == '~')
-			sb_adds(sb, "~0");
+			sb_addn(sb, "~0", 2);
 		else if (*key == '/')
-			sb_adds(sb, "~1");
+			sb_addn(sb, "~1", 2);
 		else
-			sb_addc(sb, *key);
+			break;
+		key++;
 	}
 }
 
 void
 jptr_push_index(struct sb *sb, size_t index)
 {
-	sb_addf(sb, "/%zu", index);
+	sb_addc(sb, '/');
+	sb_addu(sb, index);
 }
 
 /* Unescape one token in place; returns -1 on a bad '~' escape. */
@@ -93,4 +102,132 @@ jptr_get(json_t *root, const char *ptr)
 	}
 	free(copy);
 	return cur;
+}
+
+struct jpent {
+	size_t		off;		/* of the pointer in keys */
+	uint32_t	hash;
+	int		v[3];
+};
+
+struct jptab {
+	struct sb	 keys;		/* the pointers, each NUL-terminated */
+	struct jpent	*ents;		/* in the order they were put */
+	size_t		 n, cap;
+	uint32_t	*slots;		/* 0: free; else entry index + 1 */
+	size_t		 nslots;	/* a power of two, at least 2 n */
+};
+
+/* FNV-1a: pointers are short and the table is only read by them. */
+static uint32_t
+jp_hash(const char *s, size_t len)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+struct jptab *
+jptab_new(void)
+{
+	struct jptab *t = xcalloc(1, sizeof(*t));
+
+	sb_init(&t->keys);
+	t->nslots = 64;
+	t->slots = xcalloc(t->nslots, sizeof(*t->slots));
+	return t;
+}
+
+void
+jptab_free(struct jptab *t)
+{
+	if (t == NULL)
+		return;
+	sb_release(&t->keys);
+	free(t->ents);
+	free(t->slots);
+	free(t);
+}
+
+/* The slot of ptr: its entry's, or the free one it would take. */
+static uint32_t *
+jp_slot(const struct jptab *t, const char *ptr, size_t len, uint32_t h)
+{
+	size_t i, mask = t->nslots - 1;
+	const struct jpent *e;
+	const char *k;
+
+	for (i = h & mask;; i = (i + 1) & mask) {
+		if (t->slots[i] == 0)
+			return &t->slots[i];
+		e = &t->ents[t->slots[i] - 1];
+		k = t->keys.buf + e->off;
+		if (e->hash == h && strncmp(k, ptr, len) == 0 &&
+		    k[len] == '\0')
+			return &t->slots[i];
+	}
+}
+
+void
+jptab_put(struct jptab *t, const char *ptr, size_t len, int a, int b, int c)
+{
+	uint32_t h = jp_hash(ptr, len), *slot;
+	struct jpent *e;
+	size_t i, j, mask;
+
+	slot = jp_slot(t, ptr, len, h);
+	if (*slot == 0) {
+		if (2 * (t->n + 1) > t->nslots) {
+			free(t->slots);
+			t->nslots *= 2;
+			t->slots = xcalloc(t->nslots, sizeof(*t->slots));
+			mask = t->nslots - 1;
+			for (i = 0; i < t->n; i++) {
+				for (j = t->ents[i].hash & mask;
+				    t->slots[j] != 0; j = (j + 1) & mask)
+					;
+				t->slots[j] = (uint32_t)i + 1;
+			}
+			slot = jp_slot(t, ptr, len, h);
+		}
+		if (t->n == t->cap) {
+			t->cap = t->cap ? 2 * t->cap : 64;
+			t->ents = xreallocarray(t->ents, t->cap,
+			    sizeof(*t->ents));
+		}
+		e = &t->ents[t->n];
+		e->off = t->keys.len;
+		e->hash = h;
+		sb_addn(&t->keys, ptr, len);
+		sb_addc(&t->keys, '\0');
+		*slot = (uint32_t)++t->n;
+	} else
+		e = &t->ents[*slot - 1];
+	e->v[0] = a;
+	e->v[1] = b;
+	e->v[2] = c;
+}
+
+const int *
+jptab_get(const struct jptab *t, const char *ptr, size_t len)
+{
+	uint32_t *slot = jp_slot(t, ptr, len, jp_hash(ptr, len));
+
+	return *slot ? t->ents[*slot - 1].v : NULL;
+}
+
+size_t
+jptab_count(const struct jptab *t)
+{
+	return t->n;
+}
+
+const char *
+jptab_entry(const struct jptab *t, size_t i, const int **vals)
+{
+	*vals = t->ents[i].v;
+	return t->keys.buf + t->ents[i].off;
 }

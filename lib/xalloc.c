@@ -142,6 +142,17 @@ sb_addc(struct sb *sb, char c)
 }
 
 void
+sb_addu(struct sb *sb, unsigned long long v)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	do
+		*--p = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	sb_addn(sb, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+void
 sb_addf(struct sb *sb, const char *fmt, ...)
 {
 	va_list ap;
