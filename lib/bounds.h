@@ -8,7 +8,14 @@
 #ifndef FLUID_BOUNDS_H
 #define FLUID_BOUNDS_H
 
-#define FL_MAX_INPUT_BYTES	(64u << 20)	/* one YAML file or JSON doc */
+#define FL_MAX_INPUT_BYTES	(64u << 20)	/* one YAML file */
+/*
+ * A pipeline document (ir_read) holds the resolved contract and what each
+ * stage adds to it, a few times the YAML it came from: its own, larger
+ * bound, so that every contract the YAML bound lets in can go through
+ * the whole pipeline.
+ */
+#define FL_MAX_IR_BYTES		(512u << 20)
 #define FL_MAX_NODES		4000000u	/* nodes per resolved contract,
 						   aliases and $refs expanded */
 #define FL_MAX_YAML_DEPTH	256		/* nested YAML collections */

@@ -83,7 +83,7 @@ main(int argc, char *argv[])
 		ir_add_stage(doc, "resolve", section);
 	}
 	status = cli_finish(&cli, &d, doc);
-	json_decref(doc);
+	ir_keep_until_exit(doc);
 	diags_release(&d);
 	return status;
 }

@@ -109,7 +109,7 @@ main(int argc, char *argv[])
 		status = cli_finish(&cli, &d, doc);
 	}
 	json_decref(out);
-	json_decref(doc);
+	ir_keep_until_exit(doc);
 	diags_release(&d);
 	return status;
 }
