@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "jptr.h"
 #include "utf8.h"
 #include "xalloc.h"
 
@@ -23,6 +24,8 @@ diags_release(struct diags *d)
 {
 	size_t i;
 
+	jptab_free(d->table);
+
 	for (i = 0; i < d->n; i++) {
 		free(d->v[i].file);
 		free(d->v[i].ptr);
@@ -35,8 +38,125 @@ diags_release(struct diags *d)
 void
 diags_set_positions(struct diags *d, json_t *positions, json_t *files)
 {
+	jptab_free(d->table);
+	d->table = NULL;
+	d->decoded = 0;
+	d->document = NULL;
 	d->positions = positions;
 	d->files = files;
+}
+
+void
+diags_set_resolve(struct diags *d, json_t *section)
+{
+	diags_set_positions(d, json_object_get(section, "positions"),
+	    json_object_get(section, "files"));
+	d->document = json_object_get(section, "document");
+}
+
+/* A number of at most nine digits at *sp, or -1 (none, or too long). */
+static long
+rec_num(const char **sp)
+{
+	const char *s = *sp;
+	long v = 0;
+
+	while (*s >= '0' && *s <= '9' && s - *sp < 9)
+		v = v * 10 + (*s++ - '0');
+	if (s == *sp || (*s >= '0' && *s <= '9'))
+		return -1;
+	*sp = s;
+	return v;
+}
+
+/*
+ * Take the record of node, at ptr, from *sp, then those of its
+ * children (diag.h).  Returns -1 when the records do not match.
+ */
+static int
+decode_node(struct jptab *t, json_t *node, struct sb *ptr, const char **sp,
+    long *file, long *line)
+{
+	const char *s = *sp, *k;
+	size_t len = ptr->len, i;
+	long a, col;
+	int neg;
+	json_t *v;
+
+	if (*s == '\0')
+		return -1;
+	if (*s == '-' && (s[1] == ' ' || s[1] == '\0'))
+		s++;
+	else {
+		neg = *s == '-';
+		s += neg;
+		a = *s == ',' ? 0 : rec_num(&s);
+		if (a == -1)
+			return -1;
+		if (*s == '@') {
+			if (neg)
+				return -1;
+			*file = a;
+			s++;
+			neg = *s == '-';
+			s += neg;
+			a = *s == ',' ? 0 : rec_num(&s);
+			if (a == -1)
+				return -1;
+		}
+		*line += neg ? -a : a;
+		if (*s++ != ',' || (col = rec_num(&s)) < 1 || *line < 1 ||
+		    *line > 2000000000L)
+			return -1;
+		jptab_put(t, ptr->buf, ptr->len, (int)*file, (int)*line,
+		    (int)col);
+	}
+	if (*s == ' ')
+		s++;
+	else if (*s != '\0')
+		return -1;
+	*sp = s;
+	if (json_is_object(node)) {
+		json_object_foreach(node, k, v) {
+			jptr_push_key(ptr, k);
+			if (decode_node(t, v, ptr, sp, file, line) == -1)
+				return -1;
+			sb_truncate(ptr, len);
+		}
+	} else if (json_is_array(node)) {
+		json_array_foreach(node, i, v) {
+			jptr_push_index(ptr, i);
+			if (decode_node(t, v, ptr, sp, file, line) == -1)
+				return -1;
+			sb_truncate(ptr, len);
+		}
+	}
+	return 0;
+}
+
+/* The positions as a table, once; NULL when they cannot be used. */
+static struct jptab *
+decode(struct diags *d)
+{
+	const char *s;
+	struct sb ptr;
+	long file = 0, line = 0;
+
+	if (d->decoded)
+		return d->table;
+	d->decoded = 1;
+	if (d->document == NULL || !json_is_string(d->positions))
+		return NULL;
+	s = json_string_value(d->positions);
+	d->table = jptab_new();
+	sb_init(&ptr);
+	if (decode_node(d->table, d->document, &ptr, &s, &file, &line) == -1 ||
+	    *s != '\0') {
+		jptab_free(d->table);
+		d->table = NULL;
+	}
+	sb_release(&ptr);
+	return d->table;
 }
 
 /* The length of the well-formed UTF-8 character at s, or 0 (utf8.h). */
@@ -111,15 +231,34 @@ diag_new(struct diags *d, enum diag_level level)
 }
 
 int
-diag_locate(const struct diags *d, const char *ptr, const char **file,
+diag_locate(struct diags *d, const char *ptr, const char **file,
     int *line, int *col)
 {
+	struct jptab *t;
+	const int *v;
+	size_t n;
 	char *p, *slash;
 	json_t *pos;
 	int found = 0;
 
 	if (ptr == NULL || d->positions == NULL)
 		return 0;
+	if (!json_is_object(d->positions)) {
+		if ((t = decode(d)) == NULL)
+			return 0;
+		/* Fall back to the parent: "/a/b" -> "/a" -> "". */
+		n = strlen(ptr);
+		while ((v = jptab_get(t, ptr, n)) == NULL && n > 0)
+			while (n > 0 && ptr[--n] != '/')
+				;
+		if (v == NULL)
+			return 0;
+		*file = json_string_value(json_array_get(d->files,
+		    (size_t)v[0]));
+		*line = v[1];
+		*col = v[2];
+		return *file != NULL;
+	}
 	p = xstrdup(ptr);
 	for (;;) {
 		pos = json_object_get(d->positions, p);

@@ -12,16 +12,33 @@
  * (status 2) are not diagnostics; tools report them with fl_fatal().
  *
  * A diagnostic is placed by a JSON pointer into the resolved contract.
- * The positions table that fluid-resolve writes maps pointers to
- * [file index, line, column]; a pointer with no entry falls back to its
- * nearest ancestor that has one, so "the field is missing" errors point
- * at the mapping that lacks it.
+ * fluid-resolve writes where every node of the contract stands as one
+ * string, "positions": a record per node of "document", in the
+ * document's order (a node, then its children, in the order they are
+ * written), separated by single spaces.  A record is
+ *
+ *	[FILE@][LINES],COLUMN	or	-
+ *
+ * FILE is the index in "files", given when it is not the one of the
+ * record before (0 at first); LINES is the line minus the line of the
+ * record before (0 at first), left out when it is 0; "-" is a node
+ * with no position.  A document of a hundred thousand nodes has a few
+ * hundred kilobytes of them, which every later stage passes on as one
+ * string: they are decoded, into a table from JSON pointers to [file
+ * index, line, column], only when a diagnostic is placed.  A pointer
+ * with no entry falls back to its nearest ancestor that has one, so
+ * "the field is missing" errors point at the mapping that lacks it.
+ * Records that do not match the document (a tool reordered its keys)
+ * place nothing.  The older form, an object from pointers to [file
+ * index, line, column], is still read.
  */
 #ifndef FLUID_DIAG_H
 #define FLUID_DIAG_H
 
 #include <stdio.h>
 #include <jansson.h>
+
+struct jptab;
 
 enum diag_level {
 	DIAG_WARNING,
@@ -47,13 +64,25 @@ struct diags {
 	size_t		 n, cap;
 	size_t		 nerrors;
 	size_t		 nwarnings;
-	json_t		*positions;	/* borrowed: pointer -> [f, l, c] */
+	json_t		*positions;	/* borrowed: the records, or (older
+					   form) pointer -> [f, l, c] */
 	json_t		*files;		/* borrowed: array of file names */
+	json_t		*document;	/* borrowed: what the records follow */
+	struct jptab	*table;		/* the records decoded, or NULL */
+	int		 decoded;	/* table tried */
 };
 
 void	diags_init(struct diags *);
 void	diags_release(struct diags *);
-/* Use the positions and files of a resolve section (borrowed). */
+/*
+ * Place diagnostics with the "positions", "files" and "document" of a
+ * resolve section (borrowed: it must outlive d's last diag_at()).
+ */
+void	diags_set_resolve(struct diags *, json_t *section);
+/*
+ * The same with positions and files alone: only for the older, object
+ * form of the positions (string records need the document).
+ */
 void	diags_set_positions(struct diags *, json_t *positions, json_t *files);
 
 /* Add a diagnostic placed by a JSON pointer (may be NULL). */
@@ -64,8 +93,11 @@ void	diag_pos(struct diags *, enum diag_level, const char *file,
 	    int line, int col, const char *fmt, ...)
 	    __attribute__((format(printf, 6, 7)));
 
-/* Where a pointer is: fills file/line/col, returns 0 if unknown. */
-int	diag_locate(const struct diags *, const char *ptr,
+/*
+ * Where a pointer is: fills file/line/col, returns 0 if unknown.  The
+ * first call decodes the positions (hence d is not const).
+ */
+int	diag_locate(struct diags *, const char *ptr,
 	    const char **file, int *line, int *col);
 
 /* Parse "--diagnostics=" values; returns -1 for an unknown one. */

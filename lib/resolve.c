@@ -1,12 +1,13 @@
 /*
  * resolve.c - $ref resolution inside a workspace root (see resolve.h).
  *
- * The walk copies the contract into a new tree.  It carries two
- * pointers: where it is in the file it is reading (to find the line and
- * column in that file's positions) and where it is in the output (the
- * pointer the positions table is keyed by).  Following a $ref switches
- * the first to the target file and leaves the second alone, which is
- * all it takes for every node to remember its own file.
+ * The walk copies the contract into a new tree.  It carries the pointer
+ * of where it is in the file it is reading, to find the line and column
+ * in that file's positions, and writes them down in the order it builds
+ * the output, which is the output's own order: the positions need no
+ * pointer of their own (see put_pos()).  Following a $ref switches the
+ * pointer to the target file, which is all it takes for every node to
+ * remember its own file.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,7 +30,9 @@ struct rfile {
 	char	*real;		/* realpath, or NULL for stdin */
 	char	*dir;		/* directory that relative $refs start from */
 	json_t	*doc;
-	json_t	*pos;		/* pointer -> [line, column] */
+	struct ypos *yp;	/* positions in the order of the file */
+	struct jptab *pos;	/* pointer -> (line, column), made when
+				   first needed */
 };
 
 /* A subtree measure() has seen whole: what it expands to. */
@@ -45,7 +48,9 @@ struct resolver {
 	char		*root;		/* refs may not leave this directory */
 	struct rfile	*files;
 	size_t		 nfiles;
-	json_t		*positions;
+	struct sb	 positions;	/* the section's "positions" */
+	size_t		 pos_file;	/* file and line of its last record */
+	long long	 pos_line;
 	size_t		 load_nodes;	/* nodes loaded from files */
 	size_t		 out_nodes;	/* nodes written to the output */
 	char		*stack[FL_MAX_REF_DEPTH];	/* refs being followed */
@@ -106,32 +111,39 @@ inside(const char *root, const char *real)
 }
 
 /*
- * The position of fptr in file fi, as [line, column] (borrowed) or NULL.
+ * The position of fptr in file fi, as {line, column} (borrowed) or NULL.
  * A node inside the copy of a YAML alias has no position of its own
  * (see yload.c): it stands where the alias does, its nearest ancestor
  * with a position.
  */
-static json_t *
-file_pos(const struct resolver *r, size_t fi, const char *fptr)
+/* The positions of file fi by pointer. */
+static const struct jptab *
+ftab(struct resolver *r, size_t fi)
 {
-	json_t *pos = r->files[fi].pos, *p;
-	char *s, *slash;
+	struct rfile *f = &r->files[fi];
 
-	if ((p = json_object_get(pos, fptr)) != NULL || *fptr == '\0')
-		return p;
-	s = xstrdup(fptr);
-	while (p == NULL && (slash = strrchr(s, '/')) != NULL) {
-		*slash = '\0';
-		p = json_object_get(pos, s);
-	}
-	free(s);
+	if (f->pos == NULL)
+		f->pos = ypos_table(f->yp, f->doc);
+	return f->pos;
+}
+
+static const int *
+file_pos(struct resolver *r, size_t fi, const char *fptr)
+{
+	const struct jptab *pos = ftab(r, fi);
+	size_t n = strlen(fptr);
+	const int *p;
+
+	while ((p = jptab_get(pos, fptr, n)) == NULL && n > 0)
+		while (n > 0 && fptr[--n] != '/')
+			;
 	return p;
 }
 
 static void __attribute__((format(printf, 4, 5)))
 error_at(struct resolver *r, size_t fi, const char *fptr, const char *fmt, ...)
 {
-	json_t *p = file_pos(r, fi, fptr);
+	const int *p = file_pos(r, fi, fptr);
 	va_list ap;
 	char *msg;
 
@@ -139,8 +151,7 @@ error_at(struct resolver *r, size_t fi, const char *fptr, const char *fmt, ...)
 	msg = xvasprintf(fmt, ap);
 	va_end(ap);
 	diag_pos(r->d, DIAG_ERROR, r->files[fi].display,
-	    p ? (int)json_integer_value(json_array_get(p, 0)) : 0,
-	    p ? (int)json_integer_value(json_array_get(p, 1)) : 0, "%s", msg);
+	    p ? p[0] : 0, p ? p[1] : 0, "%s", msg);
 	free(msg);
 }
 
@@ -194,7 +205,8 @@ load_file(struct resolver *r, const char *real, const char *display,
 {
 	unsigned char *buf;
 	size_t len, i;
-	json_t *doc, *pos;
+	json_t *doc;
+	struct ypos *pos;
 	FILE *own = NULL;
 	struct rfile *f;
 	int rc, e;
@@ -223,7 +235,8 @@ load_file(struct resolver *r, const char *real, const char *display,
 		    strerror(errno));
 		return -1;
 	}
-	rc = yload_buffer(display, buf, len, &doc, &pos, &r->load_nodes, r->d);
+	rc = yload_buffer_pos(display, buf, len, &doc, &pos, &r->load_nodes,
+	    r->d);
 	free(buf);
 	if (rc == -1)
 		return -1;
@@ -233,12 +246,13 @@ load_file(struct resolver *r, const char *real, const char *display,
 	f->real = real ? xstrdup(real) : NULL;
 	f->dir = real ? dir_of(real) : xstrdup(r->cwd);
 	f->doc = doc;
-	f->pos = pos;
+	f->yp = pos;
+	f->pos = NULL;
 	return (ssize_t)r->nfiles++;
 }
 
 static json_t *walk(struct resolver *, json_t *, size_t, struct sb *,
-    struct sb *, json_t *);
+    const int *);
 
 /*
  * What the $ref object node, found in file fi at fptr, points at:
@@ -327,8 +341,7 @@ ref_target(struct resolver *r, json_t *node, size_t fi, const char *fptr,
 
 /* Follow the $ref object node found in file fi at fptr. */
 static json_t *
-follow(struct resolver *r, json_t *node, size_t fi, struct sb *fptr,
-    struct sb *optr)
+follow(struct resolver *r, json_t *node, size_t fi, struct sb *fptr)
 {
 	json_t *target, *out;
 	const char *tp;
@@ -342,7 +355,7 @@ follow(struct resolver *r, json_t *node, size_t fi, struct sb *fptr,
 	r->stack[r->depth++] = key;
 	sb_init(&tptr);
 	sb_adds(&tptr, tp);
-	out = walk(r, target, tfi, &tptr, optr, file_pos(r, tfi, tp));
+	out = walk(r, target, tfi, &tptr, file_pos(r, tfi, tp));
 	sb_release(&tptr);
 	free(r->stack[--r->depth]);
 	return out;
@@ -498,16 +511,52 @@ toobig:
 }
 
 /*
- * Copy node, found in file fi at fptr, to the output at optr.  inherit
+ * Add the position of the next node of the output, in the order of the
+ * document (a node, then its children): "[FILE@][LINES],COLUMN" with the
+ * file index only when it changes and the line as the difference from
+ * the record before ("" for none), or "-" for a node without one.  See
+ * diag.h and fluid-ir(5).
+ */
+static void
+put_pos(struct resolver *r, size_t fi, int line, int col)
+{
+	struct sb *sb = &r->positions;
+	long long dl;
+
+	if (sb->len > 0)
+		sb_addc(sb, ' ');
+	if (line == 0) {
+		sb_addc(sb, '-');
+		return;
+	}
+	if (fi != r->pos_file) {
+		sb_addu(sb, fi);
+		sb_addc(sb, '@');
+		r->pos_file = fi;
+	}
+	dl = (long long)line - r->pos_line;
+	if (dl < 0) {
+		sb_addc(sb, '-');
+		sb_addu(sb, (unsigned long long)-dl);
+	} else if (dl > 0)
+		sb_addu(sb, (unsigned long long)dl);
+	r->pos_line = line;
+	sb_addc(sb, ',');
+	sb_addu(sb, (unsigned long long)col);
+}
+
+/*
+ * Copy node, found in file fi at fptr, to the output.  inherit
  * is the position of its parent, which it takes when it has none of
  * its own (inside the copy of a YAML alias).
  */
 static json_t *
 walk(struct resolver *r, json_t *node, size_t fi, struct sb *fptr,
-    struct sb *optr, json_t *inherit)
+    const int *inherit)
 {
-	size_t flen = fptr->len, olen = optr->len, i;
-	json_t *p, *out, *child, *v;
+	size_t flen = fptr->len, i;
+	json_t *out, *child, *v;
+	const int *p;
 	const char *k;
 
 	if (++r->out_nodes > FL_MAX_NODES) {
@@ -518,21 +567,16 @@ walk(struct resolver *r, json_t *node, size_t fi, struct sb *fptr,
 		return NULL;
 	}
 	if (json_is_object(node) && json_object_get(node, "$ref") != NULL)
-		return follow(r, node, fi, fptr, optr);
-	if ((p = json_object_get(r->files[fi].pos, fptr->buf)) == NULL)
+		return follow(r, node, fi, fptr);
+	if ((p = jptab_get(ftab(r, fi), fptr->buf, fptr->len)) == NULL)
 		p = inherit;
-	if (p != NULL)
-		json_object_set_new(r->positions, optr->buf,
-		    json_pack("[I, O, O]", (json_int_t)fi,
-		    json_array_get(p, 0), json_array_get(p, 1)));
+	put_pos(r, fi, p ? p[0] : 0, p ? p[1] : 0);
 	if (json_is_object(node)) {
 		out = json_object();
 		json_object_foreach(node, k, v) {
 			jptr_push_key(fptr, k);
-			jptr_push_key(optr, k);
-			child = walk(r, v, fi, fptr, optr, p);
+			child = walk(r, v, fi, fptr, p);
 			sb_truncate(fptr, flen);
-			sb_truncate(optr, olen);
 			if (child == NULL)
 				return json_decref(out), NULL;
 			json_object_set_new(out, k, child);
@@ -543,10 +587,8 @@ walk(struct resolver *r, json_t *node, size_t fi, struct sb *fptr,
 		out = json_array();
 		json_array_foreach(node, i, v) {
 			jptr_push_index(fptr, i);
-			jptr_push_index(optr, i);
-			child = walk(r, v, fi, fptr, optr, p);
+			child = walk(r, v, fi, fptr, p);
 			sb_truncate(fptr, flen);
-			sb_truncate(optr, olen);
 			if (child == NULL)
 				return json_decref(out), NULL;
 			json_array_append_new(out, child);
@@ -645,13 +687,16 @@ resolver_release(struct resolver *r)
 		free(r->files[i].real);
 		free(r->files[i].dir);
 		json_decref(r->files[i].doc);
-		json_decref(r->files[i].pos);
+		jptab_free(r->files[i].pos);
+		ypos_free(r->files[i].yp);
 	}
 	free(r->files);
 	free(r->memo);
 	free(r->cwd);
 	free(r->root);
-	json_decref(r->positions);
+	sb_release(&r->positions);
+	/* Released: releasing again does nothing. */
+	memset(r, 0, sizeof(*r));
 }
 
 json_t *
@@ -659,15 +704,15 @@ resolve_run(const struct resolve_opts *o, struct diags *d)
 {
 	struct resolver r;
 	char real[PATH_MAX], *dir, digest[DIGEST_STRLEN];
-	json_t *doc = NULL, *files, *section = NULL, *v;
-	struct sb fptr, optr;
+	json_t *doc = NULL, *files, *section = NULL, *v, *pos;
+	struct sb fptr;
 	ssize_t fi;
 	size_t i, size;
 	int want_list, depth;
 
 	memset(&r, 0, sizeof(r));
 	r.d = d;
-	r.positions = json_object();
+	sb_init(&r.positions);
 	if ((r.cwd = getcwd(NULL, 0)) == NULL)
 		fl_fatal("cannot get the working directory:");
 	if (o->path != NULL) {
@@ -719,17 +764,33 @@ resolve_run(const struct resolve_opts *o, struct diags *d)
 		    want_list ? "a list" : "a mapping", json_kind(v));
 		goto out;
 	}
-	sb_init(&fptr);
-	sb_init(&optr);
-	if (measure(&r, r.files[0].doc, 0, &fptr, &size, &depth) == 0)
-		doc = walk(&r, r.files[0].doc, 0, &fptr, &optr, NULL);
-	sb_release(&fptr);
-	sb_release(&optr);
+	if (r.files[0].yp->refs == 0 && r.files[0].yp->aliases == 0) {
+		/*
+		 * Nothing to follow and nothing shared: the loaded tree is
+		 * the output as it is, within the node limit since it
+		 * loaded, and its positions are already in its order.
+		 */
+		doc = json_incref(r.files[0].doc);
+		for (i = 0; i < r.files[0].yp->n; i++)
+			put_pos(&r, 0, (int)r.files[0].yp->v[i].line,
+			    (int)r.files[0].yp->v[i].col);
+		ypos_free(r.files[0].yp);
+		r.files[0].yp = NULL;
+	} else {
+		sb_init(&fptr);
+		if (measure(&r, r.files[0].doc, 0, &fptr, &size, &depth) == 0)
+			doc = walk(&r, r.files[0].doc, 0, &fptr, NULL);
+		sb_release(&fptr);
+	}
 	if (doc == NULL)
 		goto out;
 	files = json_array();
 	for (i = 0; i < r.nfiles; i++)
 		json_array_append_new(files, json_string(r.files[i].display));
+	/* Digits, '@', ',', '-' and spaces: nothing to check or escape. */
+	pos = json_stringn_nocheck(r.positions.buf, r.positions.len);
+	/* What was loaded is not needed any more: less to hold at the peak. */
+	resolver_release(&r);
 	digest_json(doc, digest);
 	section = json_pack("{s:s}", "kind", o->fragment ? "fragment" :
 	    "contract");
@@ -745,7 +806,7 @@ resolve_run(const struct resolve_opts *o, struct diags *d)
 	json_object_set_new(section, "schemaVersion", v);
 	json_object_set_new(section, "document", doc);
 	json_object_set_new(section, "files", files);
-	json_object_set(section, "positions", r.positions);
+	json_object_set_new(section, "positions", pos);
 	json_object_set_new(section, "digest", json_string(digest));
 out:
 	free(dir);

@@ -16,7 +16,8 @@
  *	  "schemaVersion": "0.7.7" | null,
  *	  "document": {...},		the resolved contract
  *	  "files": ["a.yaml", ...],	every file read, contract first
- *	  "positions": {"/ptr": [file index, line, column], ...},
+ *	  "positions": "1,1 ,3 1,3 1@-40,5 ...",  one record per node of
+ *					"document", in its order (diag.h)
  *	  "digest": "sha256:..." }	of the canonical document
  */
 #ifndef FLUID_RESOLVE_H

@@ -18,7 +18,6 @@
 
 struct frame {
 	json_t	*node;		/* the open mapping or sequence (borrowed) */
-	size_t	 ptrlen;	/* length of its pointer in ld->ptr */
 	char	*key;		/* mapping: key awaiting its value */
 	char	*anchor;	/* anchor to register when it closes */
 	size_t	 nodes0;	/* node count when it opened */
@@ -27,12 +26,11 @@ struct frame {
 struct loader {
 	const char	*name;
 	struct diags	*d;
-	json_t		*pos;
+	struct ypos	*pos;
 	json_t		*anchors;	/* name -> node */
 	json_t		*anchor_sizes;	/* name -> node count */
 	struct frame	 stack[FL_MAX_YAML_DEPTH];
 	int		 depth;
-	struct sb	 ptr;		/* pointer of the innermost frame */
 	size_t		*nodes;
 	size_t		 nodes0;	/* budget used before this file */
 	json_t		*root;
@@ -116,17 +114,25 @@ is_float(const char *s, size_t len)
 enum yload_plain
 yload_plain_kind(const char *s, size_t len)
 {
-	static const char *nulls[] = { "", "~", "null", "Null", "NULL" };
-	static const char *bools[] = { "true", "True", "TRUE",
-	    "false", "False", "FALSE" };
+	static const char *nulls[] = { "null", "Null", "NULL" };
+	static const char *trues[] = { "true", "True", "TRUE" };
+	static const char *falses[] = { "false", "False", "FALSE" };
 	size_t i;
 
-	for (i = 0; i < sizeof(nulls) / sizeof(*nulls); i++)
-		if (len == strlen(nulls[i]) && memcmp(s, nulls[i], len) == 0)
+	/* Called for every plain scalar: by length, then by first byte. */
+	if (len == 0 || (len == 1 && s[0] == '~'))
+		return YLOAD_PLAIN_NULL;
+	for (i = 0; i < 3; i++) {
+		if (len == 4 && memcmp(s, nulls[i], 4) == 0)
 			return YLOAD_PLAIN_NULL;
-	for (i = 0; i < sizeof(bools) / sizeof(*bools); i++)
-		if (len == strlen(bools[i]) && memcmp(s, bools[i], len) == 0)
+		if ((len == 4 && memcmp(s, trues[i], 4) == 0) ||
+		    (len == 5 && memcmp(s, falses[i], 5) == 0))
 			return YLOAD_PLAIN_BOOL;
+	}
+	/* A number starts with a digit, a sign or a dot (.5, .inf, .nan). */
+	if ((s[0] < '0' || s[0] > '9') && s[0] != '-' && s[0] != '+' &&
+	    s[0] != '.')
+		return YLOAD_PLAIN_STRING;
 	if (is_int(s, len))
 		return YLOAD_PLAIN_INT;
 	if (is_float(s, len))
@@ -204,12 +210,23 @@ count_node(struct loader *ld, const yaml_mark_t *m, size_t n)
 	return 0;
 }
 
+/* The next node, in the order of the file, stands at m. */
 static void
-record_pos(struct loader *ld, const char *ptr, const yaml_mark_t *m)
+record_pos(struct loader *ld, const yaml_mark_t *m, int alias)
 {
-	json_object_set_new(ld->pos, ptr,
-	    json_pack("[I, I]", (json_int_t)m->line + 1,
-	    (json_int_t)m->column + 1));
+	struct ypos *p = ld->pos;
+	struct ypos_node *n;
+
+	if (p->n == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 256;
+		p->v = xreallocarray(p->v, p->cap, sizeof(*p->v));
+	}
+	n = &p->v[p->n++];
+	/* Within bounds: a file has at most FL_MAX_INPUT_BYTES bytes. */
+	n->line = (unsigned)m->line + 1;
+	n->col = (unsigned)m->column + 1;
+	n->alias = alias != 0;
+	p->aliases += alias != 0;
 }
 
 static int
@@ -250,6 +267,8 @@ take_key(struct loader *ld, struct frame *top, const yaml_event_t *ev)
 		    "YAML merge keys ('<<') are not supported");
 	if (json_object_get(top->node, s) != NULL)
 		return fail(ld, &ev->start_mark, "duplicate key '%s'", s);
+	if (len == 4 && memcmp(s, "$ref", 4) == 0)
+		ld->pos->refs++;
 	top->key = xstrndup(s, len);
 	return count_node(ld, &ev->start_mark, 1);
 }
@@ -284,26 +303,10 @@ attach(struct loader *ld, json_t *v)
 		json_array_append_new(top->node, v);
 }
 
-/* Extend ld->ptr with the pointer step of the node about to be added. */
-static void
-child_ptr(struct loader *ld)
-{
-	struct frame *top;
-
-	if (ld->depth == 0)
-		return;
-	top = &ld->stack[ld->depth - 1];
-	if (json_is_object(top->node))
-		jptr_push_key(&ld->ptr, top->key);
-	else
-		jptr_push_index(&ld->ptr, json_array_size(top->node));
-}
-
 static int
 on_node(struct loader *ld, const yaml_event_t *ev)
 {
 	struct frame *top = ld->depth ? &ld->stack[ld->depth - 1] : NULL;
-	size_t base = ld->ptr.len;
 	json_t *v, *size;
 	const char *anchor;
 	int rc = 0;
@@ -314,7 +317,6 @@ on_node(struct loader *ld, const yaml_event_t *ev)
 		return take_key(ld, top, ev);
 	if (count_node(ld, &ev->start_mark, 1))
 		return -1;
-	child_ptr(ld);
 	switch (ev->type) {
 	case YAML_SCALAR_EVENT:
 		if (check_tag(ld, ev, ev->data.scalar.tag,
@@ -324,7 +326,7 @@ on_node(struct loader *ld, const yaml_event_t *ev)
 			rc = -1;
 			break;
 		}
-		record_pos(ld, ld->ptr.buf, &ev->start_mark);
+		record_pos(ld, &ev->start_mark, 0);
 		register_anchor(ld, ev->data.scalar.anchor, v, 1);
 		attach(ld, v);
 		break;
@@ -347,7 +349,7 @@ on_node(struct loader *ld, const yaml_event_t *ev)
 		 * (recording each of them here would make a "billion laughs"
 		 * cost as much time and memory as its expansion).
 		 */
-		record_pos(ld, ld->ptr.buf, &ev->start_mark);
+		record_pos(ld, &ev->start_mark, 1);
 		attach(ld, json_incref(v));
 		break;
 	case YAML_MAPPING_START_EVENT:
@@ -367,22 +369,20 @@ on_node(struct loader *ld, const yaml_event_t *ev)
 		}
 		v = ev->type == YAML_MAPPING_START_EVENT ? json_object() :
 		    json_array();
-		record_pos(ld, ld->ptr.buf, &ev->start_mark);
+		record_pos(ld, &ev->start_mark, 0);
 		attach(ld, v);
 		top = &ld->stack[ld->depth++];
 		top->node = v;
-		top->ptrlen = ld->ptr.len;
 		top->key = NULL;
 		anchor = (const char *)(ev->type == YAML_MAPPING_START_EVENT ?
 		    ev->data.mapping_start.anchor :
 		    ev->data.sequence_start.anchor);
 		top->anchor = anchor ? xstrdup(anchor) : NULL;
 		top->nodes0 = *ld->nodes;
-		return 0;	/* the pointer stays extended while open */
+		return 0;
 	default:
 		break;
 	}
-	sb_truncate(&ld->ptr, base);
 	return rc;
 }
 
@@ -397,8 +397,6 @@ on_end(struct loader *ld)
 		free(top->anchor);
 	}
 	free(top->key);
-	/* Back to the parent's pointer: drop this node's step. */
-	sb_truncate(&ld->ptr, ld->depth ? ld->stack[ld->depth - 1].ptrlen : 0);
 }
 
 static void
@@ -412,7 +410,6 @@ loader_release(struct loader *ld)
 	}
 	json_decref(ld->anchors);
 	json_decref(ld->anchor_sizes);
-	sb_release(&ld->ptr);
 }
 
 /* The line and column (in characters) of byte offset off of buf. */
@@ -434,8 +431,8 @@ offset_mark(const unsigned char *buf, size_t len, size_t off)
 }
 
 int
-yload_buffer(const char *name, const unsigned char *buf, size_t len,
-    json_t **doc, json_t **pos, size_t *nodes, struct diags *d)
+yload_buffer_pos(const char *name, const unsigned char *buf, size_t len,
+    json_t **doc, struct ypos **pos, size_t *nodes, struct diags *d)
 {
 	struct loader ld;
 	yaml_parser_t parser;
@@ -445,12 +442,12 @@ yload_buffer(const char *name, const unsigned char *buf, size_t len,
 	memset(&ld, 0, sizeof(ld));
 	ld.name = name;
 	ld.d = d;
-	ld.pos = json_object();
+	ld.pos = xcalloc(1, sizeof(*ld.pos));
 	ld.anchors = json_object();
 	ld.anchor_sizes = json_object();
 	ld.nodes = nodes;
-	sb_init(&ld.ptr);
-	*doc = *pos = NULL;
+	*doc = NULL;
+	*pos = NULL;
 
 	if (!yaml_parser_initialize(&parser)) {
 		fputs("fluid: out of memory\n", stderr);
@@ -511,10 +508,34 @@ yload_buffer(const char *name, const unsigned char *buf, size_t len,
 		*pos = ld.pos;
 	} else {
 		json_decref(ld.root);
-		json_decref(ld.pos);
+		ypos_free(ld.pos);
 	}
 	loader_release(&ld);
 	return rc;
+}
+
+int
+yload_buffer(const char *name, const unsigned char *buf, size_t len,
+    json_t **doc, json_t **pos, size_t *nodes, struct diags *d)
+{
+	struct ypos *yp;
+	struct jptab *t;
+	const int *v;
+	const char *k;
+	size_t i;
+
+	*pos = NULL;
+	if (yload_buffer_pos(name, buf, len, doc, &yp, nodes, d) == -1)
+		return -1;
+	t = ypos_table(yp, *doc);
+	ypos_free(yp);
+	*pos = json_object();
+	for (i = 0; i < jptab_count(t); i++) {
+		k = jptab_entry(t, i, &v);
+		json_object_set_new(*pos, k, json_pack("[i, i]", v[0], v[1]));
+	}
+	jptab_free(t);
+	return 0;
 }
 
 int
@@ -554,4 +575,64 @@ yload_slurp(FILE *fp, size_t max, unsigned char **bufp, size_t *lenp)
 	*bufp = buf;
 	*lenp = len;
 	return 0;
+}
+
+void
+ypos_free(struct ypos *p)
+{
+	if (p == NULL)
+		return;
+	free(p->v);
+	free(p);
+}
+
+/*
+ * Give node, at ptr, the next position, then its children theirs; an
+ * alias's copy has none below the alias.  Returns -1 if the positions
+ * run out (they do not, for the document they were recorded with).
+ */
+static int
+table_node(struct jptab *t, const struct ypos *p, size_t *i, json_t *node,
+    struct sb *ptr)
+{
+	const struct ypos_node *n;
+	size_t len = ptr->len, j;
+	const char *k;
+	json_t *v;
+
+	if (*i == p->n)
+		return -1;
+	n = &p->v[(*i)++];
+	jptab_put(t, ptr->buf, ptr->len, (int)n->line, (int)n->col, 0);
+	if (n->alias)
+		return 0;
+	if (json_is_object(node)) {
+		json_object_foreach(node, k, v) {
+			jptr_push_key(ptr, k);
+			if (table_node(t, p, i, v, ptr) == -1)
+				return -1;
+			sb_truncate(ptr, len);
+		}
+	} else if (json_is_array(node)) {
+		json_array_foreach(node, j, v) {
+			jptr_push_index(ptr, j);
+			if (table_node(t, p, i, v, ptr) == -1)
+				return -1;
+			sb_truncate(ptr, len);
+		}
+	}
+	return 0;
+}
+
+struct jptab *
+ypos_table(const struct ypos *p, json_t *doc)
+{
+	struct jptab *t = jptab_new();
+	struct sb ptr;
+	size_t i = 0;
+
+	sb_init(&ptr);
+	(void)table_node(t, p, &i, doc, &ptr);
+	sb_release(&ptr);
+	return t;
 }

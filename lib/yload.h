@@ -36,6 +36,38 @@ enum yload_plain {
  */
 int	yload_buffer(const char *name, const unsigned char *buf, size_t len,
 	    json_t **doc, json_t **pos, size_t *nodes, struct diags *d);
+/*
+ * The same, with the positions as a list in the order of the file: one
+ * per node, the nodes of an alias's copy left out (the alias has one),
+ * which is the order of the document when it has no alias.  What
+ * fluid-resolve uses: it takes the list as it is for a contract with no
+ * alias and no $ref, and asks for a table by pointer only when it needs
+ * one.  *pos is freed with ypos_free().
+ */
+struct ypos_node {
+	unsigned	line;		/* 1-based */
+	unsigned	col : 31;	/* 1-based */
+	unsigned	alias : 1;	/* an alias: the nodes of its copy
+					   follow without positions */
+};
+
+struct ypos {
+	struct ypos_node *v;
+	size_t		  n, cap;
+	size_t		  refs;		/* mapping keys "$ref" */
+	size_t		  aliases;
+};
+
+struct jptab;
+int	yload_buffer_pos(const char *name, const unsigned char *buf,
+	    size_t len, json_t **doc, struct ypos **pos, size_t *nodes,
+	    struct diags *d);
+void	ypos_free(struct ypos *);
+/*
+ * The positions by JSON pointer, pointer -> (line, column, 0), for doc,
+ * the document they were loaded with (jptr.h; freed with jptab_free()).
+ */
+struct jptab *ypos_table(const struct ypos *, json_t *doc);
 
 /* What a plain (unquoted) scalar means under the core schema. */
 enum yload_plain yload_plain_kind(const char *s, size_t len);

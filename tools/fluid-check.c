@@ -51,12 +51,11 @@ main(int argc, char *argv[])
 	doc = ir_read(stdin, "resolve");
 	res = ir_section(doc, "resolve");
 	diags_init(&d);
-	diags_set_positions(&d, json_object_get(res, "positions"),
-	    json_object_get(res, "files"));
+	diags_set_resolve(&d, res);
 	if ((ir = check_run(res, &d)) != NULL)
 		ir_add_stage(doc, "check", ir);
 	status = cli_finish(&cli, &d, ir ? doc : NULL);
-	json_decref(doc);
+	ir_keep_until_exit(doc);
 	diags_release(&d);
 	return status;
 }

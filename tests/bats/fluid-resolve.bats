@@ -19,6 +19,30 @@ teardown() {
 	fluid_teardown
 }
 
+# The positions of a resolve section, decoded as fluid-ir(5) says, into
+# {"/pointer": [file index, line, column]}: one record per node of the
+# document, in its order ("path(..)" in jq).
+POSDEF='def positions:
+  (.positions / " ") as $r | [.document | path(..)] as $p
+  | if ($r | length) != ($p | length)
+    then error("the positions do not match the document") else . end
+  | reduce range(0; $r | length) as $i ({f: 0, l: 0, m: {}};
+      if $r[$i] == "-" then . else
+        ($r[$i] / "@") as $a
+        | (if ($a | length) == 2 then .f = ($a[0] | tonumber) else . end)
+        | ($a[-1] / ",") as $b
+        | .l += (if $b[0] == "" then 0 else ($b[0] | tonumber) end)
+        | .m[$p[$i] | map(tostring | gsub("~"; "~0") | gsub("/"; "~1"))
+            | map("/" + .) | join("")] = [.f, .l, ($b[1] | tonumber)]
+      end)
+  | .m;'
+
+# assert_pos [JQ OPTIONS] FILTER: assert_jq with positions defined.
+assert_pos() {
+	local filter=${!#}
+	assert_jq "${@:1:$#-1}" "$POSDEF $filter"
+}
+
 # --- refusals: one file ------------------------------------------------
 
 @test "resolve: malformed YAML is refused with libyaml's message and place" {
@@ -156,10 +180,10 @@ EOF
 	assert_jq '.resolve.document.copy == {"kind": "kafka", "list": [1, 2]}'
 	assert_jq '.resolve.document.copy == .resolve.document.base'
 	# fluid-resolve(1): the copy's nodes are placed at the alias.
-	assert_jq '.resolve.positions["/base/kind"] == [0, 1, 17]'
-	assert_jq '.resolve.positions["/copy"] == [0, 2, 7]'
-	assert_jq '.resolve.positions["/copy/kind"] == [0, 2, 7]'
-	assert_jq '.resolve.positions["/copy/list/1"] == [0, 2, 7]'
+	assert_pos '(.resolve | positions)["/base/kind"] == [0, 1, 17]'
+	assert_pos '(.resolve | positions)["/copy"] == [0, 2, 7]'
+	assert_pos '(.resolve | positions)["/copy/kind"] == [0, 2, 7]'
+	assert_pos '(.resolve | positions)["/copy/list/1"] == [0, 2, 7]'
 }
 
 @test "resolve: the billion laughs is refused quickly, at the alias that passes the budget" {
@@ -266,7 +290,7 @@ EOF
 	refuses 1 u.yaml "^u\\.yaml:2:11: error: duplicate key '$(printf '\303\261')'$"
 	printf 'k\303\251: \303\261\n' >u.yaml
 	accepts u.yaml
-	assert_jq '.resolve.positions["/k\u00e9"] == [0, 1, 5]'
+	assert_pos '(.resolve | positions)["/k\u00e9"] == [0, 1, 5]'
 }
 
 @test "resolve: a failed write of standard output is an environment error" {
@@ -359,8 +383,8 @@ EOF
 	assert_jq '.resolve.document == {"id": "orders",
 	    "stream": {"kind": "kafka", "topic": "orders"}}'
 	assert_jq '.resolve.files == ["c.yaml", "stream.yaml"]'
-	assert_jq '.resolve.positions["/stream/topic"] == [1, 2, 8]'
-	assert_jq '.resolve.positions["/id"] == [0, 1, 5]'
+	assert_pos '(.resolve | positions)["/stream/topic"] == [1, 2, 8]'
+	assert_pos '(.resolve | positions)["/id"] == [0, 1, 5]'
 }
 
 @test "resolve: a \$ref with a JSON pointer takes that node, escapes decoded" {
@@ -511,8 +535,8 @@ EOF
 	assert_jq '.resolve.document.one == .resolve.document.two'
 	assert_jq '.resolve.document.nested.deep == "orders"'
 	assert_jq '.resolve.files == ["c.yaml", "stream.yaml"]'
-	assert_jq '.resolve.positions["/one/topic"] == [1, 2, 8]'
-	assert_jq '.resolve.positions["/two/topic"] == [1, 2, 8]'
+	assert_pos '(.resolve | positions)["/one/topic"] == [1, 2, 8]'
+	assert_pos '(.resolve | positions)["/two/topic"] == [1, 2, 8]'
 }
 
 @test "resolve: a chain of 100 \$refs is refused, not followed forever" {
@@ -692,7 +716,7 @@ EOF
 	assert_jq '.resolve.document.stream == {"kind": "kafka", "topic": "shared"}'
 	assert_jq '.resolve.files[0] == "contracts/c.yaml"'
 	assert_jq '.resolve.files | index("frags/s.yaml") != null'
-	assert_jq '.resolve.positions["/stream/topic"] ==
+	assert_pos '(.resolve | positions)["/stream/topic"] ==
 	    [(.resolve.files | index("frags/s.yaml")), 2, 8]'
 }
 
@@ -855,14 +879,14 @@ check_example() {
 	assert_jq '.resolve.document.builds[0].properties.stream.topic == "orders"'
 	line=$(line_of "$s" '^topic:')
 	col=$(col_of "$s" "$line" orders)
-	assert_jq --arg f "$s" --argjson l "$line" --argjson c "$col" \
-	    '.resolve.positions["/builds/0/properties/stream/topic"] ==
+	assert_pos --arg f "$s" --argjson l "$line" --argjson c "$col" \
+	    '(.resolve | positions)["/builds/0/properties/stream/topic"] ==
 	    [(.resolve.files | index($f)), $l, $c]'
 	# The value schema came from the fragment's own fragment.
 	line=$(line_of "$v" '^- name: event_id$')
 	col=$(col_of "$v" "$line" event_id)
-	assert_jq --arg f "$v" --argjson l "$line" --argjson c "$col" \
-	    '.resolve.positions["/builds/0/properties/stream/schema/0/name"] ==
+	assert_pos --arg f "$v" --argjson l "$line" --argjson c "$col" \
+	    '(.resolve | positions)["/builds/0/properties/stream/schema/0/name"] ==
 	    [(.resolve.files | index($f)), $l, $c]'
 	assert_jq '.resolve.document.builds[0].properties.stream.schema[0] ==
 	    {"name": "event_id", "type": "string", "required": true}'
@@ -870,8 +894,8 @@ check_example() {
 	bline=$(line_of "$c" '^  - id: ')
 	bid=$(sed -n "${bline}s/^  - id: //p" "$c")
 	col=$(col_of "$c" "$bline" "$bid")
-	assert_jq --argjson l "$bline" --argjson c "$col" \
-	    '.resolve.positions["/builds/0/id"] == [0, $l, $c]'
+	assert_pos --argjson l "$bline" --argjson c "$col" \
+	    '(.resolve | positions)["/builds/0/id"] == [0, $l, $c]'
 	assert_jq --arg id "$bid" '.resolve.document.builds[0].id == $id'
 }
 
@@ -1077,7 +1101,7 @@ EOF
 	assert_jq '.resolve.document.topic == "orders"'
 	assert_jq '.resolve.document.schema[0].name == "event_id"'
 	assert_jq '.resolve.files[0] == "shapes/fragments/streams/orders.yaml"'
-	assert_jq --arg v "$v" '.resolve.positions["/schema/0/name"] ==
+	assert_pos --arg v "$v" '(.resolve | positions)["/schema/0/name"] ==
 	    [(.resolve.files | index($v)), '"$(line_of "$v" '^- name: event_id$')"', 9]'
 	assert_jq '.resolve.digest | test("^sha256:[0-9a-f]{64}$")'
 }
@@ -1102,7 +1126,7 @@ EOF
 	assert_jq '.resolve.document[0] == {"name": "event_id", "type": "string", "required": true}'
 	assert_jq '[.resolve.document[].name] ==
 	    ["event_id", "customer", "items", "attributes", "event_time"]'
-	assert_jq '.resolve.positions["/2/element/fields/2/type"][1] == '"$(line_of shapes/fragments/streams/orders.value.yaml 'type: decimal')"
+	assert_pos '(.resolve | positions)["/2/element/fields/2/type"][1] == '"$(line_of shapes/fragments/streams/orders.value.yaml 'type: decimal')"
 }
 
 @test "resolve: --fragment schema refuses a mapping" {
