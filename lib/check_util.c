@@ -2,6 +2,7 @@
  * check_util.c - the checker's locations, messages and typed getters.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,42 +116,77 @@ cwarn(struct chk *c, const struct loc *l, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* One insertion, deletion, substitution or swap of neighbours. */
-bool
-one_edit_apart(const char *a, const char *b)
+/*
+ * One insertion, deletion, substitution or swap of neighbours, between a
+ * and b of known lengths.
+ */
+static bool
+one_edit_n(const char *a, size_t la, const char *b, size_t lb)
 {
-	size_t la = strlen(a), lb = strlen(b), i = 0;
+	size_t i = 0;
 
-	if (strcmp(a, b) == 0)
-		return false;
 	if (la > lb + 1 || lb > la + 1)
 		return false;
 	while (i < la && i < lb && a[i] == b[i])
 		i++;
 	if (la == lb) {
-		if (strcmp(a + i + 1, b + i + 1) == 0)
+		if (i == la)
+			return false;	/* the same */
+		if (memcmp(a + i + 1, b + i + 1, la - i - 1) == 0)
 			return true;
 		return i + 1 < la && a[i] == b[i + 1] && a[i + 1] == b[i] &&
-		    strcmp(a + i + 2, b + i + 2) == 0;
+		    memcmp(a + i + 2, b + i + 2, la - i - 2) == 0;
 	}
 	if (la > lb)
-		return strcmp(a + i + 1, b + i) == 0;
-	return strcmp(a + i, b + i + 1) == 0;
+		return memcmp(a + i + 1, b + i, la - i - 1) == 0;
+	return memcmp(a + i, b + i + 1, lb - i - 1) == 0;
 }
 
+bool
+one_edit_apart(const char *a, const char *b)
+{
+	return one_edit_n(a, strlen(a), b, strlen(b));
+}
+
+/* The bytes of s as a set of 64 (a bag of letters, folded). */
+static uint64_t
+letters(const char *s, size_t *len)
+{
+	const char *p;
+	uint64_t m = 0;
+
+	for (p = s; *p != '\0'; p++)
+		m |= (uint64_t)1 << ((unsigned char)*p & 63);
+	*len = (size_t)(p - s);
+	return m;
+}
+
+/*
+ * The first candidate one edit away.  A report names one, so this runs
+ * once per error, over every candidate: it looks at each candidate once,
+ * and only a candidate whose length and letters allow it gets the full
+ * comparison.  One edit changes the set of letters by at most two: a
+ * letter gone, a letter new.
+ */
 const char *
 didyoumean(const char *name, const char *const *cands, size_t n, char *buf,
     size_t buflen)
 {
-	size_t i;
+	size_t i, ln, lc;
+	uint64_t mn, mc;
 
 	buf[0] = '\0';
-	for (i = 0; i < n; i++)
-		if (cands[i] != NULL && one_edit_apart(name, cands[i])) {
-			snprintf(buf, buflen, " (did you mean '%s'?)",
-			    cands[i]);
-			break;
-		}
+	mn = letters(name, &ln);
+	for (i = 0; i < n; i++) {
+		if (cands[i] == NULL)
+			continue;
+		mc = letters(cands[i], &lc);
+		if (__builtin_popcountll(mn ^ mc) > 2 ||
+		    !one_edit_n(name, ln, cands[i], lc))
+			continue;
+		snprintf(buf, buflen, " (did you mean '%s'?)", cands[i]);
+		break;
+	}
 	return buf;
 }
 
