@@ -1,24 +1,25 @@
 /*
  * fluid - the driver users type.  Each subcommand runs a pipeline of
- * fluid-* stages (found next to this executable) and presents the result.
+ * fluid-* stages and presents the result.
  *
- * Stages run one after another, each reading the previous one's output
- * from an unlinked temporary file, rather than as a live pipe: when a
+ * The stages run one after another inside this process (pipeline.h):
+ * the same code as the fluid-* programs, the same diagnostics under
+ * their names and the same statuses, without starting a program per
+ * stage, which cost more than the work on a small contract.  When a
  * stage refuses the contract the driver stops there, so the user sees
  * that stage's diagnostics and not a second complaint about empty input.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fluid.h"
+#include "pipeline.h"
 
 static const char usage[] =
 "usage: fluid validate [--diagnostics=text|json] FILE\n"
@@ -36,26 +37,6 @@ static const char usage[] =
 "Exit status: 0 ok, 1 refused, 2 usage or environment error.\n"
 "See fluid(1) and fluid(7).\n";
 
-static char tooldir[PATH_MAX + 2];
-
-/* The stages live beside us: /proc/self/exe, or argv[0] failing that. */
-static void
-find_tooldir(const char *argv0)
-{
-	char buf[PATH_MAX], *slash;
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-
-	if (n > 0)
-		buf[n] = '\0';
-	else if (realpath(argv0, buf) == NULL) {
-		tooldir[0] = '\0';	/* fall back to PATH */
-		return;
-	}
-	if ((slash = strrchr(buf, '/')) != NULL)
-		*slash = '\0';
-	snprintf(tooldir, sizeof(tooldir), "%s/", buf);
-}
-
 /*
  * The end of every command: what it printed must have been written.  A
  * full disk or a closed pipe is an error (status 2), and says so.
@@ -71,101 +52,16 @@ flush_stdout(void)
 }
 
 /*
- * Run one stage with stdin from in (-1: inherit) and stdout to out.
- * stderr is shared, so the stage's diagnostics reach the user as they are.
- * Returns the stage's exit status.
- */
-static int
-run_stage(char *const argv[], int in, int out)
-{
-	char path[PATH_MAX + 64];
-	pid_t pid;
-	int st;
-
-	snprintf(path, sizeof(path), "%s%s", tooldir, argv[0]);
-	if ((pid = fork()) == -1)
-		fl_fatal("fork:");
-	if (pid == 0) {
-		if (in != -1 && dup2(in, 0) == -1)
-			_exit(EXIT_USAGE);
-		if (dup2(out, 1) == -1)
-			_exit(EXIT_USAGE);
-		if (tooldir[0] != '\0')
-			execv(path, argv);
-		else
-			execvp(argv[0], argv);
-		fprintf(stderr, "fluid: cannot run %s: %s\n", argv[0],
-		    strerror(errno));
-		_exit(EXIT_USAGE);
-	}
-	while (waitpid(pid, &st, 0) == -1)
-		if (errno != EINTR)
-			fl_fatal("waitpid:");
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	fprintf(stderr, "fluid: %s died of signal %d\n", argv[0],
-	    WTERMSIG(st));
-	return EXIT_USAGE;
-}
-
-/*
- * Run the stages in order; on success *doc is the last one's document.
- * Returns the first non-zero status, or 0.
- */
-static int
-run_pipeline(char **const stages[], size_t n, json_t **doc)
-{
-	FILE *prev = NULL, *next;
-	json_error_t err;
-	size_t i;
-	int st;
-
-	*doc = NULL;
-	for (i = 0; i < n; i++) {
-		if ((next = tmpfile()) == NULL)
-			fl_fatal("cannot create a temporary file:");
-		st = run_stage(stages[i], prev ? fileno(prev) : -1,
-		    fileno(next));
-		if (prev != NULL)
-			fclose(prev);
-		prev = next;
-		if (st != 0) {
-			fclose(prev);
-			return st;
-		}
-		rewind(prev);
-	}
-	*doc = json_loadf(prev, 0, &err);
-	fclose(prev);
-	if (*doc == NULL)
-		fl_fatal("%s wrote no pipeline document: %s",
-		    stages[n - 1][0], err.text);
-	return 0;
-}
-
-/*
- * Options shared by the commands, and the argv of each stage made from
- * them.  An option given twice counts once, with its last value, as
- * getopt programs do; so the argv arrays have a fixed size.
+ * Options shared by the commands, as the stages take them.  An option
+ * given twice counts once, with its last value, as getopt programs do.
  */
 struct args {
-	char	*resolve[7];	/* fluid-resolve [3 options] -- FILE NULL */
-	char	*check[3];	/* fluid-check [--diagnostics=] NULL */
-	char	*diag;		/* "--diagnostics=FORMAT" or NULL */
-	char	*frag;		/* "--fragment=KIND" or NULL */
-	char	*version;	/* "--schema-version=VERSION" or NULL */
+	struct resolve_opts ro;	/* FILE, --fragment, --schema-version */
+	enum diag_format diag;	/* --diagnostics */
 	char	*out;
 	char	*file;
 	struct sb y;		/* scratch text */
 };
-
-/* Replace *slot (owned) with a new string. */
-static void
-set_opt(char **slot, char *value)
-{
-	free(*slot);
-	*slot = value;
-}
 
 static void
 parse_args(int argc, char *argv[], struct args *a, int allow_out,
@@ -180,7 +76,6 @@ parse_args(int argc, char *argv[], struct args *a, int allow_out,
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cli cli = { usage, DIAG_FORMAT_TEXT };
-	size_t n = 0;
 	int c, idx;
 
 	memset(a, 0, sizeof(*a));
@@ -190,16 +85,16 @@ parse_args(int argc, char *argv[], struct args *a, int allow_out,
 		switch (c) {
 		case 'D':
 			cli_common(&cli, "diagnostics", optarg);
-			set_opt(&a->diag, xasprintf("--diagnostics=%s",
-			    optarg));
 			break;
 		case 'f':
 		case 's':
 			if (!allow_fragment)
 				cli_usage_error(&cli, "--%s is for validate",
 				    opts[idx].name);
-			set_opt(c == 'f' ? &a->frag : &a->version, xasprintf(
-			    "--%s=%s", opts[idx].name, optarg));
+			if (c == 'f')
+				a->ro.fragment = optarg;
+			else
+				a->ro.schema_version = optarg;
 			break;
 		case 'o':
 			if (!allow_out)
@@ -216,44 +111,22 @@ parse_args(int argc, char *argv[], struct args *a, int allow_out,
 	if (optind != argc - 1)
 		cli_usage_error(&cli, "%s expects one FILE", argv[0]);
 	a->file = argv[optind];
-	a->resolve[n++] = "fluid-resolve";
-	if (a->diag != NULL)
-		a->resolve[n++] = a->diag;
-	if (a->frag != NULL)
-		a->resolve[n++] = a->frag;
-	if (a->version != NULL)
-		a->resolve[n++] = a->version;
-	a->resolve[n++] = "--";
-	a->resolve[n] = a->file;
-	a->check[0] = "fluid-check";
-	a->check[1] = a->diag;
-}
-
-static void
-args_release(struct args *a)
-{
-	free(a->diag);
-	free(a->frag);
-	free(a->version);
+	/* fluid-resolve reads standard input for "-", as a filter does. */
+	a->ro.path = strcmp(a->file, "-") != 0 ? a->file : NULL;
+	a->diag = cli.diagfmt;
 }
 
 static int
 cmd_validate(int argc, char *argv[])
 {
 	struct args a;
-	char **stages[2];
-	json_t *doc;
 	int st;
 
 	parse_args(argc, argv, &a, 0, 1);
-	stages[0] = a.resolve;
-	stages[1] = a.check;
-	st = run_pipeline(stages, 2, &doc);
-	args_release(&a);
+	st = pipeline_run(&a.ro, a.diag, PIPELINE_CHECK, NULL, "fluid");
 	if (st != 0)
 		return st;
 	printf("%s: ok\n", a.file);
-	json_decref(doc);
 	return flush_stdout();
 }
 
@@ -261,15 +134,12 @@ static int
 cmd_bundle(int argc, char *argv[])
 {
 	struct args a;
-	char **stages[1];
 	json_t *doc;
 	struct sb y;
 	int st;
 
 	parse_args(argc, argv, &a, 1, 0);
-	stages[0] = a.resolve;
-	st = run_pipeline(stages, 1, &doc);
-	args_release(&a);
+	st = pipeline_run(&a.ro, a.diag, PIPELINE_RESOLVE, &doc, "fluid");
 	if (st != 0)
 		return st;
 	sb_init(&y);
@@ -365,7 +235,6 @@ cmd_generate(int argc, char *argv[])
 {
 	struct cli cli = { usage, DIAG_FORMAT_TEXT };
 	struct args a;
-	char **stages[3], *sqlgen[3] = { "fluid-sqlgen", NULL, NULL };
 	json_t *doc, *b, *checked, *spec;
 	struct stage sg = { NULL, NULL, 0 };
 	struct stat st;
@@ -380,12 +249,7 @@ cmd_generate(int argc, char *argv[])
 	parse_args(argc - 1, argv + 1, &a, 1, 0);
 	if (a.out == NULL)
 		cli_usage_error(&cli, "generate flink needs --out DIR");
-	sqlgen[1] = a.diag;
-	stages[0] = a.resolve;
-	stages[1] = a.check;
-	stages[2] = sqlgen;
-	rc = run_pipeline(stages, 3, &doc);
-	args_release(&a);
+	rc = pipeline_run(&a.ro, a.diag, PIPELINE_SQLGEN, &doc, "fluid");
 	if (rc != 0)
 		return rc;
 	if (mkdir(a.out, 0777) == -1 && errno != EEXIST)
@@ -467,7 +331,7 @@ main(int argc, char *argv[])
 	fl_setprogname("fluid");
 	/*
 	 * A closed pipe is a failed write (status 2 and one line), not a
-	 * silent death by signal; the stages inherit this.
+	 * silent death by signal.
 	 */
 	signal(SIGPIPE, SIG_IGN);
 	/*
@@ -476,7 +340,6 @@ main(int argc, char *argv[])
 	 */
 	if (fcntl(STDOUT_FILENO, F_GETFD) == -1)
 		fl_fatal("standard output is closed");
-	find_tooldir(argv[0]);
 	if (argc < 2)
 		cli_usage_error(&cli, "expects a command");
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0)

@@ -1,0 +1,110 @@
+#!/usr/bin/env bats
+# fluid-validate-inproc.bats - the driver runs the stages inside its own
+# process (lib/pipeline.c); it must say and do exactly what the stage
+# programs say and do when they are run one after another by hand.
+# Each case runs both ways and compares status and standard error byte
+# for byte, so a change to one of tools/fluid-*.c that pipeline.c does
+# not follow shows here.
+
+load helpers
+
+setup() {
+	TOOL=fluid
+	fluid_setup
+}
+teardown() { fluid_teardown; }
+
+# same_as_stages FILE [OPTION...]: fluid validate FILE and
+# fluid-resolve | fluid-check give the same status and stderr.
+same_as_stages() {
+	local f=$1 st1 st2 a copt=()
+	shift
+	for a in "$@"; do
+		case $a in --diagnostics=*) copt+=("$a") ;; esac
+	done
+	st1=0
+	"$BIN/fluid" validate "$@" "$f" >"$TMP/v.out" 2>"$TMP/v.err" ||
+	    st1=$?
+	st2=0
+	"$BIN/fluid-resolve" "$@" -- "$f" >"$TMP/r.json" 2>"$TMP/p.err" ||
+	    st2=$?
+	if [ "$st2" -eq 0 ]; then
+		"$BIN/fluid-check" "${copt[@]}" <"$TMP/r.json" >/dev/null \
+		    2>>"$TMP/p.err" || st2=$?
+	fi
+	[ "$st1" -eq "$st2" ] ||
+	    fail "$f $*: fluid validate exited $st1, the stages $st2" \
+	    "--- validate stderr" "$(cat "$TMP/v.err")" \
+	    "--- stages stderr" "$(cat "$TMP/p.err")"
+	cmp -s "$TMP/v.err" "$TMP/p.err" ||
+	    fail "$f $*: not the stages' diagnostics" \
+	    "$(diff "$TMP/p.err" "$TMP/v.err")"
+	if [ "$st1" -eq 0 ]; then
+		assert_equal "$(cat "$TMP/v.out")" "$f: ok" "stdout"
+	else
+		[ ! -s "$TMP/v.out" ] || fail "$f: stdout on a refusal"
+	fi
+}
+
+@test "inproc: every example validates as the stages do" {
+	local f
+	cd "$EXAMPLES"
+	for f in shapes/*/*.fluid.yaml; do
+		same_as_stages "$f"
+		same_as_stages "$f" --diagnostics=json
+	done
+}
+
+@test "inproc: the bad-input corpus is refused as the stages refuse it" {
+	local f
+	cp "$TOP"/tests/bad/*.yaml .
+	for f in *.yaml; do
+		same_as_stages "$f"
+	done
+}
+
+@test "inproc: refusals of fluid-check are the same, text and json" {
+	local e=$EXAMPLES/shapes
+	mkdir -p shapes/landed
+	cp -r "$e/fragments" "$e/fluid.workspace.yaml" shapes/
+	# A typo in a mapped column, a URL that is not one, a bad type.
+	sed -e 's/{name: city, type: string}/{name: city, type: strng}/' \
+	    -e 's|uri: https://catalog.example.com/api/catalog|uri: "ht tp://x"|' \
+	    "$e/landed/orders-landed.fluid.yaml" \
+	    >shapes/landed/bad.fluid.yaml
+	cmp -s "$e/landed/orders-landed.fluid.yaml" \
+	    shapes/landed/bad.fluid.yaml && fail "the edit changed nothing"
+	same_as_stages shapes/landed/bad.fluid.yaml
+	same_as_stages shapes/landed/bad.fluid.yaml --diagnostics=json
+	run -1 "$BIN/fluid" validate shapes/landed/bad.fluid.yaml
+}
+
+@test "inproc: a fragment validates as the stages do" {
+	cd "$EXAMPLES/shapes"
+	same_as_stages fragments/streams/orders.yaml \
+	    --schema-version=0.7.7 --fragment=streamSource
+	same_as_stages fragments/streams/orders.value.yaml \
+	    --schema-version=0.7.7 --fragment=schema
+}
+
+@test "inproc: a contract on standard input, and a missing file" {
+	cd "$EXAMPLES/shapes/inlined"
+	run -0 --separate-stderr "$BIN/fluid" validate - \
+	    <orders-landed.fluid.yaml
+	assert_equal "$output" "-: ok"
+	run -2 --separate-stderr "$BIN/fluid" validate nonesuch.fluid.yaml
+	assert_stderr_first "^fluid-resolve: "
+}
+
+@test "inproc: generate writes the SQL fluid-sqlgen writes" {
+	local f=$EXAMPLES/shapes/landed/orders-landed.fluid.yaml b
+	run -0 "$BIN/fluid" generate flink --out out "$f"
+	"$BIN/fluid-resolve" "$f" | "$BIN/fluid-check" | "$BIN/fluid-sqlgen" \
+	    >doc.json
+	for b in $(jq -r '.sqlgen.builds[].build' doc.json); do
+		jq -j --arg b "$b" \
+		    '.sqlgen.builds[] | select(.build == $b) | .sql' \
+		    doc.json >want.sql
+		cmp want.sql "out/$b.sql" || fail "out/$b.sql differs"
+	done
+}
