@@ -89,7 +89,7 @@ str(const json_t *o, const char *key)
 static bool
 streq(const char *s, const char *word)
 {
-	return s != NULL && strcmp(s, word) == 0;
+	return s != NULL && word != NULL && strcmp(s, word) == 0;
 }
 
 /* "env:NAME": Iceberg's REST catalog reads NAME from the environment. */
