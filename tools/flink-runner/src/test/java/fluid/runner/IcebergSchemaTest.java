@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -15,11 +14,6 @@ import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 
 class IcebergSchemaTest {
-    private static ExpectedTable table(String columns) throws Exception {
-        return ExpectedTable.parse(new ObjectMapper().readTree(
-                "{\"namespace\":\"ns\",\"name\":\"t\",\"columns\":" + columns + "}"));
-    }
-
     // What Flink's DDL loses: a required field of a nullable struct, and of a
     // nullable array's struct element; plus every kind of type once.
     private static final String COLUMNS = "["
@@ -46,14 +40,14 @@ class IcebergSchemaTest {
 
     @Test
     void theSchemaTheCheckExpects() throws Exception {
-        ExpectedTable t = table(COLUMNS);
+        ExpectedTable t = SchemaCheckTest.table(COLUMNS);
         Schema s = IcebergSchema.of(t);
         assertEquals(List.of(), SchemaCheck.compare(t.columns, s));
     }
 
     @Test
     void keepsRequiredFieldsUnderNullableParents() throws Exception {
-        Schema s = IcebergSchema.of(table(COLUMNS));
+        Schema s = IcebergSchema.of(SchemaCheckTest.table(COLUMNS));
         Types.NestedField doc = s.findField("doc");
         assertFalse(doc.isRequired());
         assertTrue(doc.type().asStructType().field("id").isRequired());
@@ -65,7 +59,7 @@ class IcebergSchemaTest {
 
     @Test
     void everyIdOnce() throws Exception {
-        Schema s = IcebergSchema.of(table(COLUMNS));
+        Schema s = IcebergSchema.of(SchemaCheckTest.table(COLUMNS));
         Set<Integer> ids = new HashSet<>();
         for (Type t : List.<Type>of(s.asStruct())) {
             TypeUtil.indexById(t.asStructType()).keySet().forEach(id -> assertTrue(ids.add(id)));

@@ -10,7 +10,8 @@ import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 
 class SchemaCheckTest {
-    private static ExpectedTable table(String columns) throws Exception {
+    /** An expected table "ns.t" with these columns (a JSON array). */
+    static ExpectedTable table(String columns) throws Exception {
         return ExpectedTable.parse(new ObjectMapper().readTree(
                 "{\"namespace\":\"ns\",\"name\":\"t\",\"columns\":" + columns + "}"));
     }
