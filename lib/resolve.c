@@ -209,6 +209,7 @@ load_file(struct resolver *r, const char *real, const char *display,
 	struct ypos *pos;
 	FILE *own = NULL;
 	struct rfile *f;
+	struct stat st;
 	int rc, e;
 
 	for (i = 0; real != NULL && i < r->nfiles; i++)
@@ -226,18 +227,37 @@ load_file(struct resolver *r, const char *real, const char *display,
 		    open_error(e));
 		return -1;
 	}
-	rc = yload_slurp(fp, FL_MAX_INPUT_BYTES, &buf, &len);
+	if (real != NULL) {
+		/*
+		 * A regular file (open_regular() or the caller made sure):
+		 * parsed as it is read, never held whole in memory.  Its
+		 * size is tested first, so that a file over the limit is
+		 * refused before anything in it is.
+		 */
+		if (fstat(fileno(fp), &st) == 0 &&
+		    st.st_size > (off_t)FL_MAX_INPUT_BYTES) {
+			errno = EFBIG;
+			rc = -2;
+		} else
+			rc = yload_file_pos(display, fp, FL_MAX_INPUT_BYTES,
+			    &doc, &pos, &r->load_nodes, r->d);
+	} else if ((rc = yload_slurp(fp, FL_MAX_INPUT_BYTES, &buf,
+	    &len)) == -1)
+		rc = -2;
+	else {
+		/* Standard input: it may be a pipe, read it whole first. */
+		rc = yload_buffer_pos(display, buf, len, &doc, &pos,
+		    &r->load_nodes, r->d);
+		free(buf);
+	}
+	e = errno;
 	if (own != NULL)
 		fclose(own);
-	if (rc == -1) {
+	if (rc == -2) {
 		diag_pos(r->d, DIAG_ERROR, display, 0, 0, "cannot read: %s",
-		    errno == EFBIG ? "file larger than 64 MiB" :
-		    strerror(errno));
+		    e == EFBIG ? "file larger than 64 MiB" : strerror(e));
 		return -1;
 	}
-	rc = yload_buffer_pos(display, buf, len, &doc, &pos, &r->load_nodes,
-	    r->d);
-	free(buf);
 	if (rc == -1)
 		return -1;
 	r->files = xreallocarray(r->files, r->nfiles + 1, sizeof(*r->files));

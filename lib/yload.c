@@ -430,12 +430,68 @@ offset_mark(const unsigned char *buf, size_t len, size_t off)
 	return m;
 }
 
-int
-yload_buffer_pos(const char *name, const unsigned char *buf, size_t len,
-    json_t **doc, struct ypos **pos, size_t *nodes, struct diags *d)
+/* Where a file is read from, for yaml_parser_set_input(). */
+struct yin {
+	FILE	*fp;
+	size_t	 total, max;
+	int	 err;		/* errno of a failed read, EFBIG, or 0 */
+};
+
+static int
+yin_read(void *data, unsigned char *buf, size_t size, size_t *nread)
+{
+	struct yin *in = data;
+	size_t n;
+
+	/* Never more than one byte past the limit. */
+	if (size > in->max + 1 - in->total)
+		size = in->max + 1 - in->total;
+	n = fread(buf, 1, size, in->fp);
+	if (n == 0 && ferror(in->fp)) {
+		in->err = errno ? errno : EIO;
+		return 0;
+	}
+	if ((in->total += n) > in->max) {
+		in->err = EFBIG;
+		return 0;
+	}
+	*nread = n;
+	return 1;
+}
+
+/* offset_mark(), counting in the file from its start. */
+static yaml_mark_t
+file_offset_mark(FILE *fp, size_t off)
+{
+	unsigned char buf[1 << 14];
+	yaml_mark_t m = { 0, 0, 0 }, part;
+	size_t done = 0, n;
+
+	if (fseek(fp, 0, SEEK_SET) == -1)
+		return m;
+	while (done < off && (n = fread(buf, 1, sizeof(buf), fp)) > 0) {
+		if (n > off - done)
+			n = off - done;
+		part = offset_mark(buf, n, n);
+		m.column = part.line ? part.column : m.column + part.column;
+		m.line += part.line;
+		done += n;
+	}
+	m.index = off;
+	return m;
+}
+
+/*
+ * Parse what parser was set to read: buf (len bytes) or in.  Returns 0,
+ * -1 after adding an error to d, or -2 when in could not be read (in->err
+ * says why; nothing added).
+ */
+static int
+load(const char *name, yaml_parser_t *parser, const unsigned char *buf,
+    size_t len, struct yin *in, json_t **doc, struct ypos **pos,
+    size_t *nodes, struct diags *d)
 {
 	struct loader ld;
-	yaml_parser_t parser;
 	yaml_event_t ev;
 	int rc = 0, done = 0, ndocs = 0;
 
@@ -449,27 +505,28 @@ yload_buffer_pos(const char *name, const unsigned char *buf, size_t len,
 	*doc = NULL;
 	*pos = NULL;
 
-	if (!yaml_parser_initialize(&parser)) {
-		fputs("fluid: out of memory\n", stderr);
-		exit(2);
-	}
-	yaml_parser_set_input_string(&parser, buf, len);
 	while (!done && rc == 0) {
-		if (!yaml_parser_parse(&parser, &ev)) {
-			char *msg = xasprintf("malformed YAML: %s%s%s%s",
-			    parser.problem ? parser.problem : "parse error",
-			    parser.context ? " (" : "",
-			    parser.context ? parser.context : "",
-			    parser.context ? ")" : "");
+		if (!yaml_parser_parse(parser, &ev)) {
+			char *msg;
+			yaml_mark_t at = parser->problem_mark;
 
-			yaml_mark_t at = parser.problem_mark;
-
+			if (in != NULL && in->err != 0) {
+				rc = -2;
+				break;
+			}
+			msg = xasprintf("malformed YAML: %s%s%s%s",
+			    parser->problem ? parser->problem : "parse error",
+			    parser->context ? " (" : "",
+			    parser->context ? parser->context : "",
+			    parser->context ? ")" : "");
 			/*
 			 * Reader errors (bad UTF-8, control characters) come
 			 * with a byte offset but no mark: count it out.
 			 */
-			if (parser.error == YAML_READER_ERROR)
-				at = offset_mark(buf, len, parser.problem_offset);
+			if (parser->error == YAML_READER_ERROR)
+				at = in != NULL ? file_offset_mark(in->fp,
+				    parser->problem_offset) : offset_mark(buf,
+				    len, parser->problem_offset);
 			rc = fail(&ld, &at, "%s", msg);
 			free(msg);
 			break;
@@ -498,7 +555,6 @@ yload_buffer_pos(const char *name, const unsigned char *buf, size_t len,
 		}
 		yaml_event_delete(&ev);
 	}
-	yaml_parser_delete(&parser);
 	if (rc == 0 && ld.root == NULL) {
 		diag_pos(d, DIAG_ERROR, name, 0, 0, "empty YAML document");
 		rc = -1;
@@ -511,6 +567,48 @@ yload_buffer_pos(const char *name, const unsigned char *buf, size_t len,
 		ypos_free(ld.pos);
 	}
 	loader_release(&ld);
+	return rc;
+}
+
+static void
+parser_init(yaml_parser_t *parser)
+{
+	if (!yaml_parser_initialize(parser)) {
+		fputs("fluid: out of memory\n", stderr);
+		exit(2);
+	}
+}
+
+int
+yload_buffer_pos(const char *name, const unsigned char *buf, size_t len,
+    json_t **doc, struct ypos **pos, size_t *nodes, struct diags *d)
+{
+	yaml_parser_t parser;
+	int rc;
+
+	parser_init(&parser);
+	yaml_parser_set_input_string(&parser, buf, len);
+	rc = load(name, &parser, buf, len, NULL, doc, pos, nodes, d);
+	yaml_parser_delete(&parser);
+	return rc;
+}
+
+int
+yload_file_pos(const char *name, FILE *fp, size_t max, json_t **doc,
+    struct ypos **pos, size_t *nodes, struct diags *d)
+{
+	yaml_parser_t parser;
+	struct yin in = { fp, 0, max, 0 };
+	int rc;
+
+	parser_init(&parser);
+	yaml_parser_set_input(&parser, yin_read, &in);
+	rc = load(name, &parser, NULL, 0, &in, doc, pos, nodes, d);
+	yaml_parser_delete(&parser);
+	if (rc == -2) {
+		errno = in.err;
+		return -2;
+	}
 	return rc;
 }
 

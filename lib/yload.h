@@ -17,6 +17,7 @@
 #define FLUID_YLOAD_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <jansson.h>
 
 #include "diag.h"
@@ -62,6 +63,15 @@ struct jptab;
 int	yload_buffer_pos(const char *name, const unsigned char *buf,
 	    size_t len, json_t **doc, struct ypos **pos, size_t *nodes,
 	    struct diags *d);
+/*
+ * The same, reading a regular file as it parses instead of a buffer
+ * (the file is not held in memory), at most max bytes of it.  Returns 0,
+ * -1 after adding an error to d, or -2 with errno set and nothing added
+ * when the file cannot be read (EFBIG: larger than max).  A reader
+ * error (bad UTF-8) is placed by reading fp again from its start.
+ */
+int	yload_file_pos(const char *name, FILE *fp, size_t max, json_t **doc,
+	    struct ypos **pos, size_t *nodes, struct diags *d);
 void	ypos_free(struct ypos *);
 /*
  * The positions by JSON pointer, pointer -> (line, column, 0), for doc,
