@@ -56,11 +56,20 @@ loc_key(struct loc *l, const char *key)
 		    '?' : *p);
 }
 
+/* "[i]", without printf: the checker walks every list item. */
+static void
+path_idx(struct sb *path, size_t i)
+{
+	sb_addc(path, '[');
+	sb_addu(path, i);
+	sb_addc(path, ']');
+}
+
 void
 loc_idx(struct loc *l, size_t i)
 {
 	jptr_push_index(&l->ptr, i);
-	sb_addf(&l->path, "[%zu]", i);
+	path_idx(&l->path, i);
 }
 
 void
@@ -68,7 +77,7 @@ loc_named(struct loc *l, size_t i, const char *name)
 {
 	jptr_push_index(&l->ptr, i);
 	if (name == NULL) {
-		sb_addf(&l->path, "[%zu]", i);
+		path_idx(&l->path, i);
 		return;
 	}
 	if (l->path.len > 0)
