@@ -22,7 +22,7 @@
 #include "pipeline.h"
 
 static const char usage[] =
-"usage: fluid validate [--diagnostics=text|json] FILE\n"
+"usage: fluid validate [--diagnostics=text|json] FILE...\n"
 "       fluid validate --schema-version VERSION --fragment KIND FILE\n"
 "       fluid bundle [--diagnostics=text|json] [-o | --out OUTFILE] FILE\n"
 "       fluid generate flink [--diagnostics=text|json] --out DIR FILE\n"
@@ -59,13 +59,19 @@ struct args {
 	struct resolve_opts ro;	/* FILE, --fragment, --schema-version */
 	enum diag_format diag;	/* --diagnostics */
 	char	*out;
-	char	*file;
+	char	*file;		/* the first FILE */
+	char	**files;	/* every FILE (validate takes several) */
+	size_t	 nfiles;
 	struct sb y;		/* scratch text */
 };
 
+/*
+ * The options of a command.  allow_out: --out; allow_fragment:
+ * --fragment and --schema-version; many: more than one FILE.
+ */
 static void
 parse_args(int argc, char *argv[], struct args *a, int allow_out,
-    int allow_fragment)
+    int allow_fragment, int many)
 {
 	static const struct option opts[] = {
 		{ "diagnostics", required_argument, NULL, 'D' },
@@ -108,26 +114,43 @@ parse_args(int argc, char *argv[], struct args *a, int allow_out,
 			cli_bad_option(&cli, argv, c);
 		}
 	}
-	if (optind != argc - 1)
-		cli_usage_error(&cli, "%s expects one FILE", argv[0]);
+	if (optind == argc || (optind != argc - 1 && !many))
+		cli_usage_error(&cli, "%s expects %s FILE", argv[0],
+		    many ? "a" : "one");
 	a->file = argv[optind];
+	a->files = argv + optind;
+	a->nfiles = (size_t)(argc - optind);
 	/* fluid-resolve reads standard input for "-", as a filter does. */
 	a->ro.path = strcmp(a->file, "-") != 0 ? a->file : NULL;
 	a->diag = cli.diagfmt;
 }
 
+/*
+ * validate FILE...: each file on its own, as if validated alone, so that
+ * a CI job checks a whole tree in one process.  The status is the worst:
+ * 1 when any file is refused; an environment error (an unreadable file)
+ * ends the run there with status 2, as it does for one file.
+ */
 static int
 cmd_validate(int argc, char *argv[])
 {
 	struct args a;
-	int st;
+	size_t i;
+	int st, worst = 0;
 
-	parse_args(argc, argv, &a, 0, 1);
-	st = pipeline_run(&a.ro, a.diag, PIPELINE_CHECK, NULL, "fluid");
-	if (st != 0)
-		return st;
-	printf("%s: ok\n", a.file);
-	return flush_stdout();
+	parse_args(argc, argv, &a, 0, 1, 1);
+	for (i = 0; i < a.nfiles; i++) {
+		a.file = a.files[i];
+		a.ro.path = strcmp(a.file, "-") != 0 ? a.file : NULL;
+		st = pipeline_run(&a.ro, a.diag, PIPELINE_CHECK, NULL,
+		    "fluid");
+		if (st == 0)
+			printf("%s: ok\n", a.file);
+		if (st > worst)
+			worst = st;
+	}
+	st = flush_stdout();
+	return st != 0 ? st : worst;
 }
 
 static int
@@ -138,7 +161,7 @@ cmd_bundle(int argc, char *argv[])
 	struct sb y;
 	int st;
 
-	parse_args(argc, argv, &a, 1, 0);
+	parse_args(argc, argv, &a, 1, 0, 0);
 	st = pipeline_run(&a.ro, a.diag, PIPELINE_RESOLVE, &doc, "fluid");
 	if (st != 0)
 		return st;
@@ -246,7 +269,7 @@ cmd_generate(int argc, char *argv[])
 	if (argc < 2 || strcmp(argv[1], "flink") != 0)
 		cli_usage_error(&cli, "generate expects a target: "
 		    "generate flink");
-	parse_args(argc - 1, argv + 1, &a, 1, 0);
+	parse_args(argc - 1, argv + 1, &a, 1, 0, 0);
 	if (a.out == NULL)
 		cli_usage_error(&cli, "generate flink needs --out DIR");
 	rc = pipeline_run(&a.ro, a.diag, PIPELINE_SQLGEN, &doc, "fluid");

@@ -108,3 +108,49 @@ same_as_stages() {
 		cmp want.sql "out/$b.sql" || fail "out/$b.sql differs"
 	done
 }
+
+# --- validate FILE...: many contracts in one process ---------------------
+
+@test "validate: several files, each said ok, in the order given" {
+	local e=$TOP/examples/shapes
+	tool validate "$e/reshaped/orders-reshaped.fluid.yaml" \
+	    "$e/landed/orders-landed.fluid.yaml"
+	assert_status 0
+	assert_no_stderr
+	assert_equal "$output" "$e/reshaped/orders-reshaped.fluid.yaml: ok
+$e/landed/orders-landed.fluid.yaml: ok" "stdout"
+}
+
+@test "validate: a refused file among good ones gives 1, the others are still checked" {
+	local e=$TOP/examples/shapes
+	printf 'fluidVersion: "0.7.7"\nkind: DataProduct\n' >"$TMP/bad.fluid.yaml"
+	tool validate "$e/landed/orders-landed.fluid.yaml" \
+	    "$TMP/bad.fluid.yaml" "$e/reshaped/orders-reshaped.fluid.yaml"
+	assert_status 1
+	assert_equal "$output" "$e/landed/orders-landed.fluid.yaml: ok
+$e/reshaped/orders-reshaped.fluid.yaml: ok" "stdout"
+	[[ $stderr == "$TMP/bad.fluid.yaml:"* ]] ||
+	    fail "the error does not name the refused file" "$stderr"
+	# The diagnostics are those of validating it alone.
+	"$BIN/fluid" validate "$TMP/bad.fluid.yaml" 2>"$TMP/alone.err" || true
+	assert_equal "$stderr" "$(cat "$TMP/alone.err")" "stderr"
+}
+
+@test "validate: an unreadable file stops the run with status 2" {
+	local e=$TOP/examples/shapes
+	tool validate "$e/landed/orders-landed.fluid.yaml" \
+	    "$TMP/missing.fluid.yaml" "$e/reshaped/orders-reshaped.fluid.yaml"
+	assert_status 2
+	assert_equal "$output" "$e/landed/orders-landed.fluid.yaml: ok" "stdout"
+	[[ $stderr == *"cannot open '$TMP/missing.fluid.yaml'"* ]] ||
+	    fail "no one-line reason" "$stderr"
+}
+
+@test "validate: no FILE, and bundle or generate with two, are usage errors" {
+	tool validate
+	assert_status 2
+	[[ $stderr == "fluid: validate expects a FILE"* ]] || fail "$stderr"
+	tool bundle a.yaml b.yaml
+	assert_status 2
+	[[ $stderr == "fluid: bundle expects one FILE"* ]] || fail "$stderr"
+}
