@@ -49,6 +49,11 @@ struct contract {
 	struct chk	 c;
 	const char	*product;
 	json_t		*exposes;	/* the contract's list (borrowed) */
+	/*
+	 * The list, or an expose's exposeId, was refused: a build's output
+	 * that names no expose is then not reported again.
+	 */
+	bool		 exposes_bad;
 	struct ty	**schemas;	/* per expose, checked once */
 	json_t		**schema_bad;	/* its refused columns' names */
 	bool		*schema_ok;	/* it has no error */
@@ -337,8 +342,9 @@ output_expose(struct contract *k, struct loc *l, json_t *build, int bi,
 		    json_object_get(e, "exposeId")), name) == 0)
 			break;
 	if (j == json_array_size(k->exposes)) {
-		cerr(c, l, "%s is not the exposeId of any expose",
-		    has_control(name) ? "?" : name);
+		if (!k->exposes_bad)
+			cerr(c, l, "%s is not the exposeId of any expose",
+			    has_control(name) ? "?" : name);
 		return loc_reset(l, m), -1;
 	}
 	if (k->writer[j] != -1) {
@@ -639,8 +645,10 @@ check_contract(struct contract *k, json_t *doc)
 	managed_lane = version && strcmp(version, CHECK_MANAGED_VERSION) == 0;
 	builds = get_arr(c, &l, doc, "builds", false);
 	k->exposes = get_arr(c, &l, doc, "exposes", false);
-	if (k->exposes == NULL)
+	if (k->exposes == NULL) {
+		k->exposes_bad = json_object_get(doc, "exposes") != NULL;
 		k->exposes = json_array(), json_decref(k->exposes);
+	}
 	k->schemas = xcalloc(json_array_size(k->exposes) + 1,
 	    sizeof(*k->schemas));
 	k->schema_done = xcalloc(json_array_size(k->exposes) + 1,
@@ -686,13 +694,16 @@ check_contract(struct contract *k, json_t *doc)
 	json_array_foreach(k->exposes, i, x) {
 		loc_key(&l, "exposes");
 		loc_idx(&l, i);
-		if (!json_is_object(x))
+		if (!json_is_object(x)) {
 			cerr(c, &l, "must be a mapping");
-		else {
+			k->exposes_bad = true;
+		} else {
 			only_keys(c, &l, x, expose_keys);
 			get_enum(c, &l, x, "kind", true, expose_kinds);
 			id = get_str(c, &l, x, "exposeId", true);
-			if (id != NULL) {
+			if (id == NULL)
+				k->exposes_bad = true;
+			else {
 				size_t j;
 
 				for (j = 0; j < i; j++)
@@ -772,7 +783,8 @@ check_contract(struct contract *k, json_t *doc)
 			json_decref(ir);
 	}
 	for (i = 0; i < json_array_size(k->exposes); i++)
-		if (k->writer[i] == -1) {
+		if (k->writer[i] == -1 && json_is_string(json_object_get(
+		    json_array_get(k->exposes, i), "exposeId"))) {
 			loc_key(&l, "exposes");
 			loc_idx(&l, i);
 			cerr(c, &l, "a managed contract holds only managed "
@@ -783,7 +795,9 @@ check_contract(struct contract *k, json_t *doc)
 	places_check(k);
 done:
 	loc_release(&l);
-	if (nmanaged == 0 && managed_lane)
+	/* Not when the builds could not be read: that is said already. */
+	if (nmanaged == 0 && managed_lane && (builds != NULL ||
+	    json_object_get(doc, "builds") == NULL))
 		diag_at(c->d, DIAG_WARNING, "/builds", "no build sets "
 		    "properties.parameters.flink.management: operator, so "
 		    "the managed Flink lane checked nothing");

@@ -1753,6 +1753,35 @@ own_sql() {
 	[[ $stderr != *$'\e'* ]] || fail "the control character is echoed"
 }
 
+# One mistake, one error: what follows from a list that cannot be read
+# is not reported again.
+@test "contract: exposes as a mapping is one error, not one per build" {
+	subst 'exposes:
+  - exposeId: orders' 'exposes:
+  orders:
+    exposeId: orders'
+	validate
+	assert_status 1
+	assert_equal "$(errors)" "$F:$(at '^  orders:$'): error: exposes: must be a list, not a mapping" \
+	    "the only error"
+}
+
+@test "contract: an exposeId that is not a string is one error" {
+	subst '- exposeId: orders' '- exposeId: [orders]'
+	validate
+	refused "$(at 'exposeId: \[' '[')" 'exposes[0].exposeId' \
+	    'must be a string, not a list'
+}
+
+@test "contract: builds as a string is one error and no warning" {
+	awk '/^builds:/ { print "builds: \"x\""; exit } { print }' \
+	    "$F" >"$F.new" && mv "$F.new" "$F"
+	validate
+	assert_status 1
+	assert_equal "$stderr" "$F:$(at '^builds:' '"'): error: builds: must be a list, not a string" \
+	    "standard error"
+}
+
 @test "contract: the warehouse must name its bucket right after s3://" {
 	# libcurl reads s3:///lake as the host "lake"; S3 clients read no bucket.
 	subst 'warehouse: s3://lake/warehouse' 'warehouse: s3:///lake/warehouse'
