@@ -18,6 +18,11 @@
  *	digest.h   sha256 digests                          (digest.c)
  *	atomic.h   all-or-nothing file writes              (atomic.c)
  *	cli.h      what every tool's main() does           (cli.c)
+ *	check.h    the static rules, IR out                (check*.c)
+ *	url.h      URLs through libcurl's parser           (url.c)
+ *	sqlq.h     SQL identifiers and literals            (sqlq.c)
+ *	sqlgen.h   IR -> Flink SQL                         (sqlgen.c)
+ *	pipeline.h the stages in one process (the driver)  (pipeline.c)
  *
  * Ownership follows jansson: functions that return json_t * return a new
  * reference unless their header says "borrowed"; a function that takes
@@ -43,7 +48,6 @@
 #include "url.h"
 #include "sqlq.h"
 #include "sqlgen.h"
-
-
+#include "pipeline.h"
 
 #endif

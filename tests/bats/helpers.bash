@@ -35,8 +35,9 @@ else
 fi
 
 # Wrap each executable of bin/ in a script that runs it under valgrind.
-# The driver finds its stages beside its own executable (the real bin/),
-# so --trace-children is what puts the stages under valgrind too.
+# The driver runs its stages in its own process (lib/pipeline.c), so
+# they are under valgrind with it; --trace-children covers the shell
+# pipelines that some tests run inside one wrapped command.
 _fluid_valgrind_bin() {
 	local dir="$BATS_RUN_TMPDIR/valgrind-bin" f
 	if [ ! -d "$dir" ]; then
