@@ -75,7 +75,7 @@ rec_num(const char **sp)
  */
 static int
 decode_node(struct jptab *t, json_t *node, struct sb *ptr, const char **sp,
-    long *file, long *line)
+    long *file, long long *line)
 {
 	const char *s = *sp, *k;
 	size_t len = ptr->len, i;
@@ -106,7 +106,7 @@ decode_node(struct jptab *t, json_t *node, struct sb *ptr, const char **sp,
 		}
 		*line += neg ? -a : a;
 		if (*s++ != ',' || (col = rec_num(&s)) < 1 || *line < 1 ||
-		    *line > 2000000000L)
+		    *line > 2000000000LL)
 			return -1;
 		jptab_put(t, ptr->buf, ptr->len, (int)*file, (int)*line,
 		    (int)col);
@@ -140,7 +140,8 @@ decode(struct diags *d)
 {
 	const char *s;
 	struct sb ptr;
-	long file = 0, line = 0;
+	long file = 0;
+	long long line = 0;
 
 	if (d->decoded)
 		return d->table;
