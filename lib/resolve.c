@@ -48,6 +48,7 @@ struct resolver {
 	char		*root;		/* refs may not leave this directory */
 	struct rfile	*files;
 	size_t		 nfiles;
+	json_t		*byreal;	/* real path -> index in files */
 	struct sb	 positions;	/* the section's "positions" */
 	size_t		 pos_file;	/* file and line of its last record */
 	long long	 pos_line;
@@ -204,17 +205,18 @@ load_file(struct resolver *r, const char *real, const char *display,
     FILE *fp)
 {
 	unsigned char *buf;
-	size_t len, i;
-	json_t *doc;
+	size_t len;
+	json_t *doc, *v;
 	struct ypos *pos;
 	FILE *own = NULL;
 	struct rfile *f;
 	struct stat st;
 	int rc, e;
 
-	for (i = 0; real != NULL && i < r->nfiles; i++)
-		if (r->files[i].real && strcmp(r->files[i].real, real) == 0)
-			return (ssize_t)i;
+	/* Loaded already?  A lookup, not a scan: a contract may read
+	 * thousands of files through many more $refs. */
+	if (real != NULL && (v = json_object_get(r->byreal, real)) != NULL)
+		return (ssize_t)json_integer_value(v);
 	if (r->nfiles == FL_MAX_FILES) {
 		diag_pos(r->d, DIAG_ERROR, display, 0, 0,
 		    "contract reads more than %d files", FL_MAX_FILES);
@@ -268,6 +270,9 @@ load_file(struct resolver *r, const char *real, const char *display,
 	f->doc = doc;
 	f->yp = pos;
 	f->pos = NULL;
+	if (real != NULL)
+		json_object_set_new(r->byreal, real,
+		    json_integer((json_int_t)r->nfiles));
 	return (ssize_t)r->nfiles++;
 }
 
@@ -711,6 +716,7 @@ resolver_release(struct resolver *r)
 		ypos_free(r->files[i].yp);
 	}
 	free(r->files);
+	json_decref(r->byreal);
 	free(r->memo);
 	free(r->cwd);
 	free(r->root);
@@ -733,6 +739,7 @@ resolve_run(const struct resolve_opts *o, struct diags *d)
 	memset(&r, 0, sizeof(r));
 	r.d = d;
 	sb_init(&r.positions);
+	r.byreal = json_object();
 	if ((r.cwd = getcwd(NULL, 0)) == NULL)
 		fl_fatal("cannot get the working directory:");
 	if (o->path != NULL) {
@@ -774,6 +781,12 @@ resolve_run(const struct resolve_opts *o, struct diags *d)
 
 		r.files[0] = r.files[fi];
 		r.files[fi] = t;
+		if (r.files[0].real != NULL)
+			json_object_set_new(r.byreal, r.files[0].real,
+			    json_integer(0));
+		if (r.files[fi].real != NULL)
+			json_object_set_new(r.byreal, r.files[fi].real,
+			    json_integer((json_int_t)fi));
 		fi = 0;
 	}
 	want_list = o->fragment && strcmp(o->fragment, "schema") == 0;
