@@ -589,15 +589,22 @@ mark_element(json_t *e, bool fields)
 			mark_element(v, fields);
 }
 
-/* The table's column called name (borrowed), or NULL. */
+/*
+ * The table's column for output i, called name (borrowed), or NULL.
+ * fluid-check writes the outputs in the table's column order, so the
+ * column is at i; the scan is for a document that says otherwise, and
+ * keeps the common case linear in the number of columns.
+ */
 static const json_t *
-table_column(const json_t *b, const char *name)
+table_column(const json_t *b, size_t i, const char *name)
 {
-	const json_t *c;
-	size_t i;
+	const json_t *cols = json_object_get(json_object_get(b, "table"),
+	    "columns"), *c;
+	size_t j;
 
-	json_array_foreach(json_object_get(json_object_get(b, "table"),
-	    "columns"), i, c)
+	if (streq(str(json_array_get(cols, i), "name"), name))
+		return json_array_get(cols, i);
+	json_array_foreach(cols, j, c)
 		if (streq(str(c, "name"), name))
 			return c;
 	return NULL;
@@ -613,7 +620,7 @@ select_list(struct gen *g, const json_t *b, bool struct_elem)
 	sb_adds(&g->out, "SELECT");
 	json_array_foreach(json_object_get(b, "outputs"), i, o) {
 		json_t *e = json_deep_copy(json_object_get(o, "expr"));
-		json_t *col = json_deep_copy(table_column(b,
+		json_t *col = json_deep_copy(table_column(b, i,
 		    str(o, "name")));
 		struct ty *want = NULL;
 
