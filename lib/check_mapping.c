@@ -152,15 +152,19 @@ type_path(struct binder *b, struct loc *l, const struct path *p, bool quiet,
 		if (root_refused(b, p->steps[0].name))
 			quiet = true;
 		if (!quiet) {
-			names = xcalloc(b->s->ncols + 2, sizeof(*names));
-			for (i = 0; i < b->s->ncols; i++)
-				names[i] = b->s->cols[i].name;
-			names[i] = b->as;
+			hint[0] = '\0';
+			if (chk_suggest(b->c)) {
+				names = xcalloc(b->s->ncols + 2,
+				    sizeof(*names));
+				for (i = 0; i < b->s->ncols; i++)
+					names[i] = b->s->cols[i].name;
+				names[i] = b->as;
+				didyoumean(p->steps[0].name, names,
+				    b->s->ncols + 1, hint, sizeof(hint));
+				free(names);
+			}
 			cerr(b->c, l, "%s is not a column of "
-			    "properties.stream%s", p->steps[0].name,
-			    didyoumean(p->steps[0].name, names,
-			    b->s->ncols + 1, hint, sizeof(hint)));
-			free(names);
+			    "properties.stream%s", p->steps[0].name, hint);
 		}
 		goto out;
 	}
@@ -176,12 +180,15 @@ type_path(struct binder *b, struct loc *l, const struct path *p, bool quiet,
 
 			if (f == NULL) {
 				if (!quiet) {
-					field_names(t, &names, &n);
+					hint[0] = '\0';
+					if (chk_suggest(b->c)) {
+						field_names(t, &names, &n);
+						didyoumean(st->name, names, n,
+						    hint, sizeof(hint));
+						free(names);
+					}
 					cerr(b->c, l, "%s has no field %s%s",
-					    so_far.buf, st->name,
-					    didyoumean(st->name, names, n,
-					    hint, sizeof(hint)));
-					free(names);
+					    so_far.buf, st->name, hint);
 				}
 				goto out;
 			}
@@ -315,11 +322,15 @@ convert_struct(struct binder *b, const struct oloc *o, const struct ty *dst,
 
 		co.name = cname;
 		if (sf == NULL) {
-			field_names(src->type, &names, &n);
+			hint[0] = '\0';
+			if (chk_suggest(b->c)) {
+				field_names(src->type, &names, &n);
+				didyoumean(fname, names, n, hint,
+				    sizeof(hint));
+				free(names);
+			}
 			oerr(b, &co, "%s: the source struct has no field %s%s",
-			    cname, fname, didyoumean(fname, names, n, hint,
-			    sizeof(hint)));
-			free(names);
+			    cname, fname, hint);
 			free(cname);
 			ok = false;
 			continue;
@@ -552,11 +563,15 @@ entry_name_ok(struct binder *b, struct loc *l, const char *name,
 		if (f == NULL && i == 0 && name_in(b->xbad, p.steps[0].name))
 			break;	/* its declaration was refused */
 		if (f == NULL) {
-			field_names(t, &names, &n);
+			hint[0] = '\0';
+			if (chk_suggest(b->c)) {
+				field_names(t, &names, &n);
+				didyoumean(p.steps[i].name, names, n, hint,
+				    sizeof(hint));
+				free(names);
+			}
 			cerr(b->c, l, "%s is not a column of %s%s", name,
-			    b->xpath, didyoumean(p.steps[i].name, names, n,
-			    hint, sizeof(hint)));
-			free(names);
+			    b->xpath, hint);
 			break;
 		}
 		t = f->type;

@@ -177,6 +177,12 @@ letters(const char *s, size_t *len)
  * comparison.  One edit changes the set of letters by at most two: a
  * letter gone, a letter new.
  */
+bool
+chk_suggest(struct chk *c)
+{
+	return c->suggestions++ < CHK_MAX_SUGGESTIONS;
+}
+
 const char *
 didyoumean(const char *name, const char *const *cands, size_t n, char *buf,
     size_t buflen)

@@ -1753,6 +1753,22 @@ own_sql() {
 	[[ $stderr != *$'\e'* ]] || fail "the control character is echoed"
 }
 
+@test "mapping: the first 100 unknown names get a suggestion, the rest none" {
+	local i cols= maps=
+	for i in $(seq 110); do
+		cols+="- {name: x$i, type: string}"$'\n'
+		maps+="- {name: x$i, from: amountz}"$'\n'
+	done
+	add expose "${cols%$'\n'}"
+	add columns "${maps%$'\n'}"
+	validate
+	assert_status 1
+	assert_equal "$(errors | grep -c 'amountz is not a column of properties.stream')" 110 \
+	    "errors for amountz"
+	assert_equal "$(errors | grep -c "(did you mean 'amount'?)")" 100 \
+	    "errors with a suggestion"
+}
+
 # One mistake, one error: what follows from a list that cannot be read
 # is not reported again.
 @test "contract: exposes as a mapping is one error, not one per build" {
