@@ -17,7 +17,5 @@ void	digest_bytes(const void *buf, size_t len, char out[DIGEST_STRLEN]);
  * source layout, key order or $ref structure.
  */
 void	digest_json(const json_t *v, char out[DIGEST_STRLEN]);
-/* A canonical dump of v (caller frees). */
-char	*digest_canonical(const json_t *v);
 
 #endif
