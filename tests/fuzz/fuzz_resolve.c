@@ -88,12 +88,52 @@ inside_root(const char *name)
 	return ok;
 }
 
+/*
+ * diag_locate() every node of doc (ptr is its pointer): each must be
+ * placed, in one of files, at a line and column from 1.  The positions
+ * are decoded from resolve's records, the way a later stage places a
+ * diagnostic.
+ */
+static void
+place_all(struct diags *d, json_t *files, json_t *node, struct sb *ptr,
+    int depth)
+{
+	const char *file, *k;
+	json_t *v;
+	size_t i, len = ptr->len;
+	int line, col;
+	bool known = false;
+
+	if (!diag_locate(d, ptr->buf, &file, &line, &col))
+		fuzz_fail("a node of the document that cannot be placed");
+	json_array_foreach(files, i, v)
+		if (file != NULL && strcmp(json_string_value(v), file) == 0)
+			known = true;
+	if (!known || line < 1 || col < 1)
+		fuzz_fail("a node placed outside the files read");
+	if (depth > 64)
+		return;
+	if (json_is_object(node))
+		json_object_foreach(node, k, v) {
+			jptr_push_key(ptr, k);
+			place_all(d, files, v, ptr, depth + 1);
+			sb_truncate(ptr, len);
+		}
+	else if (json_is_array(node))
+		json_array_foreach(node, i, v) {
+			jptr_push_index(ptr, i);
+			place_all(d, files, v, ptr, depth + 1);
+			sb_truncate(ptr, len);
+		}
+}
+
 static void
 check_section(json_t *s)
 {
 	json_t *doc = json_object_get(s, "document");
 	json_t *files = json_object_get(s, "files"), *v;
-	const char *k;
+	struct diags d;
+	struct sb ptr;
 	size_t i;
 
 	if (doc == NULL || !json_is_array(files) || json_array_size(files) == 0)
@@ -101,14 +141,15 @@ check_section(json_t *s)
 	json_array_foreach(files, i, v)
 		if (!json_is_string(v) || !inside_root(json_string_value(v)))
 			fuzz_fail("a $ref read a file outside the root");
-	json_object_foreach(json_object_get(s, "positions"), k, v) {
-		if (jptr_get(doc, k) == NULL)
-			fuzz_fail("a position whose pointer finds nothing");
-		if (!json_is_array(v) || json_array_size(v) != 3 ||
-		    (size_t)json_integer_value(json_array_get(v, 0)) >=
-		    json_array_size(files))
-			fuzz_fail("a position that names no file");
-	}
+	if (!json_is_string(json_object_get(s, "positions")))
+		fuzz_fail("positions that are not one string of records");
+	/* Every node is placed in a file that was read, at a real line. */
+	diags_init(&d);
+	diags_set_resolve(&d, s);
+	sb_init(&ptr);
+	place_all(&d, files, doc, &ptr, 0);
+	sb_release(&ptr);
+	diags_release(&d);
 }
 
 int
