@@ -1,9 +1,9 @@
 /*
  * pipeline.c - the stages in one process (see pipeline.h).
  *
- * Each stage_*() below follows its program's main() (tools/fluid-*.c)
- * from the point where the options are read; a change to one of those
- * must be made here too.  The bats suites run both.
+ * The stage_*() functions are what each program's main()
+ * (tools/fluid-*.c) does once its options are read; run_*() run them
+ * here with standard input and output in memory.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,30 +76,78 @@ read_prev(const struct out *prev, const char *after)
 	return doc;
 }
 
+void
+stage_resolve_opts(struct cli *cli, const struct resolve_opts *ro)
+{
+	if (ro->fragment != NULL && !resolve_fragment_kind_ok(ro->fragment))
+		cli_usage_error(cli, "unknown fragment kind '%s' (use "
+		    "streamSource, schema or recordMapping)", ro->fragment);
+	if (ro->fragment != NULL && ro->schema_version == NULL)
+		cli_usage_error(cli, "--fragment needs --schema-version: a "
+		    "fragment does not say which schema it follows");
+	if (ro->fragment == NULL && ro->schema_version != NULL)
+		cli_usage_error(cli, "--schema-version goes with --fragment; "
+		    "a contract names its own fluidVersion");
+}
+
+json_t *
+stage_resolve(const struct resolve_opts *ro, struct diags *d)
+{
+	json_t *doc, *section;
+
+	if ((section = resolve_run(ro, d)) == NULL)
+		return NULL;
+	doc = ir_new();
+	ir_add_stage(doc, "resolve", section);
+	return doc;
+}
+
+json_t *
+stage_check(json_t *doc, struct diags *d)
+{
+	json_t *res = ir_section(doc, "resolve"), *ir;
+
+	diags_set_resolve(d, res);
+	if ((ir = check_run(res, d)) != NULL)
+		ir_add_stage(doc, "check", ir);
+	return ir;
+}
+
+json_t *
+stage_sqlgen_builds(json_t *doc, const char *want, struct diags *d)
+{
+	json_t *builds = json_object_get(ir_section(doc, "check"), "builds");
+	json_t *out = json_array(), *b;
+	const char *id;
+	char *sql, digest[DIGEST_STRLEN];
+	size_t i;
+
+	json_array_foreach(builds, i, b) {
+		id = json_string_value(json_object_get(b, "id"));
+		if (want != NULL && (id == NULL || strcmp(id, want) != 0))
+			continue;
+		if ((sql = sqlgen_build(b, d)) == NULL)
+			continue;
+		digest_bytes(sql, strlen(sql), digest);
+		json_array_append_new(out, json_pack("{s:s, s:s, s:s}", "build",
+		    id, "digest", digest, "sql", sql));
+		free(sql);
+	}
+	return out;
+}
+
 /* fluid-resolve [--fragment=K --schema-version=V] [--] [FILE] */
 static void
-stage_resolve(const struct resolve_opts *ro, enum diag_format fmt, int last,
+run_resolve(const struct resolve_opts *ro, enum diag_format fmt, int last,
     struct out *o)
 {
 	struct cli cli = { NULL, fmt };
 	struct diags d;
-	json_t *doc = NULL, *section;
+	json_t *doc;
 
-	if (ro->fragment != NULL && !resolve_fragment_kind_ok(ro->fragment))
-		cli_usage_error(&cli, "unknown fragment kind '%s' (use "
-		    "streamSource, schema or recordMapping)", ro->fragment);
-	if (ro->fragment != NULL && ro->schema_version == NULL)
-		cli_usage_error(&cli, "--fragment needs --schema-version: a "
-		    "fragment does not say which schema it follows");
-	if (ro->fragment == NULL && ro->schema_version != NULL)
-		cli_usage_error(&cli, "--schema-version goes with --fragment; "
-		    "a contract names its own fluidVersion");
-
+	stage_resolve_opts(&cli, ro);
 	diags_init(&d);
-	if ((section = resolve_run(ro, &d)) != NULL) {
-		doc = ir_new();
-		ir_add_stage(doc, "resolve", section);
-	}
+	doc = stage_resolve(ro, &d);
 	finish(fmt, &d, doc, last, o);
 	json_decref(doc);
 	diags_release(&d);
@@ -107,18 +155,15 @@ stage_resolve(const struct resolve_opts *ro, enum diag_format fmt, int last,
 
 /* fluid-check < RESOLVED */
 static void
-stage_check(const struct out *prev, enum diag_format fmt, int last,
+run_check(const struct out *prev, enum diag_format fmt, int last,
     struct out *o)
 {
 	struct diags d;
-	json_t *doc, *ir, *res;
+	json_t *doc, *ir;
 
 	doc = read_prev(prev, "resolve");
-	res = ir_section(doc, "resolve");
 	diags_init(&d);
-	diags_set_resolve(&d, res);
-	if ((ir = check_run(res, &d)) != NULL)
-		ir_add_stage(doc, "check", ir);
+	ir = stage_check(doc, &d);
 	finish(fmt, &d, ir ? doc : NULL, last, o);
 	json_decref(doc);
 	diags_release(&d);
@@ -126,31 +171,17 @@ stage_check(const struct out *prev, enum diag_format fmt, int last,
 
 /* fluid-sqlgen < CHECKED (without --sql) */
 static void
-stage_sqlgen(const struct out *prev, enum diag_format fmt, int last,
+run_sqlgen(const struct out *prev, enum diag_format fmt, int last,
     struct out *o)
 {
 	struct diags d;
-	json_t *doc, *builds, *b, *out;
-	const char *id;
-	char *sql, digest[DIGEST_STRLEN];
-	size_t i;
+	json_t *doc;
 
 	doc = read_prev(prev, "check");
-	builds = json_object_get(ir_section(doc, "check"), "builds");
 	diags_init(&d);
-	out = json_array();
-	json_array_foreach(builds, i, b) {
-		id = json_string_value(json_object_get(b, "id"));
-		if ((sql = sqlgen_build(b, &d)) == NULL)
-			continue;
-		digest_bytes(sql, strlen(sql), digest);
-		json_array_append_new(out, json_pack("{s:s, s:s, s:s}", "build",
-		    id, "digest", digest, "sql", sql));
-		free(sql);
-	}
-	ir_add_stage(doc, "sqlgen", json_pack("{s:O}", "builds", out));
+	ir_add_stage(doc, "sqlgen", json_pack("{s:o}", "builds",
+	    stage_sqlgen_builds(doc, NULL, &d)));
 	finish(fmt, &d, doc, last, o);
-	json_decref(out);
 	json_decref(doc);
 	diags_release(&d);
 }
@@ -172,11 +203,11 @@ pipeline_run(const struct resolve_opts *ro, enum diag_format fmt,
 	for (i = 0; i <= (int)last; i++) {
 		fl_setprogname(names[i]);
 		if (i == PIPELINE_RESOLVE)
-			stage_resolve(ro, fmt, i == (int)last, &cur);
+			run_resolve(ro, fmt, i == (int)last, &cur);
 		else if (i == PIPELINE_CHECK)
-			stage_check(&prev, fmt, i == (int)last, &cur);
+			run_check(&prev, fmt, i == (int)last, &cur);
 		else
-			stage_sqlgen(&prev, fmt, i == (int)last, &cur);
+			run_sqlgen(&prev, fmt, i == (int)last, &cur);
 		free(prev.buf);
 		prev = cur;
 		if (cur.status != 0)

@@ -33,7 +33,7 @@ main(int argc, char *argv[])
 	};
 	struct cli cli = { usage, DIAG_FORMAT_TEXT };
 	struct diags d;
-	json_t *doc, *ir, *res;
+	json_t *doc, *ir;
 	int c, idx, status;
 
 	fl_setprogname(argv[0]);
@@ -49,11 +49,8 @@ main(int argc, char *argv[])
 		cli_usage_error(&cli, "reads standard input; no FILE");
 
 	doc = ir_read(stdin, "resolve");
-	res = ir_section(doc, "resolve");
 	diags_init(&d);
-	diags_set_resolve(&d, res);
-	if ((ir = check_run(res, &d)) != NULL)
-		ir_add_stage(doc, "check", ir);
+	ir = stage_check(doc, &d);
 	status = cli_finish(&cli, &d, ir ? doc : NULL);
 	ir_keep_until_exit(doc);
 	diags_release(&d);

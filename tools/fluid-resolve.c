@@ -38,7 +38,7 @@ main(int argc, char *argv[])
 	struct cli cli = { usage, DIAG_FORMAT_TEXT };
 	struct resolve_opts ro = { NULL, NULL, NULL };
 	struct diags d;
-	json_t *doc = NULL, *section;
+	json_t *doc;
 	int c, idx, status;
 
 	fl_setprogname(argv[0]);
@@ -67,21 +67,10 @@ main(int argc, char *argv[])
 	if (argc > 1)
 		cli_usage_error(&cli, "expects at most one FILE");
 	ro.path = argc == 1 && strcmp(argv[0], "-") != 0 ? argv[0] : NULL;
-	if (ro.fragment != NULL && !resolve_fragment_kind_ok(ro.fragment))
-		cli_usage_error(&cli, "unknown fragment kind '%s' (use "
-		    "streamSource, schema or recordMapping)", ro.fragment);
-	if (ro.fragment != NULL && ro.schema_version == NULL)
-		cli_usage_error(&cli, "--fragment needs --schema-version: a "
-		    "fragment does not say which schema it follows");
-	if (ro.fragment == NULL && ro.schema_version != NULL)
-		cli_usage_error(&cli, "--schema-version goes with --fragment; "
-		    "a contract names its own fluidVersion");
+	stage_resolve_opts(&cli, &ro);
 
 	diags_init(&d);
-	if ((section = resolve_run(&ro, &d)) != NULL) {
-		doc = ir_new();
-		ir_add_stage(doc, "resolve", section);
-	}
+	doc = stage_resolve(&ro, &d);
 	status = cli_finish(&cli, &d, doc);
 	ir_keep_until_exit(doc);
 	diags_release(&d);

@@ -38,12 +38,10 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cli cli = { usage, DIAG_FORMAT_TEXT };
-	const char *want = NULL, *id;
+	const char *want = NULL;
 	struct diags d;
-	json_t *doc, *builds, *b, *out, *one = NULL;
-	char *sql, digest[DIGEST_STRLEN];
+	json_t *doc, *builds, *out, *one;
 	int c, idx, status, sql_only = 0;
-	size_t i;
 
 	fl_setprogname(argv[0]);
 	/* A closed pipe is a failed write (status 2), not a signal. */
@@ -77,20 +75,8 @@ main(int argc, char *argv[])
 		cli_usage_error(&cli, "the contract has %zu managed builds: "
 		    "name one with --build", json_array_size(builds));
 	diags_init(&d);
-	out = json_array();
-	json_array_foreach(builds, i, b) {
-		id = json_string_value(json_object_get(b, "id"));
-		if (want != NULL && (id == NULL || strcmp(id, want) != 0))
-			continue;
-		if ((sql = sqlgen_build(b, &d)) == NULL)
-			continue;
-		digest_bytes(sql, strlen(sql), digest);
-		json_array_append_new(out, json_pack("{s:s, s:s, s:s}", "build",
-		    id, "digest", digest, "sql", sql));
-		if (one == NULL)
-			one = json_array_get(out, json_array_size(out) - 1);
-		free(sql);
-	}
+	out = stage_sqlgen_builds(doc, want, &d);
+	one = json_array_get(out, 0);
 	if (want != NULL && one == NULL && diag_status(&d) == 0)
 		fl_fatal("no managed build with id '%s'", want);
 	if (sql_only) {
