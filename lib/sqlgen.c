@@ -620,11 +620,12 @@ select_list(struct gen *g, const json_t *b, bool struct_elem)
 	sb_adds(&g->out, "SELECT");
 	json_array_foreach(json_object_get(b, "outputs"), i, o) {
 		json_t *e = json_deep_copy(json_object_get(o, "expr"));
-		json_t *col = json_deep_copy(table_column(b, i,
-		    str(o, "name")));
+		json_t *col;
 		struct ty *want = NULL;
 
-		if (col != NULL) {
+		/* Only the rows of null elements need the output's type. */
+		if (g->null_elem != NULL && (col = json_deep_copy(
+		    table_column(b, i, str(o, "name")))) != NULL) {
 			json_object_del(col, "name");
 			want = ty_from_json(col);
 			json_decref(col);
