@@ -835,7 +835,7 @@ check_fragment(struct chk *c, const char *kind, const char *version,
 	} else if (strcmp(kind, "schema") == 0) {
 		if ((t = schema_columns(c, &l, doc, NULL, &ok)) != NULL &&
 		    ok) {
-			json_t *tj = ty_to_json(t, NULL);
+			json_t *tj = ty_to_json_shared(t, NULL, &c->names);
 
 			ir = json_pack("{s:s, s:O}", "fragment", kind,
 			    "columns", json_object_get(tj, "fields"));
@@ -863,10 +863,7 @@ check_run(json_t *section, struct diags *d)
 	size_t nerr = d->nerrors;
 
 	memset(&k, 0, sizeof(k));
-	k.c.d = d;
-	k.c.doc = doc;
-	k.c.lane = "";
-	k.c.build = "";
+	chk_init(&k.c, d, doc);
 	k.deployments = json_object();
 	k.build_ids = json_object();
 	if (kind != NULL && strcmp(kind, "fragment") == 0)
@@ -876,6 +873,7 @@ check_run(json_t *section, struct diags *d)
 	else
 		ir = check_contract(&k, doc);
 	contract_release(&k);
+	chk_release(&k.c);
 	if (d->nerrors > nerr) {
 		json_decref(ir);
 		return NULL;

@@ -467,8 +467,8 @@ expose_check(struct chk *c, struct loc *l, json_t *expose, struct ty *schema,
 	table = json_pack("{s:o, s:s?, s:s?}", "catalog", catalog,
 	    "namespace", ns, "name", name);
 	if (schema != NULL)
-		json_object_set_new(table, "columns", ty_to_json(schema,
-		    NULL));
+		json_object_set_new(table, "columns",
+		    ty_to_json_shared(schema, NULL, &c->names));
 	iceberg_check(c, l, binding, schema, bad, table, &ok);
 	loc_reset(l, m);
 	if (!ok || schema == NULL) {

@@ -39,7 +39,20 @@ struct chk {
 	const char	*lane;		/* "Managed Flink: " or "" */
 	char		*build;		/* "Flink build ID: " or "" */
 	size_t		 suggestions;	/* "did you mean"s over large sets */
+	/*
+	 * The IR repeats a few strings per column (type names, "path",
+	 * "value"): each is made once per run and shared, which saves an
+	 * allocation per use and most of the IR's memory for them.
+	 */
+	struct ty_names	 names;
+	json_t		*words;		/* word -> the shared JSON string */
 };
+
+/* Set up and release what a run shares (the fields above). */
+void	 chk_init(struct chk *, struct diags *, json_t *doc);
+void	 chk_release(struct chk *);
+/* The shared JSON string for word (a new reference). */
+json_t	*chk_word(struct chk *, const char *word);
 
 /*
  * Whether an error may still look for a "did you mean" among a large
@@ -63,16 +76,17 @@ enum col_origin {
 struct scol {
 	char		*name;		/* as the query sees it (key
 					   prefixed) */
+	json_t		*jname;		/* the same, for the IR to share */
 	enum col_origin	 origin;
 	char		*from;		/* metadata key, or the key's own
 					   name */
 	struct ty	*type;		/* nullable where the source can be */
-	char		*ptr;		/* where it is declared */
 };
 
 struct stream {
 	struct scol	*cols;
 	size_t		 ncols;
+	size_t		 capcols;	/* allocated */
 	json_t		*index;		/* lower-cased name -> column index */
 	json_t		*bad;		/* lower-cased names declared with
 					   errors (already reported) */
@@ -107,6 +121,9 @@ bool	 one_edit_apart(const char *a, const char *b);
  */
 int	 only_keys(struct chk *, struct loc *, json_t *obj,
 	    const char *const *allowed);
+/* Likewise, passing over the keys in ignored (reported elsewhere). */
+int	 only_keys_except(struct chk *, struct loc *, json_t *obj,
+	    const char *const *allowed, const char *const *ignored);
 /* Typed getters: NULL/-1 and an error when present but of another type,
  * or when absent and required. */
 json_t	*get_obj(struct chk *, struct loc *, json_t *o, const char *key,
@@ -126,6 +143,15 @@ const char *get_enum(struct chk *, struct loc *, json_t *o, const char *key,
 bool	 has_control(const char *s);
 /* s in lower case (ASCII), for case-insensitive name indexes. */
 char	*lower_dup(const char *s);
+/*
+ * The same in buf when it fits (names are short and looked up per
+ * column), else allocated in *to_free (NULL when not).
+ */
+#define CHK_LOWER_BUF	136
+const char *lower_in(const char *s, char buf[CHK_LOWER_BUF],
+	    char **to_free);
+/* a followed by b, allocated: what xasprintf("%s%s") makes, faster. */
+char	*str_join(const char *a, const char *b);
 /* Is name, lower-cased, a key of set (which may be NULL)? */
 bool	 name_in(json_t *set, const char *name);
 

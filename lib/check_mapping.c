@@ -46,8 +46,20 @@ struct binder {
 	json_t		*xbad;		/* the expose's refused columns */
 	struct ty	*elem;		/* the explode's element, or NULL */
 	char		*as;		/* the explode's name for it */
+	json_t		*as_json;	/* the same, for the IR to share */
 	char		*as_refused;	/* as, of an explode refused */
 	struct loc	 bl;		/* the build (for entry messages) */
+	/*
+	 * An entry's from, for its messages: properties.mapping.columns
+	 * is written once, up to cols, and the index and key after it for
+	 * each entry.
+	 */
+	struct loc	 el;
+	struct loc_mark	 cols;
+	struct sb	 so_far;	/* type_path()'s, kept for the next */
+	/* Path steps by name, each made once and shared by every path. */
+	json_t		*field_steps;	/* name -> {"field": name} */
+	json_t		*key_steps;	/* map key -> {"key": key} */
 	const char	*xptr;		/* the expose's schema, pointer */
 	const char	*xpath;		/* and dotted path */
 };
@@ -78,16 +90,6 @@ type_name(const struct ty *t)
 	return sb_steal(&sb);
 }
 
-static void
-set_type(json_t *expr, const struct ty *t, bool nullable)
-{
-	char *n = type_name(t);
-
-	json_object_set_new(expr, "type", json_string(n));
-	json_object_set_new(expr, "nullable", json_boolean(nullable));
-	free(n);
-}
-
 static const char *
 origin_name(enum col_origin o)
 {
@@ -95,6 +97,94 @@ origin_name(enum col_origin o)
 	    "element" };
 
 	return names[o];
+}
+
+static void
+set_type(struct binder *b, json_t *expr, const struct ty *t, bool nullable)
+{
+	json_object_set_new_nocheck(expr, "type",
+	    ty_name_json(&b->c->names, t));
+	json_object_set_new_nocheck(expr, "nullable", json_boolean(nullable));
+}
+
+/*
+ * The step {kind: name} from cache (field_steps or key_steps), made on
+ * first use.  NULL if name is no JSON string (then the step is left
+ * out, as json_pack() would have).
+ */
+static json_t *
+step_json(json_t *cache, const char *kind, const char *name)
+{
+	json_t *st = json_object_get(cache, name), *v;
+
+	if (st != NULL)
+		return json_incref(st);
+	if ((v = json_string(name)) == NULL)
+		return NULL;
+	st = json_object();
+	json_object_set_new_nocheck(st, kind, v);
+	json_object_set(cache, name, st);
+	return st;
+}
+
+/* The start of a path's expression: what it reads, and from where. */
+static json_t *
+path_expr(struct binder *b, const struct scol *sc, json_t *steps)
+{
+	json_t *e = json_object();
+
+	json_object_set_new_nocheck(e, "op", chk_word(b->c, "path"));
+	json_object_set_new_nocheck(e, "root",
+	    json_incref(sc ? sc->jname : b->as_json));
+	json_object_set_new_nocheck(e, "origin", chk_word(b->c,
+	    sc ? origin_name(sc->origin) : "element"));
+	json_object_set_new_nocheck(e, "steps", steps);
+	return e;
+}
+
+/*
+ * The path expression of field name of the struct that the path
+ * expression parent reads: a copy of parent with one step more (its
+ * type is the caller's to set).  Only the object and its steps are
+ * copied: the strings and steps in them are never changed.
+ */
+static json_t *
+path_child(struct binder *b, json_t *parent, const char *name)
+{
+	json_t *e = json_copy(parent);
+	json_t *steps = json_copy(json_object_get(parent, "steps"));
+
+	json_array_append_new(steps, step_json(b->field_steps, "field",
+	    name));
+	json_object_set_new_nocheck(e, "steps", steps);
+	return e;
+}
+
+/* {"op": op}, for the caller to add the operands to. */
+static json_t *
+op_expr(struct binder *b, const char *op)
+{
+	json_t *e = json_object();
+
+	json_object_set_new_nocheck(e, "op", chk_word(b->c, op));
+	return e;
+}
+
+/* {"name": name, "expr": e}, taking over e; NULL as json_pack gives. */
+static json_t *
+named_expr(const char *name, json_t *e)
+{
+	json_t *o, *n = json_string(name);
+
+	if (n == NULL || e == NULL) {
+		json_decref(n);
+		json_decref(e);
+		return NULL;
+	}
+	o = json_object();
+	json_object_set_new_nocheck(o, "name", n);
+	json_object_set_new_nocheck(o, "expr", e);
+	return o;
 }
 
 static void
@@ -126,7 +216,8 @@ type_path(struct binder *b, struct loc *l, const struct path *p, bool quiet,
 {
 	const struct ty *t;
 	struct scol *sc = NULL;
-	struct sb so_far;
+	/* The path so far, for messages: "a.b['...']". */
+	struct sb *so_far = &b->so_far;
 	json_t *steps;
 	const char **names;
 	size_t i, n;
@@ -134,19 +225,19 @@ type_path(struct binder *b, struct loc *l, const struct path *p, bool quiet,
 	bool ok = false;
 
 	memset(out, 0, sizeof(*out));
-	sb_init(&so_far);
-	sb_adds(&so_far, p->steps[0].name);
+	sb_truncate(so_far, 0);
+	sb_adds(so_far, p->steps[0].name);
 	if (b->as != NULL && strcmp(p->steps[0].name, b->as) == 0) {
 		t = b->elem;
 		if (!t->required)
-			out->why = xasprintf("%s, the exploded element, can "
-			    "be null", b->as);
+			out->why = str_join(b->as, ", the exploded element, "
+			    "can be null");
 	} else if ((sc = stream_col(b->s, p->steps[0].name)) != NULL) {
 		t = sc->type;
 		if (!t->required)
-			out->why = xasprintf(sc->origin == ORIGIN_KEY ?
-			    "%s is a key column, null for a record with no "
-			    "key" : "%s can be null", sc->name);
+			out->why = str_join(sc->name, sc->origin ==
+			    ORIGIN_KEY ? " is a key column, null for a record "
+			    "with no key" : " can be null");
 	} else {
 		/* Already refused where it is declared: not again here. */
 		if (root_refused(b, p->steps[0].name))
@@ -169,9 +260,7 @@ type_path(struct binder *b, struct loc *l, const struct path *p, bool quiet,
 		goto out;
 	}
 	steps = json_array();
-	out->expr = json_pack("{s:s, s:s, s:s, s:o}", "op", "path", "root",
-	    p->steps[0].name, "origin", sc ? origin_name(sc->origin) :
-	    "element", "steps", steps);
+	out->expr = path_expr(b, sc, steps);
 	for (i = 1; i < p->n; i++) {
 		const struct path_step *st = &p->steps[i];
 
@@ -188,48 +277,47 @@ type_path(struct binder *b, struct loc *l, const struct path *p, bool quiet,
 						free(names);
 					}
 					cerr(b->c, l, "%s has no field %s%s",
-					    so_far.buf, st->name, hint);
+					    so_far->buf, st->name, hint);
 				}
 				goto out;
 			}
 			t = f->type;
-			json_array_append_new(steps, json_pack("{s:s}",
+			json_array_append_new(steps, step_json(b->field_steps,
 			    "field", st->name));
-			sb_addf(&so_far, ".%s", st->name);
+			sb_addc(so_far, '.');
+			sb_adds(so_far, st->name);
 			if (!t->required && out->why == NULL)
-				out->why = xasprintf("%s can be null",
-				    so_far.buf);
+				out->why = str_join(so_far->buf,
+				    " can be null");
 		} else if (st->kind == PATH_FIELD) {
 			if (!quiet && t->kind == TY_ARRAY)
 				cerr(b->c, l, "%s is an array: explode it in "
 				    "properties.mapping.explode and read its "
-				    "element's fields", so_far.buf);
+				    "element's fields", so_far->buf);
 			else if (!quiet)
 				cerr(b->c, l, "%s is not a struct, so it has "
-				    "no field %s", so_far.buf, st->name);
+				    "no field %s", so_far->buf, st->name);
 			goto out;
 		} else if (t->kind == TY_MAP) {
 			t = t->value;
-			json_array_append_new(steps, json_pack("{s:s}",
+			json_array_append_new(steps, step_json(b->key_steps,
 			    "key", st->name));
 			if (out->why == NULL)
-				out->why = xasprintf("%s['...'] is a map "
-				    "lookup, null when the key is missing",
-				    so_far.buf);
-			sb_adds(&so_far, "['...']");
+				out->why = str_join(so_far->buf, "['...'] is a "
+				    "map lookup, null when the key is missing");
+			sb_adds(so_far, "['...']");
 		} else {
 			if (!quiet)
 				cerr(b->c, l, "%s is not a map, so it has no "
-				    "['...'] entries", so_far.buf);
+				    "['...'] entries", so_far->buf);
 			goto out;
 		}
 	}
 	out->type = t;
 	out->nullable = out->why != NULL;
-	set_type(out->expr, t, out->nullable);
+	set_type(b, out->expr, t, out->nullable);
 	ok = true;
 out:
-	sb_release(&so_far);
 	if (!ok)
 		typed_release(out);
 	return ok;
@@ -339,12 +427,10 @@ convert_struct(struct binder *b, const struct oloc *o, const struct ty *dst,
 		child.type = sf->type;
 		/* Relative to a present struct: its own required stands. */
 		child.nullable = !sf->type->required;
-		child.why = child.nullable ? xasprintf("%s can be null",
-		    cname) : NULL;
-		child.expr = json_deep_copy(src->expr);
-		json_array_append_new(json_object_get(child.expr, "steps"),
-		    json_pack("{s:s}", "field", fname));
-		set_type(child.expr, sf->type, child.nullable);
+		child.why = child.nullable ? str_join(cname, " can be null") :
+		    NULL;
+		child.expr = path_child(b, src->expr, fname);
+		set_type(b, child.expr, sf->type, child.nullable);
 		fe = convert(b, &co, dst->fields[i].type, &child);
 		typed_release(&child);
 		free(cname);
@@ -352,16 +438,17 @@ convert_struct(struct binder *b, const struct oloc *o, const struct ty *dst,
 			ok = false;
 			continue;
 		}
-		json_array_append_new(fields, json_pack("{s:s, s:o}", "name",
-		    fname, "expr", fe));
+		json_array_append_new(fields, named_expr(fname, fe));
 	}
 	if (!ok) {
 		json_decref(fields);
 		return NULL;
 	}
-	e = json_pack("{s:s, s:o, s:O}", "op", "struct", "fields", fields,
-	    "nullIf", src->nullable ? src->expr : json_null());
-	set_type(e, dst, src->nullable);
+	e = op_expr(b, "struct");
+	json_object_set_new_nocheck(e, "fields", fields);
+	json_object_set_nocheck(e, "nullIf", src->nullable ? src->expr :
+	    json_null());
+	set_type(b, e, dst, src->nullable);
 	return e;
 }
 
@@ -408,9 +495,9 @@ convert(struct binder *b, const struct oloc *o, const struct ty *dst,
 			    src->type->precision == dst->precision &&
 			    src->type->scale == dst->scale)
 				return json_incref(src->expr);
-			e = json_pack("{s:s, s:O}", "op", "widen", "arg",
-			    src->expr);
-			set_type(e, dst, src->nullable);
+			e = op_expr(b, "widen");
+			json_object_set_nocheck(e, "arg", src->expr);
+			set_type(b, e, dst, src->nullable);
 			return e;
 		}
 	}
@@ -440,36 +527,34 @@ bind(struct binder *b, struct loc *l, const struct ty *dst, const char *name,
 	json_t *idx = json_object_get(b->by_name, name), *e = NULL, *fields;
 	struct entry *en;
 	struct typed t;
-	struct loc el;
+	struct loc *el = &b->el;
 	size_t i;
 	bool ok = true;
 
 	if (idx == NULL && json_object_get(b->refused, name) != NULL)
 		return NULL;	/* its entry was refused: said there */
 	if (idx != NULL) {
+		/* Never while another bind() uses el: this one calls none. */
 		en = &b->entries[json_integer_value(idx)];
-		loc_init(&el);
-		loc_set(&el, b->bl.ptr.buf, b->bl.path.buf);
-		loc_key(&el, "properties");
-		loc_key(&el, "mapping");
-		loc_key(&el, "columns");
-		loc_idx(&el, en->idx);
-		loc_key(&el, "from");
-		o.el = &el;
-		if (type_path(b, &el, &en->from, false, &t)) {
+		loc_reset(el, b->cols);
+		loc_idx(el, en->idx);
+		loc_key(el, "from");
+		o.el = el;
+		if (type_path(b, el, &en->from, false, &t)) {
 			if (en->cast && t.type->kind != TY_BINARY) {
 				char *tn = type_name(t.type);
 
-				cerr(b->c, &el, "cast: string reads binary as "
+				cerr(b->c, el, "cast: string reads binary as "
 				    "UTF-8 text, and this path is %s", tn);
 				free(tn);
 			} else {
 				if (en->cast) {
-					json_t *c = json_pack("{s:s, s:O}",
-					    "op", "cast", "arg", t.expr);
+					json_t *c = op_expr(b, "cast");
 
-					set_type(c, &string_type, t.nullable);
-					json_decref(t.expr);
+					json_object_set_new_nocheck(c, "arg",
+					    t.expr);
+					set_type(b, c, &string_type,
+					    t.nullable);
 					t.expr = c;
 					t.type = &string_type;
 				}
@@ -477,7 +562,6 @@ bind(struct binder *b, struct loc *l, const struct ty *dst, const char *name,
 			}
 			typed_release(&t);
 		}
-		loc_release(&el);
 		return e;
 	}
 	if (dst->kind == TY_STRUCT && json_object_get(b->prefixes, name)) {
@@ -506,14 +590,14 @@ bind(struct binder *b, struct loc *l, const struct ty *dst, const char *name,
 				ok = false;
 				continue;
 			}
-			json_array_append_new(fields, json_pack("{s:s, s:o}",
-			    "name", f, "expr", fe));
+			json_array_append_new(fields, named_expr(f, fe));
 		}
 		if (!ok)
 			return json_decref(fields), NULL;
-		e = json_pack("{s:s, s:o, s:n}", "op", "struct", "fields",
-		    fields, "nullIf");
-		set_type(e, dst, false);
+		e = op_expr(b, "struct");
+		json_object_set_new_nocheck(e, "fields", fields);
+		json_object_set_new_nocheck(e, "nullIf", json_null());
+		set_type(b, e, dst, false);
 		return e;
 	}
 	if (defsrc == NULL || !type_path(b, l, defsrc, true, &t)) {
@@ -772,10 +856,12 @@ explode_parse(struct binder *b, struct loc *l, json_t *ex)
 		else if (ok) {
 			b->elem = ty_copy(t.type->element);
 			b->as = xstrdup(as);
+			b->as_json = json_string(as);
 			free(b->as_refused);
 			b->as_refused = NULL;
-			ir = json_pack("{s:O, s:s, s:o}", "path", t.expr,
-			    "as", as, "element", ty_to_json(b->elem, NULL));
+			ir = json_pack("{s:O, s:O, s:o}", "path", t.expr,
+			    "as", b->as_json, "element", ty_to_json_shared(
+			    b->elem, NULL, &b->c->names));
 		}
 		typed_release(&t);
 	}
@@ -797,10 +883,33 @@ binder_release(struct binder *b)
 	json_decref(b->by_name);
 	json_decref(b->prefixes);
 	json_decref(b->refused);
+	json_decref(b->field_steps);
+	json_decref(b->key_steps);
 	ty_free(b->elem);
 	free(b->as);
+	json_decref(b->as_json);
 	free(b->as_refused);
 	loc_release(&b->bl);
+	loc_release(&b->el);
+	sb_release(&b->so_far);
+}
+
+/* {"name", "required", "expr"} of an output column, taking over e. */
+static json_t *
+output_json(const struct ty_field *f, json_t *e)
+{
+	json_t *o, *n = json_string(f->name);
+
+	if (n == NULL) {
+		json_decref(e);
+		return NULL;
+	}
+	o = json_object();
+	json_object_set_new_nocheck(o, "name", n);
+	json_object_set_new_nocheck(o, "required",
+	    json_boolean(f->type->required));
+	json_object_set_new_nocheck(o, "expr", e);
+	return o;
 }
 
 bool
@@ -810,6 +919,7 @@ mapping_check(struct chk *c, struct loc *build, json_t *props,
 {
 	struct binder b;
 	struct loc l, ol;
+	struct loc_mark om;
 	json_t *mapping, *ex, *outputs, *top, *e;
 	struct path def;
 	struct path_step step;
@@ -822,11 +932,20 @@ mapping_check(struct chk *c, struct loc *build, json_t *props,
 	b.by_name = json_object();
 	b.prefixes = json_object();
 	b.refused = json_object();
+	b.field_steps = json_object();
+	b.key_steps = json_object();
 	b.xbad = xbad;
 	b.xptr = xptr;
 	b.xpath = xpath;
 	loc_init(&b.bl);
 	loc_set(&b.bl, build->ptr.buf, build->path.buf);
+	loc_init(&b.el);
+	loc_set(&b.el, build->ptr.buf, build->path.buf);
+	loc_key(&b.el, "properties");
+	loc_key(&b.el, "mapping");
+	loc_key(&b.el, "columns");
+	b.cols = loc_mark(&b.el);
+	sb_init(&b.so_far);
 	loc_init(&l);
 	loc_set(&l, build->ptr.buf, build->path.buf);
 	loc_key(&l, "properties");
@@ -857,10 +976,12 @@ mapping_check(struct chk *c, struct loc *build, json_t *props,
 		json_object_set_new(ir, "explode", json_null());
 	outputs = json_array();
 	loc_init(&ol);
+	loc_set(&ol, xptr, xpath);
+	om = loc_mark(&ol);
 	for (i = 0; i < schema->nfields; i++) {
 		const struct ty_field *f = &schema->fields[i];
 
-		loc_set(&ol, xptr, xpath);
+		loc_reset(&ol, om);
 		loc_named(&ol, i, f->name);
 		step.kind = PATH_FIELD;
 		step.name = f->name;
@@ -871,9 +992,7 @@ mapping_check(struct chk *c, struct loc *build, json_t *props,
 			ok = false;
 			continue;
 		}
-		json_array_append_new(outputs, json_pack("{s:s, s:b, s:o}",
-		    "name", f->name, "required", f->type->required,
-		    "expr", e));
+		json_array_append_new(outputs, output_json(f, e));
 	}
 	json_object_set_new(ir, "outputs", outputs);
 	json_decref(top);

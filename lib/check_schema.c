@@ -18,24 +18,67 @@ static const char *const column_keys[] = {
 	"name", "type", "required", "description", "fields", "element",
 	"key", "value", NULL
 };
+/* The children's keys: column_keys[KIDS_AT + i] is kids[i]. */
+#define KIDS_AT	4
 
 /* Rules that the managed lane would not enforce are refused, not kept. */
 static const char *const unenforced_keys[] = {
 	"quality", "policies", "policy", NULL
 };
 
+/* What a column's keys are, found in one walk over them. */
+struct col_keys {
+	unsigned	known;		/* bit i: column_keys[i] is there */
+	unsigned	unenforced;	/* bit i: unenforced_keys[i] is */
+	bool		other;		/* some key is in neither list */
+};
+
+static int
+word_index(const char *s, const char *const *words)
+{
+	int i;
+
+	for (i = 0; words[i] != NULL; i++)
+		if (strcmp(s, words[i]) == 0)
+			return i;
+	return -1;
+}
+
+/*
+ * A column has two or three keys, and is asked about a dozen: a walk
+ * over what it has answers them all at once.
+ */
+static struct col_keys
+col_keys(json_t *col)
+{
+	struct col_keys ck = { 0, 0, false };
+	const char *k;
+	json_t *v;
+	int i;
+
+	json_object_foreach(col, k, v) {
+		if ((i = word_index(k, column_keys)) >= 0)
+			ck.known |= 1u << i;
+		else if ((i = word_index(k, unenforced_keys)) >= 0)
+			ck.unenforced |= 1u << i;
+		else
+			ck.other = true;
+	}
+	return ck;
+}
+
 static struct ty *column_list(struct chk *, struct loc *, json_t *, int,
     json_t *, bool *);
 
 static bool
-refuse_unenforced(struct chk *c, struct loc *l, json_t *col)
+refuse_unenforced(struct chk *c, struct loc *l, unsigned present)
 {
 	struct loc_mark m = loc_mark(l);
 	bool bad = false;
 	size_t i;
 
 	for (i = 0; unenforced_keys[i] != NULL; i++) {
-		if (json_object_get(col, unenforced_keys[i]) == NULL)
+		if (!(present & 1u << i))
 			continue;
 		loc_key(l, unenforced_keys[i]);
 		cerr(c, l, "nested quality and policy rules are not enforced "
@@ -73,9 +116,9 @@ child(struct chk *c, struct loc *l, json_t *col, const char *key, int depth)
 struct ty *
 schema_column(struct chk *c, struct loc *l, json_t *col, int depth)
 {
-	static const char *const kids[] = { "fields", "element", "key",
-	    "value" };
+	const char *const *kids = column_keys + KIDS_AT;
 	struct loc_mark m = loc_mark(l);
+	struct col_keys ck;
 	struct ty_name tn;
 	struct ty *t, *k, *v;
 	const char *type, *why;
@@ -88,16 +131,13 @@ schema_column(struct chk *c, struct loc *l, json_t *col, int depth)
 		cerr(c, l, "a column must be a mapping with name and type");
 		return NULL;
 	}
-	bad += refuse_unenforced(c, l, col);
-	{
-		/* unenforced keys were reported above; skip them here */
-		json_t *copy = json_copy(col);
-
-		for (i = 0; unenforced_keys[i] != NULL; i++)
-			json_object_del(copy, unenforced_keys[i]);
-		bad += only_keys(c, l, copy, column_keys);
-		json_decref(copy);
-	}
+	ck = col_keys(col);
+	if (ck.unenforced != 0)
+		bad += refuse_unenforced(c, l, ck.unenforced);
+	/* The unenforced keys were reported above: not again as unknown. */
+	if (ck.other)
+		bad += only_keys_except(c, l, col, column_keys,
+		    unenforced_keys);
 	req = get_bool(c, l, col, "required");
 	if ((type = get_str(c, l, col, "type", true)) == NULL)
 		return NULL;
@@ -115,7 +155,7 @@ schema_column(struct chk *c, struct loc *l, json_t *col, int depth)
 		    (tn.kind == TY_ARRAY && i == 1) ||
 		    (tn.kind == TY_MAP && (i == 2 || i == 3));
 
-		if (!wanted && json_object_get(col, kids[i]) != NULL) {
+		if (!wanted && (ck.known & 1u << (KIDS_AT + i))) {
 			loc_key(l, kids[i]);
 			cerr(c, l, "a %s column has no %s", type, kids[i]);
 			loc_reset(l, m);
@@ -195,11 +235,11 @@ column_list(struct chk *c, struct loc *l, json_t *list, int depth,
 {
 	struct loc_mark m = loc_mark(l);
 	struct ty *st = ty_new(TY_STRUCT), *t;
-	const char *name;
-	json_t *col, *index = json_object(), *seen;
+	const char *name, *low;
+	json_t *col, *jname, *index = json_object(), *seen;
 	size_t i;
 	bool good;
-	char *low;
+	char buf[CHK_LOWER_BUF], *to_free;
 
 	if (json_array_size(list) == 0) {
 		cerr(c, l, "must list at least one column");
@@ -208,9 +248,13 @@ column_list(struct chk *c, struct loc *l, json_t *list, int depth,
 		*ok = false;
 		return NULL;
 	}
+	/* One allocation for the fields, not one per field. */
+	st->fields = xreallocarray(NULL, json_array_size(list),
+	    sizeof(*st->fields));
 	json_array_foreach(list, i, col) {
-		name = json_is_object(col) ?
-		    json_string_value(json_object_get(col, "name")) : NULL;
+		jname = json_is_object(col) ? json_object_get(col, "name") :
+		    NULL;
+		name = json_string_value(jname);
 		if (name != NULL && (has_control(name) || strlen(name) > 128))
 			name = NULL;
 		loc_named(l, i, name);
@@ -232,7 +276,7 @@ column_list(struct chk *c, struct loc *l, json_t *list, int depth,
 			    "digit)", name);
 			good = false;
 		}
-		low = lower_dup(name);
+		low = lower_in(name, buf, &to_free);
 		if ((seen = json_object_get(index, low)) != NULL) {
 			const char *other = json_string_value(seen);
 
@@ -242,20 +286,22 @@ column_list(struct chk *c, struct loc *l, json_t *list, int depth,
 			else
 				cerr(c, l, "'%s' is declared twice", name);
 			good = false;
-		} else
-			json_object_set_new(index, low, json_string(name));
+		} else	/* the contract's own string, shared */
+			json_object_set(index, low, jname);
 		t = schema_column(c, l, col, depth);
 		loc_reset(l, m);
 		if (t == NULL || !good) {
 			if (bad != NULL)
 				json_object_set_new(bad, low, json_true());
-			free(low);
+			free(to_free);
 			ty_free(t);
 			*ok = false;
 			continue;
 		}
-		free(low);
-		ty_add_field(st, xstrdup(name), t);
+		free(to_free);
+		st->fields[st->nfields].name = xstrdup(name);
+		st->fields[st->nfields].type = t;
+		st->nfields++;
 	}
 	json_decref(index);
 	return st;

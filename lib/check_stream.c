@@ -59,11 +59,11 @@ static const char *const metadata_names[] = {
 struct scol *
 stream_col(const struct stream *s, const char *name)
 {
-	char *low = lower_dup(name);
-	json_t *i = json_object_get(s->index, low);
+	char buf[CHK_LOWER_BUF], *to_free;
+	json_t *i = json_object_get(s->index, lower_in(name, buf, &to_free));
 	struct scol *sc;
 
-	free(low);
+	free(to_free);
 	if (i == NULL)
 		return NULL;
 	sc = &s->cols[json_integer_value(i)];
@@ -80,7 +80,7 @@ stream_unknown(const struct stream *s, const char *name)
 static void
 mark_bad(struct stream *s, const char *prefix, const char *name)
 {
-	char *n = xasprintf("%s%s", prefix ? prefix : "", name), *low;
+	char *n = str_join(prefix ? prefix : "", name), *low;
 
 	low = lower_dup(n);
 	json_object_set_new(s->bad, low, json_true());
@@ -95,8 +95,8 @@ stream_release(struct stream *s)
 
 	for (i = 0; i < s->ncols; i++) {
 		free(s->cols[i].name);
+		json_decref(s->cols[i].jname);
 		free(s->cols[i].from);
-		free(s->cols[i].ptr);
 		ty_free(s->cols[i].type);
 	}
 	free(s->cols);
@@ -111,8 +111,10 @@ static bool
 add_col(struct chk *c, struct loc *l, struct stream *s, const char *name,
     enum col_origin origin, const char *from, struct ty *t)
 {
-	char *low = lower_dup(name);
+	char buf[CHK_LOWER_BUF], *to_free;
+	const char *low = lower_in(name, buf, &to_free);
 	json_t *i = json_object_get(s->index, low);
+	struct scol *sc;
 
 	if (i != NULL) {
 		const struct scol *o = &s->cols[json_integer_value(i)];
@@ -129,18 +131,22 @@ add_col(struct chk *c, struct loc *l, struct stream *s, const char *name,
 			    name, what, origin == ORIGIN_KEY ?
 			    "; set properties.stream.key.prefix" : "");
 		ty_free(t);
-		free(low);
+		free(to_free);
 		return false;
 	}
 	json_object_set_new(s->index, low, json_integer((json_int_t)s->ncols));
-	free(low);
-	s->cols = xreallocarray(s->cols, s->ncols + 1, sizeof(*s->cols));
-	s->cols[s->ncols].name = xstrdup(name);
-	s->cols[s->ncols].origin = origin;
-	s->cols[s->ncols].from = from ? xstrdup(from) : NULL;
-	s->cols[s->ncols].type = t;
-	s->cols[s->ncols].ptr = xstrdup(l->ptr.buf);
-	s->ncols++;
+	free(to_free);
+	if (s->ncols == s->capcols) {
+		s->capcols = s->capcols ? 2 * s->capcols : 16;
+		s->cols = xreallocarray(s->cols, s->capcols,
+		    sizeof(*s->cols));
+	}
+	sc = &s->cols[s->ncols++];
+	sc->name = xstrdup(name);
+	sc->jname = json_string(name);
+	sc->origin = origin;
+	sc->from = from ? xstrdup(from) : NULL;
+	sc->type = t;
 	return true;
 }
 
@@ -318,8 +324,7 @@ key_check(struct chk *c, struct loc *l, json_t *key, struct stream *s,
 		struct ty *t = st->fields[i].type;
 
 		st->fields[i].type = NULL;
-		name = xasprintf("%s%s", prefix ? prefix : "",
-		    st->fields[i].name);
+		name = str_join(prefix ? prefix : "", st->fields[i].name);
 		loc_key(l, "schema");
 		loc_named(l, i, st->fields[i].name);
 		/* A record with no key reads every key column as null. */
@@ -584,7 +589,7 @@ event_time_check(struct chk *c, struct loc *l, json_t *flink,
 }
 
 static json_t *
-columns_ir(const struct stream *s)
+columns_ir(struct chk *c, const struct stream *s)
 {
 	static const char *const origins[] = { "value", "key", "metadata",
 	    "element" };
@@ -592,9 +597,10 @@ columns_ir(const struct stream *s)
 	size_t i;
 
 	for (i = 0; i < s->ncols; i++) {
-		o = ty_to_json(s->cols[i].type, s->cols[i].name);
-		json_object_set_new(o, "origin",
-		    json_string(origins[s->cols[i].origin]));
+		o = ty_to_json_shared(s->cols[i].type, s->cols[i].jname,
+		    &c->names);
+		json_object_set_new_nocheck(o, "origin",
+		    chk_word(c, origins[s->cols[i].origin]));
 		if (s->cols[i].from != NULL)
 			json_object_set_new(o, "from",
 			    json_string(s->cols[i].from));
@@ -638,14 +644,18 @@ stream_value(struct chk *c, struct loc *l, json_t *stream, struct stream *s,
 	/* Without the value's columns, nothing can be bound: say so once. */
 	s->broken = st == NULL;
 	if (st != NULL) {
+		struct loc_mark ms;
+
+		loc_key(l, "schema");
+		ms = loc_mark(l);
 		for (i = 0; i < st->nfields; i++) {
-			loc_key(l, "schema");
 			loc_named(l, i, st->fields[i].name);
 			ok &= add_col(c, l, s, st->fields[i].name,
 			    ORIGIN_VALUE, NULL, st->fields[i].type);
 			st->fields[i].type = NULL;
-			loc_reset(l, m);
+			loc_reset(l, ms);
 		}
+		loc_reset(l, m);
 		ty_free(st);
 	} else
 		ok = false;
@@ -658,7 +668,7 @@ stream_value(struct chk *c, struct loc *l, json_t *stream, struct stream *s,
 	json_object_set_new(s->ir, "topic", json_incref(
 	    json_object_get(stream, "topic")));
 	json_object_set_new(s->ir, "format", json_string(fmt ? fmt : ""));
-	json_object_set_new(s->ir, "columns", columns_ir(s));
+	json_object_set_new(s->ir, "columns", columns_ir(c, s));
 	*fmt_out = fmt;
 	*keyfmt_out = keyfmt;
 	return ok;

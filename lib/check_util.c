@@ -39,10 +39,17 @@ loc_reset(struct loc *l, struct loc_mark m)
 	sb_truncate(&l->path, m.pathlen);
 }
 
+static bool
+is_control(char c)
+{
+	return (unsigned char)c < 0x20 || c == 0x7f;
+}
+
 void
 loc_key(struct loc *l, const char *key)
 {
-	const char *p;
+	const char *p = key;
+	size_t n;
 
 	jptr_push_key(&l->ptr, key);
 	if (l->path.len > 0)
@@ -50,10 +57,18 @@ loc_key(struct loc *l, const char *key)
 	/*
 	 * Keys come from the contract and end up on a terminal or in a CI
 	 * log: a control character (an escape sequence) is shown as '?'.
+	 * The runs between them are copied whole.
 	 */
-	for (p = key; *p != '\0'; p++)
-		sb_addc(&l->path, (unsigned char)*p < 0x20 || *p == 0x7f ?
-		    '?' : *p);
+	for (;;) {
+		for (n = 0; p[n] != '\0' && !is_control(p[n]); n++)
+			;
+		sb_addn(&l->path, p, n);
+		p += n;
+		if (*p == '\0')
+			break;
+		sb_addc(&l->path, '?');
+		p++;
+	}
 }
 
 /* "[i]", without printf: the checker walks every list item. */
@@ -221,24 +236,37 @@ json_kind(const json_t *v)
 	return "a value";
 }
 
+static bool
+word_listed(const char *s, const char *const *words)
+{
+	for (; words != NULL && *words != NULL; words++)
+		if (strcmp(s, *words) == 0)
+			return true;
+	return false;
+}
+
 int
 only_keys(struct chk *c, struct loc *l, json_t *obj,
     const char *const *allowed)
 {
+	return only_keys_except(c, l, obj, allowed, NULL);
+}
+
+int
+only_keys_except(struct chk *c, struct loc *l, json_t *obj,
+    const char *const *allowed, const char *const *ignored)
+{
 	struct loc_mark m = loc_mark(l);
 	const char *k;
 	json_t *v;
-	size_t n, i;
+	size_t n;
 	int bad = 0;
 	char hint[160];
 
 	for (n = 0; allowed[n] != NULL; n++)
 		;
 	json_object_foreach(obj, k, v) {
-		for (i = 0; i < n; i++)
-			if (strcmp(k, allowed[i]) == 0)
-				break;
-		if (i < n)
+		if (word_listed(k, allowed) || word_listed(k, ignored))
 			continue;
 		loc_key(l, k);
 		if (has_control(k) || strlen(k) > 64)
@@ -395,16 +423,72 @@ lower_dup(const char *s)
 	return d;
 }
 
+const char *
+lower_in(const char *s, char buf[CHK_LOWER_BUF], char **to_free)
+{
+	size_t n = strlen(s), i;
+	char *d = buf;
+
+	*to_free = NULL;
+	if (n >= CHK_LOWER_BUF)
+		d = *to_free = xmalloc(n + 1);
+	for (i = 0; i <= n; i++)
+		d[i] = s[i] >= 'A' && s[i] <= 'Z' ?
+		    (char)(s[i] - 'A' + 'a') : s[i];
+	return d;
+}
+
+char *
+str_join(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	char *p = xmalloc(na + nb + 1);
+
+	memcpy(p, a, na);
+	memcpy(p + na, b, nb + 1);
+	return p;
+}
+
 bool
 name_in(json_t *set, const char *name)
 {
-	char *low;
+	char buf[CHK_LOWER_BUF], *to_free;
 	bool in;
 
 	if (set == NULL)
 		return false;
-	low = lower_dup(name);
-	in = json_object_get(set, low) != NULL;
-	free(low);
+	in = json_object_get(set, lower_in(name, buf, &to_free)) != NULL;
+	free(to_free);
 	return in;
+}
+
+void
+chk_init(struct chk *c, struct diags *d, json_t *doc)
+{
+	memset(c, 0, sizeof(*c));
+	c->d = d;
+	c->doc = doc;
+	c->lane = "";
+	c->build = "";
+	c->words = json_object();
+}
+
+void
+chk_release(struct chk *c)
+{
+	ty_names_release(&c->names);
+	json_decref(c->words);
+	c->words = NULL;
+}
+
+json_t *
+chk_word(struct chk *c, const char *word)
+{
+	json_t *w = json_object_get(c->words, word);
+
+	if (w == NULL) {
+		w = json_string(word);
+		json_object_set_new(c->words, word, w);
+	}
+	return json_incref(w);
 }

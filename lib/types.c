@@ -213,6 +213,17 @@ done:
 	return 0;
 }
 
+/* What "%d" prints, without printf: names are printed per column. */
+static void
+add_int(struct sb *sb, int v)
+{
+	if (v < 0) {
+		sb_addc(sb, '-');
+		sb_addu(sb, (unsigned long long)-(long long)v);
+	} else
+		sb_addu(sb, (unsigned long long)v);
+}
+
 void
 ty_name_print(const struct ty *t, struct sb *sb)
 {
@@ -224,11 +235,17 @@ ty_name_print(const struct ty *t, struct sb *sb)
 	sb_adds(sb, kind_names[t->kind]);
 	switch (t->kind) {
 	case TY_DECIMAL:
-		sb_addf(sb, "(%d,%d)", t->precision, t->scale);
+		sb_addc(sb, '(');
+		add_int(sb, t->precision);
+		sb_addc(sb, ',');
+		add_int(sb, t->scale);
+		sb_addc(sb, ')');
 		break;
 	case TY_TIMESTAMP:
 	case TY_TIMESTAMP_LTZ:
-		sb_addf(sb, "(%d)", t->precision);
+		sb_addc(sb, '(');
+		add_int(sb, t->precision);
+		sb_addc(sb, ')');
 		break;
 	default:
 		break;
@@ -410,46 +427,131 @@ ty_scalar_widens(const struct ty *from, const struct ty *to)
 	}
 }
 
+/* t's canonical name as a new JSON string of its own. */
+static json_t *
+name_string(const struct ty *t)
+{
+	struct sb sb;
+	json_t *j;
+
+	sb_init(&sb);
+	ty_name_print(t, &sb);
+	j = json_string(sb.buf);
+	sb_release(&sb);
+	return j;
+}
+
+#define NDECIMAL	(TY_MAX_DECIMAL_PRECISION + 1)
+
+/* Where names keeps t's name, or NULL for a name it does not keep. */
+static json_t **
+name_slot(struct ty_names *names, const struct ty *t)
+{
+	switch (t->kind) {
+	case TY_DECIMAL:
+		if (t->precision < 0 || t->precision >= (int)NDECIMAL ||
+		    t->scale < 0 || t->scale >= (int)NDECIMAL)
+			return NULL;
+		if (names->decimal == NULL)
+			names->decimal = xcalloc(NDECIMAL * NDECIMAL,
+			    sizeof(*names->decimal));
+		return &names->decimal[t->precision * NDECIMAL + t->scale];
+	case TY_TIMESTAMP:
+	case TY_TIMESTAMP_LTZ:
+		if (t->precision < 0 ||
+		    t->precision > TY_MAX_TIMESTAMP_PRECISION)
+			return NULL;
+		return &names->timestamp[t->kind == TY_TIMESTAMP_LTZ]
+		    [t->precision];
+	default:
+		if ((size_t)t->kind >= NKINDS)
+			return NULL;
+		return &names->plain[t->kind];
+	}
+}
+
 json_t *
-ty_to_json(const struct ty *t, const char *name)
+ty_name_json(struct ty_names *names, const struct ty *t)
+{
+	json_t **slot = name_slot(names, t);
+
+	if (slot == NULL)
+		return name_string(t);
+	if (*slot == NULL)
+		*slot = name_string(t);
+	return json_incref(*slot);
+}
+
+void
+ty_names_release(struct ty_names *names)
+{
+	size_t i, j;
+
+	for (i = 0; i < sizeof(names->plain) / sizeof(*names->plain); i++)
+		json_decref(names->plain[i]);
+	for (i = 0; i < 2; i++)
+		for (j = 0; j <= TY_MAX_TIMESTAMP_PRECISION; j++)
+			json_decref(names->timestamp[i][j]);
+	for (i = 0; names->decimal != NULL && i < NDECIMAL * NDECIMAL; i++)
+		json_decref(names->decimal[i]);
+	free(names->decimal);
+	memset(names, 0, sizeof(*names));
+}
+
+/*
+ * The IR form of t, named name (a reference this takes over, or NULL),
+ * with its type names from names, or made afresh when names is NULL.
+ */
+static json_t *
+to_json(const struct ty *t, json_t *name, struct ty_names *names)
 {
 	json_t *o, *fields;
-	struct sb sb;
 	size_t i;
 
 	o = json_object();
 	if (name != NULL)
-		json_object_set_new(o, "name", json_string(name));
-	sb_init(&sb);
-	ty_name_print(t, &sb);
-	json_object_set_new(o, "type", json_string(sb.buf));
-	sb_release(&sb);
-	json_object_set_new(o, "required", json_boolean(t->required));
+		json_object_set_new_nocheck(o, "name", name);
+	json_object_set_new_nocheck(o, "type", names != NULL ?
+	    ty_name_json(names, t) : name_string(t));
+	json_object_set_new_nocheck(o, "required", json_boolean(t->required));
 	switch (t->kind) {
 	case TY_STRUCT:
 		fields = json_array();
 		for (i = 0; i < t->nfields; i++)
 			json_array_append_new(fields,
-			    ty_to_json(t->fields[i].type, t->fields[i].name));
-		json_object_set_new(o, "fields", fields);
+			    to_json(t->fields[i].type,
+			    json_string(t->fields[i].name), names));
+		json_object_set_new_nocheck(o, "fields", fields);
 		break;
 	case TY_ARRAY:
 		if (t->element != NULL)
-			json_object_set_new(o, "element",
-			    ty_to_json(t->element, NULL));
+			json_object_set_new_nocheck(o, "element",
+			    to_json(t->element, NULL, names));
 		break;
 	case TY_MAP:
 		if (t->key != NULL)
-			json_object_set_new(o, "key",
-			    ty_to_json(t->key, NULL));
+			json_object_set_new_nocheck(o, "key",
+			    to_json(t->key, NULL, names));
 		if (t->value != NULL)
-			json_object_set_new(o, "value",
-			    ty_to_json(t->value, NULL));
+			json_object_set_new_nocheck(o, "value",
+			    to_json(t->value, NULL, names));
 		break;
 	default:
 		break;
 	}
 	return o;
+}
+
+json_t *
+ty_to_json(const struct ty *t, const char *name)
+{
+	return to_json(t, name != NULL ? json_string(name) : NULL, NULL);
+}
+
+json_t *
+ty_to_json_shared(const struct ty *t, json_t *name, struct ty_names *names)
+{
+	return to_json(t, json_incref(name), names);
 }
 
 /* What a column object may or must say about its name. */

@@ -107,6 +107,29 @@ bool	 ty_scalar_widens(const struct ty *from, const struct ty *to);
 
 /* The IR form (see above); name may be NULL for element/key/value. */
 json_t	*ty_to_json(const struct ty *, const char *name);
+
+/*
+ * Canonical type names as JSON strings, each made once and then shared:
+ * an IR of ten thousand columns of a dozen types holds a dozen "type"
+ * strings instead of ten thousand.  Shared strings are never changed
+ * in place (jansson's are immutable unless json_string_set() is called,
+ * which nothing in fluid does).  Zero it to set it up.
+ */
+struct ty_names {
+	json_t	*plain[TY_MAP + 1];	/* kinds without parameters */
+	json_t	*timestamp[2][TY_MAX_TIMESTAMP_PRECISION + 1];
+	json_t	**decimal;	/* [precision][scale], made on first use */
+};
+
+void	 ty_names_release(struct ty_names *);
+/* The canonical name of t's kind and parameters: a new reference. */
+json_t	*ty_name_json(struct ty_names *, const struct ty *);
+/*
+ * ty_to_json() with its "type" strings from names, and its "name" the
+ * string name (borrowed; NULL for element/key/value).
+ */
+json_t	*ty_to_json_shared(const struct ty *, json_t *name,
+	    struct ty_names *names);
 /* Parse the IR form back; NULL if it is not well formed. */
 struct ty *ty_from_json(const json_t *);
 
