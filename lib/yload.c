@@ -19,6 +19,7 @@
 struct frame {
 	json_t	*node;		/* the open mapping or sequence (borrowed) */
 	char	*key;		/* mapping: key awaiting its value */
+	size_t	 keylen;
 	char	*anchor;	/* anchor to register when it closes */
 	size_t	 nodes0;	/* node count when it opened */
 };
@@ -111,33 +112,66 @@ is_float(const char *s, size_t len)
 	return i == len;
 }
 
+/*
+ * Is s (len bytes) the word w of length n, in one of the three
+ * spellings the core schema knows: all lower case, capitalised, or all
+ * upper case?  n is a constant where it is called, so that the
+ * compiler compares whole words instead of calling memcmp().
+ */
+static inline int
+is_word(const char *s, size_t len, const char *lower, const char *cap,
+    const char *upper, size_t n)
+{
+	return len == n && (memcmp(s, lower, n) == 0 ||
+	    memcmp(s, cap, n) == 0 || memcmp(s, upper, n) == 0);
+}
+
 enum yload_plain
 yload_plain_kind(const char *s, size_t len)
 {
-	static const char *nulls[] = { "null", "Null", "NULL" };
-	static const char *trues[] = { "true", "True", "TRUE" };
-	static const char *falses[] = { "false", "False", "FALSE" };
-	size_t i;
-
-	/* Called for every plain scalar: by length, then by first byte. */
-	if (len == 0 || (len == 1 && s[0] == '~'))
+	/*
+	 * Called for every plain scalar and key: the first byte tells
+	 * which of the spellings it could be, and most are none.
+	 */
+	if (len == 0)
 		return YLOAD_PLAIN_NULL;
-	for (i = 0; i < 3; i++) {
-		if (len == 4 && memcmp(s, nulls[i], 4) == 0)
-			return YLOAD_PLAIN_NULL;
-		if ((len == 4 && memcmp(s, trues[i], 4) == 0) ||
-		    (len == 5 && memcmp(s, falses[i], 5) == 0))
-			return YLOAD_PLAIN_BOOL;
-	}
-	/* A number starts with a digit, a sign or a dot (.5, .inf, .nan). */
-	if ((s[0] < '0' || s[0] > '9') && s[0] != '-' && s[0] != '+' &&
-	    s[0] != '.')
+	switch (s[0]) {
+	case '~':
+		return len == 1 ? YLOAD_PLAIN_NULL : YLOAD_PLAIN_STRING;
+	case 'n': case 'N':
+		return is_word(s, len, "null", "Null", "NULL", 4) ?
+		    YLOAD_PLAIN_NULL : YLOAD_PLAIN_STRING;
+	case 't': case 'T':
+		return is_word(s, len, "true", "True", "TRUE", 4) ?
+		    YLOAD_PLAIN_BOOL : YLOAD_PLAIN_STRING;
+	case 'f': case 'F':
+		return is_word(s, len, "false", "False", "FALSE", 5) ?
+		    YLOAD_PLAIN_BOOL : YLOAD_PLAIN_STRING;
+	case '0': case '1': case '2': case '3': case '4':
+	case '5': case '6': case '7': case '8': case '9':
+	case '-': case '+': case '.':
+		/* A number starts with a digit, a sign or a dot (.5, .inf). */
+		if (is_int(s, len))
+			return YLOAD_PLAIN_INT;
+		if (is_float(s, len))
+			return YLOAD_PLAIN_FLOAT;
 		return YLOAD_PLAIN_STRING;
-	if (is_int(s, len))
-		return YLOAD_PLAIN_INT;
-	if (is_float(s, len))
-		return YLOAD_PLAIN_FLOAT;
-	return YLOAD_PLAIN_STRING;
+	default:
+		return YLOAD_PLAIN_STRING;
+	}
+}
+
+/*
+ * Does the scalar of ev hold a NUL byte?  Only an escape can write one
+ * (\0, \x00, \u0000): libyaml's reader refuses the byte itself as a
+ * control character, and only double-quoted scalars have escapes.
+ */
+static int
+has_nul(const yaml_event_t *ev)
+{
+	return ev->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE &&
+	    memchr(ev->data.scalar.value, '\0', ev->data.scalar.length) !=
+	    NULL;
 }
 
 static json_t *
@@ -155,7 +189,7 @@ scalar_value(struct loader *ld, const yaml_event_t *ev)
 		    FL_MAX_STRING_BYTES);
 		return NULL;
 	}
-	if (memchr(s, '\0', len) != NULL) {
+	if (has_nul(ev)) {
 		fail(ld, &ev->start_mark, "string contains a NUL byte");
 		return NULL;
 	}
@@ -194,9 +228,16 @@ scalar_value(struct loader *ld, const yaml_event_t *ev)
 		break;
 	}
 string:
-	v = json_stringn(s, len);
-	if (v == NULL)
-		fail(ld, &ev->start_mark, "string is not valid UTF-8");
+	/*
+	 * Valid UTF-8 already, so not checked again: libyaml's reader
+	 * refuses a malformed or overlong sequence, a surrogate and
+	 * anything past U+10FFFF (in UTF-16 input too), and its scanner
+	 * refuses an escape (\uXXXX, \UXXXXXXXX) to a surrogate or past
+	 * U+10FFFF and writes the others in their shortest form.  NUL,
+	 * which jansson would take, was refused above.
+	 */
+	if ((v = json_stringn_nocheck(s, len)) == NULL)
+		fail(ld, &ev->start_mark, "out of memory");
 	return v;
 }
 
@@ -239,9 +280,12 @@ check_tag(struct loader *ld, const yaml_event_t *ev, const yaml_char_t *tag,
 	return 0;
 }
 
-/* A node in key position: must be a plain string scalar, new in the map. */
+/*
+ * A node in key position: must be a plain string scalar, new in the map.
+ * The key is taken from ev, not copied.
+ */
 static int
-take_key(struct loader *ld, struct frame *top, const yaml_event_t *ev)
+take_key(struct loader *ld, struct frame *top, yaml_event_t *ev)
 {
 	const char *s;
 	size_t len;
@@ -254,7 +298,7 @@ take_key(struct loader *ld, struct frame *top, const yaml_event_t *ev)
 		return -1;
 	s = (const char *)ev->data.scalar.value;
 	len = ev->data.scalar.length;
-	if (memchr(s, '\0', len) != NULL || len > FL_MAX_KEY_BYTES)
+	if (has_nul(ev) || len > FL_MAX_KEY_BYTES)
 		return fail(ld, &ev->start_mark,
 		    "mapping key is not a usable string");
 	if (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
@@ -265,11 +309,14 @@ take_key(struct loader *ld, struct frame *top, const yaml_event_t *ev)
 	    strcmp(s, "<<") == 0)
 		return fail(ld, &ev->start_mark,
 		    "YAML merge keys ('<<') are not supported");
-	if (json_object_get(top->node, s) != NULL)
+	if (json_object_getn(top->node, s, len) != NULL)
 		return fail(ld, &ev->start_mark, "duplicate key '%s'", s);
 	if (len == 4 && memcmp(s, "$ref", 4) == 0)
 		ld->pos->refs++;
-	top->key = xstrndup(s, len);
+	/* libyaml's malloc'd copy: yaml_event_delete() skips a NULL. */
+	top->key = (char *)ev->data.scalar.value;
+	top->keylen = len;
+	ev->data.scalar.value = NULL;
 	return count_node(ld, &ev->start_mark, 1);
 }
 
@@ -296,7 +343,9 @@ attach(struct loader *ld, json_t *v)
 	}
 	top = &ld->stack[ld->depth - 1];
 	if (json_is_object(top->node)) {
-		json_object_set_new(top->node, top->key, v);
+		/* Valid UTF-8 (see scalar_value()): no need to check again. */
+		json_object_setn_new_nocheck(top->node, top->key, top->keylen,
+		    v);
 		free(top->key);
 		top->key = NULL;
 	} else
@@ -304,7 +353,7 @@ attach(struct loader *ld, json_t *v)
 }
 
 static int
-on_node(struct loader *ld, const yaml_event_t *ev)
+on_node(struct loader *ld, yaml_event_t *ev)
 {
 	struct frame *top = ld->depth ? &ld->stack[ld->depth - 1] : NULL;
 	json_t *v, *size;
