@@ -535,39 +535,57 @@ toobig:
 	return -1;
 }
 
+/* The decimal digits of v at p; returns the end. */
+static char *
+put_digits(char *p, unsigned long long v)
+{
+	char buf[24], *d = buf + sizeof(buf);
+	size_t n;
+
+	do
+		*--d = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	n = (size_t)(buf + sizeof(buf) - d);
+	memcpy(p, d, n);
+	return p + n;
+}
+
 /*
  * Add the position of the next node of the output, in the order of the
  * document (a node, then its children): "[FILE@][LINES],COLUMN" with the
  * file index only when it changes and the line as the difference from
  * the record before ("" for none), or "-" for a node without one.  See
- * diag.h and fluid-ir(5).
+ * diag.h and fluid-ir(5).  A record is made whole here and added at
+ * once: one call per node, not one per piece.
  */
 static void
 put_pos(struct resolver *r, size_t fi, int line, int col)
 {
-	struct sb *sb = &r->positions;
+	char rec[4 + 3 * 24], *p = rec;
 	long long dl;
 
-	if (sb->len > 0)
-		sb_addc(sb, ' ');
+	if (r->positions.len > 0)
+		*p++ = ' ';
 	if (line == 0) {
-		sb_addc(sb, '-');
+		*p++ = '-';
+		sb_addn(&r->positions, rec, (size_t)(p - rec));
 		return;
 	}
 	if (fi != r->pos_file) {
-		sb_addu(sb, fi);
-		sb_addc(sb, '@');
+		p = put_digits(p, fi);
+		*p++ = '@';
 		r->pos_file = fi;
 	}
 	dl = (long long)line - r->pos_line;
 	if (dl < 0) {
-		sb_addc(sb, '-');
-		sb_addu(sb, (unsigned long long)-dl);
+		*p++ = '-';
+		p = put_digits(p, (unsigned long long)-dl);
 	} else if (dl > 0)
-		sb_addu(sb, (unsigned long long)dl);
+		p = put_digits(p, (unsigned long long)dl);
 	r->pos_line = line;
-	sb_addc(sb, ',');
-	sb_addu(sb, (unsigned long long)col);
+	*p++ = ',';
+	p = put_digits(p, (unsigned long long)col);
+	sb_addn(&r->positions, rec, (size_t)(p - rec));
 }
 
 /*
