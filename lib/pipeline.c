@@ -17,63 +17,27 @@
 #include "check.h"
 #include "xalloc.h"
 
-/* What a stage wrote on its standard output, and how it ended. */
+/* What a stage handed on, and how it ended. */
 struct out {
-	char	*buf;
-	size_t	 len;
-	json_t	*doc;		/* what it wrote, kept when it is the last */
+	json_t	*doc;		/* its document, when it ended with status 0 */
 	int	 status;
 };
 
 /*
- * cli_finish(), with standard output a memory buffer: print the
- * diagnostics, then write doc as the program would.  The last stage's
- * document is kept as it is instead; what a reader would make of it is
- * decided by pipeline_run().
+ * cli_finish(), in memory: print the diagnostics, then hand doc on as
+ * it is.  The programs write it (ir_write()) and the next one parses it
+ * again (ir_read()); here the next stage takes the tree itself.  That
+ * round trip gives back the same tree for every document a stage makes
+ * (strings, integers, booleans, null, arrays and objects in their
+ * order), so it would only cost time: at 10,000 columns it was more
+ * than half of what fluid spent.
  */
 static void
-finish(enum diag_format fmt, struct diags *d, json_t *doc, int last,
-    struct out *o)
+finish(enum diag_format fmt, struct diags *d, json_t *doc, struct out *o)
 {
-	FILE *fp;
-
 	diag_print(d, stderr, fmt, fl_progname());
 	o->status = diag_status(d);
-	o->buf = NULL;
-	o->len = 0;
-	o->doc = NULL;
-	if (o->status != EXIT_OK || doc == NULL)
-		return;
-	if (last) {
-		o->doc = json_incref(doc);
-		return;
-	}
-	if ((fp = open_memstream(&o->buf, &o->len)) == NULL)
-		fl_fatal("cannot write standard output:");
-	if (ir_write(fp, doc) == -1) {
-		fl_warnx("cannot write standard output:");
-		o->status = EXIT_USAGE;
-	}
-	if (fclose(fp) == EOF && o->status == EXIT_OK) {
-		fl_warnx("cannot write standard output:");
-		o->status = EXIT_USAGE;
-	}
-}
-
-/* The previous stage's output as the next one's standard input. */
-static json_t *
-read_prev(const struct out *prev, const char *after)
-{
-	static char empty[1];
-	json_t *doc;
-	FILE *fp;
-
-	fp = fmemopen(prev->buf ? prev->buf : empty, prev->len, "r");
-	if (fp == NULL)
-		fl_fatal("cannot read standard input:");
-	doc = ir_read(fp, after);
-	fclose(fp);
-	return doc;
+	o->doc = o->status == EXIT_OK && doc != NULL ? json_incref(doc) : NULL;
 }
 
 void
@@ -138,7 +102,7 @@ stage_sqlgen_builds(json_t *doc, const char *want, struct diags *d)
 
 /* fluid-resolve [--fragment=K --schema-version=V] [--] [FILE] */
 static void
-run_resolve(const struct resolve_opts *ro, enum diag_format fmt, int last,
+run_resolve(const struct resolve_opts *ro, enum diag_format fmt,
     struct out *o)
 {
 	struct cli cli = { NULL, fmt };
@@ -148,41 +112,36 @@ run_resolve(const struct resolve_opts *ro, enum diag_format fmt, int last,
 	stage_resolve_opts(&cli, ro);
 	diags_init(&d);
 	doc = stage_resolve(ro, &d);
-	finish(fmt, &d, doc, last, o);
+	finish(fmt, &d, doc, o);
 	json_decref(doc);
 	diags_release(&d);
 }
 
-/* fluid-check < RESOLVED */
+/* fluid-check < RESOLVED: doc is the resolve stage's, now check's. */
 static void
-run_check(const struct out *prev, enum diag_format fmt, int last,
-    struct out *o)
+run_check(json_t *doc, enum diag_format fmt, struct out *o)
 {
 	struct diags d;
-	json_t *doc, *ir;
+	json_t *ir;
 
-	doc = read_prev(prev, "resolve");
 	diags_init(&d);
 	ir = stage_check(doc, &d);
-	finish(fmt, &d, ir ? doc : NULL, last, o);
-	json_decref(doc);
+	finish(fmt, &d, ir ? doc : NULL, o);
+	json_decref(doc);	/* the resolve stage's reference */
 	diags_release(&d);
 }
 
 /* fluid-sqlgen < CHECKED (without --sql) */
 static void
-run_sqlgen(const struct out *prev, enum diag_format fmt, int last,
-    struct out *o)
+run_sqlgen(json_t *doc, enum diag_format fmt, struct out *o)
 {
 	struct diags d;
-	json_t *doc;
 
-	doc = read_prev(prev, "check");
 	diags_init(&d);
 	ir_add_stage(doc, "sqlgen", json_pack("{s:o}", "builds",
 	    stage_sqlgen_builds(doc, NULL, &d)));
-	finish(fmt, &d, doc, last, o);
-	json_decref(doc);
+	finish(fmt, &d, doc, o);
+	json_decref(doc);	/* the check stage's reference */
 	diags_release(&d);
 }
 
@@ -193,39 +152,34 @@ pipeline_run(const struct resolve_opts *ro, enum diag_format fmt,
 	static const char *const names[] = {
 		"fluid-resolve", "fluid-check", "fluid-sqlgen"
 	};
-	struct out prev, cur;
+	struct out o = { NULL, 0 };
 	json_error_t err;
 	int i;
 
 	if (doc != NULL)
 		*doc = NULL;
-	memset(&prev, 0, sizeof(prev));
 	for (i = 0; i <= (int)last; i++) {
 		fl_setprogname(names[i]);
 		if (i == PIPELINE_RESOLVE)
-			run_resolve(ro, fmt, i == (int)last, &cur);
+			run_resolve(ro, fmt, &o);
 		else if (i == PIPELINE_CHECK)
-			run_check(&prev, fmt, i == (int)last, &cur);
+			run_check(o.doc, fmt, &o);
 		else
-			run_sqlgen(&prev, fmt, i == (int)last, &cur);
-		free(prev.buf);
-		prev = cur;
-		if (cur.status != 0)
+			run_sqlgen(o.doc, fmt, &o);
+		if (o.status != 0)
 			break;
+		if (o.doc == NULL) {
+			/* What the next stage's reader says of nothing. */
+			json_decref(json_loadb("", 0, 0, &err));
+			fl_fatal("wrote no pipeline document: %s", err.text);
+		}
 	}
 	fl_setprogname(progname);
-	free(prev.buf);
-	if (prev.status != 0)
-		return prev.status;
-	if (prev.doc == NULL) {
-		/* What the driver's reader says of an empty output. */
-		json_decref(json_loadb("", 0, 0, &err));
-		fl_fatal("%s wrote no pipeline document: %s", names[last],
-		    err.text);
-	}
+	if (o.status != 0)
+		return o.status;
 	if (doc != NULL)
-		*doc = prev.doc;
+		*doc = o.doc;
 	else
-		ir_keep_until_exit(prev.doc);	/* as the program does */
+		ir_keep_until_exit(o.doc);	/* as the program does */
 	return 0;
 }

@@ -6,12 +6,11 @@
  * pipeline_run() calls the same stage_*() as the programs: the same
  * library calls, the same diagnostics
  * under the stage's own name (fluid-resolve: ..., fluid-check: ...),
- * the same exit status.  Between two stages the document travels as
- * the bytes the program would have written to its standard output
- * (ir_write()) and the next one would have read (ir_read()), only in
- * memory: so the driver behaves as if it ran the programs, without the
- * cost of starting them (loading their libraries took most of a stage's
- * time on a small contract).
+ * the same exit status.  Between two stages the document travels as a
+ * tree: the program would write it (ir_write()) and the next one parse
+ * it back (ir_read()) into the same tree, so the driver skips both and
+ * behaves as if it ran the programs, without the cost of starting them
+ * or of that round trip.
  *
  * A stage that meets an environment error (an unreadable file, no
  * memory) exits the process with status 2, as the program would have,

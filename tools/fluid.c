@@ -173,7 +173,7 @@ cmd_bundle(int argc, char *argv[])
 	if (yemit(json_object_get(ir_section(doc, "resolve"), "document"),
 	    &y) == -1)
 		fl_fatal("cannot write the bundle as YAML");
-	json_decref(doc);
+	ir_keep_until_exit(doc);	/* fluid exits after this */
 	if (a.out != NULL) {
 		if (atomic_write(a.out, y.buf, y.len) == -1)
 			fl_fatal("cannot write '%s':", a.out);
@@ -331,7 +331,7 @@ cmd_generate(int argc, char *argv[])
 	if (json_array_size(checked) == 0)
 		fprintf(stderr, "fluid: %s has no managed build: nothing "
 		    "written\n", a.file);
-	json_decref(doc);
+	ir_keep_until_exit(doc);	/* fluid exits after this */
 	return flush_stdout();
 }
 
