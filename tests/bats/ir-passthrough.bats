@@ -1,0 +1,92 @@
+#!/usr/bin/env bats
+# ir-passthrough.bats - fluid-check and fluid-sqlgen copy the sections
+# they were given from the bytes they read instead of writing them again
+# (lib/ir.c).  That is only right while a stage changes nothing it was
+# given.  A pretty-printed input cannot be copied, so the stage writes
+# its whole tree: the two outputs must be the same bytes, and they differ
+# as soon as a stage changes an earlier section.
+
+load helpers
+
+setup() {
+	TOOL=fluid-check
+	fluid_setup
+}
+teardown() { fluid_teardown; }
+
+# both_ways STAGE IN OUT: STAGE on IN as it is, and on IN pretty-printed,
+# must give the same status, output and diagnostics; OUT gets the output.
+both_ways() {
+	local stage=$1 in=$2 out=$3 st1=0 st2=0
+	"$BIN/$stage" <"$in" >"$out" 2>"$TMP/e1" || st1=$?
+	jq . "$in" >"$TMP/pretty.json"
+	"$BIN/$stage" <"$TMP/pretty.json" >"$TMP/whole.json" 2>"$TMP/e2" ||
+	    st2=$?
+	[ "$st1" -eq "$st2" ] ||
+	    fail "$stage on $in: $st1 copied, $st2 written whole"
+	cmp -s "$TMP/e1" "$TMP/e2" || fail "$stage on $in: diagnostics differ"
+	cmp -s "$out" "$TMP/whole.json" ||
+	    fail "$stage on $in: copied and whole outputs differ" \
+	    "$(cmp "$out" "$TMP/whole.json")"
+}
+
+@test "passthrough: every example and fixture, copied or written whole, is the same" {
+	local f n=0
+	for f in "$EXAMPLES"/shapes/*/*.fluid.yaml \
+	    $(find "$FIXTURES" -name '*.fluid.yaml' | sort); do
+		"$BIN/fluid-resolve" "$f" >"$TMP/r.json" 2>/dev/null || continue
+		both_ways fluid-check "$TMP/r.json" "$TMP/c.json"
+		[ -s "$TMP/c.json" ] || continue
+		both_ways fluid-sqlgen "$TMP/c.json" "$TMP/s.json"
+		n=$((n + 1))
+	done
+	# The examples alone hold more contracts that reach fluid-sqlgen.
+	[ "$n" -ge 5 ] || fail "only $n contracts reached fluid-sqlgen"
+}
+
+@test "passthrough: the copy keeps every section, in the order written" {
+	"$BIN/fluid-resolve" "$EXAMPLES/shapes/landed/orders-landed.fluid.yaml" \
+	    >r.json
+	"$BIN/fluid-check" <r.json >c.json
+	"$BIN/fluid-sqlgen" <c.json >s.json
+	assert_equal "$(jq -c '[keys_unsorted, .stages]' s.json)" \
+	    '[["fluidIR","stages","resolve","check","sqlgen"],["resolve","check","sqlgen"]]' \
+	    "members and stages"
+	assert_equal "$(jq -c '.resolve' s.json)" "$(jq -c '.resolve' r.json)" \
+	    "resolve section"
+	assert_equal "$(jq -c '.check' s.json)" "$(jq -c '.check' c.json)" \
+	    "check section"
+}
+
+@test "passthrough: blank space around the input changes nothing" {
+	"$BIN/fluid-resolve" "$EXAMPLES/shapes/landed/orders-landed.fluid.yaml" \
+	    >r.json
+	"$BIN/fluid-check" <r.json >c.json
+	{ printf ' \n'; cat r.json; printf '\n \t\n'; } >spaced.json
+	"$BIN/fluid-check" <spaced.json >c2.json
+	cmp c.json c2.json
+}
+
+@test "passthrough: a section already named like the stage's is replaced, never doubled" {
+	"$BIN/fluid-resolve" "$EXAMPLES/shapes/landed/orders-landed.fluid.yaml" \
+	    >r.json
+	"$BIN/fluid-check" <r.json >c.json
+	# A document that lists only resolve but holds a stale "check".
+	jq -c '. + {check: "stale"}' r.json >stale.json
+	"$BIN/fluid-check" <stale.json >c2.json
+	# jq keeps the last of two equal keys; fluid-sqlgen refuses them.
+	cmp c.json c2.json
+	"$BIN/fluid-sqlgen" <c2.json >/dev/null
+}
+
+@test "passthrough: an input whose header is not the one stages write is written whole" {
+	"$BIN/fluid-resolve" "$EXAMPLES/shapes/landed/orders-landed.fluid.yaml" \
+	    >r.json
+	"$BIN/fluid-check" <r.json >c.json
+	# The same members, stages first: not the copyable form.
+	jq -c '{stages, fluidIR, resolve}' r.json >reordered.json
+	"$BIN/fluid-check" <reordered.json >c2.json
+	assert_equal "$(jq -c 'keys_unsorted' c2.json)" \
+	    '["stages","fluidIR","resolve","check"]' "members"
+	assert_equal "$(jq -cS . c2.json)" "$(jq -cS . c.json)" "content"
+}
