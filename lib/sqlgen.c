@@ -38,6 +38,14 @@ struct gen {
 	 * NULL of the type it would have had.
 	 */
 	const struct ty	*null_elem;
+	/*
+	 * Whether UNNEST names a struct element's fields as columns of
+	 * `x` (1) or the element as `x`.`<as>` (0), for the paths of origin
+	 * "element" in the select list; -1 elsewhere, where such a path
+	 * (fluid-check writes none there) goes by its own "elementFields",
+	 * normally absent.
+	 */
+	int		 elem_fields;
 };
 
 static void
@@ -92,6 +100,13 @@ streq(const char *s, const char *word)
 	return s != NULL && word != NULL && strcmp(s, word) == 0;
 }
 
+/* Is the member name k (klen bytes, NUL allowed) exactly name? */
+static bool
+key_is(const char *k, size_t klen, const char *name)
+{
+	return klen == strlen(name) && memcmp(k, name, klen) == 0;
+}
+
 /* "env:NAME": Iceberg's REST catalog reads NAME from the environment. */
 static void
 env_option(struct gen *g, const char *key, const char *name, int *first)
@@ -107,6 +122,20 @@ env_option(struct gen *g, const char *key, const char *name, int *first)
 	free(ref);
 }
 
+/* Append v in decimal, as "%d" would, without printf. */
+static void
+add_int(struct sb *sb, int v)
+{
+	if (v < 0) {
+		sb_addc(sb, '-');
+		sb_addu(sb, -(unsigned long long)v);
+	} else
+		sb_addu(sb, (unsigned long long)v);
+}
+
+/* Append s, a string constant, without measuring it at run time. */
+#define ADD_CONST(sb, s)	sb_addn((sb), (s), sizeof(s) - 1)
+
 /* The Flink SQL spelling of a type tree. */
 static void
 sql_type(struct gen *g, const struct ty *t)
@@ -114,24 +143,32 @@ sql_type(struct gen *g, const struct ty *t)
 	size_t i;
 
 	switch (t->kind) {
-	case TY_STRING:		sb_adds(&g->out, "STRING"); break;
-	case TY_BOOLEAN:	sb_adds(&g->out, "BOOLEAN"); break;
-	case TY_INT:		sb_adds(&g->out, "INT"); break;
-	case TY_LONG:		sb_adds(&g->out, "BIGINT"); break;
-	case TY_FLOAT:		sb_adds(&g->out, "FLOAT"); break;
-	case TY_DOUBLE:		sb_adds(&g->out, "DOUBLE"); break;
+	case TY_STRING:		ADD_CONST(&g->out, "STRING"); break;
+	case TY_BOOLEAN:	ADD_CONST(&g->out, "BOOLEAN"); break;
+	case TY_INT:		ADD_CONST(&g->out, "INT"); break;
+	case TY_LONG:		ADD_CONST(&g->out, "BIGINT"); break;
+	case TY_FLOAT:		ADD_CONST(&g->out, "FLOAT"); break;
+	case TY_DOUBLE:		ADD_CONST(&g->out, "DOUBLE"); break;
 	case TY_DECIMAL:
-		sb_addf(&g->out, "DECIMAL(%d, %d)", t->precision, t->scale);
+		ADD_CONST(&g->out, "DECIMAL(");
+		add_int(&g->out, t->precision);
+		ADD_CONST(&g->out, ", ");
+		add_int(&g->out, t->scale);
+		sb_addc(&g->out, ')');
 		break;
-	case TY_DATE:		sb_adds(&g->out, "DATE"); break;
-	case TY_TIME:		sb_adds(&g->out, "TIME"); break;
+	case TY_DATE:		ADD_CONST(&g->out, "DATE"); break;
+	case TY_TIME:		ADD_CONST(&g->out, "TIME"); break;
 	case TY_TIMESTAMP:
-		sb_addf(&g->out, "TIMESTAMP(%d)", t->precision);
+		ADD_CONST(&g->out, "TIMESTAMP(");
+		add_int(&g->out, t->precision);
+		sb_addc(&g->out, ')');
 		break;
 	case TY_TIMESTAMP_LTZ:
-		sb_addf(&g->out, "TIMESTAMP_LTZ(%d)", t->precision);
+		ADD_CONST(&g->out, "TIMESTAMP_LTZ(");
+		add_int(&g->out, t->precision);
+		sb_addc(&g->out, ')');
 		break;
-	case TY_BINARY:		sb_adds(&g->out, "BYTES"); break;
+	case TY_BINARY:		ADD_CONST(&g->out, "BYTES"); break;
 	case TY_STRUCT:
 		sb_adds(&g->out, "ROW<");
 		for (i = 0; i < t->nfields; i++) {
@@ -157,21 +194,40 @@ sql_type(struct gen *g, const struct ty *t)
 		break;
 	}
 	if (t->required)
-		sb_adds(&g->out, " NOT NULL");
+		ADD_CONST(&g->out, " NOT NULL");
+}
+
+/*
+ * The type of a column in its IR form.  Stream columns also say where
+ * they come from, which ty_from_json() would refuse as not part of a
+ * type: those keys are left out of a shallow copy.  Table columns have
+ * none, and are read as they are.
+ */
+static struct ty *
+column_type(const json_t *col)
+{
+	json_t *bare, *v;
+	const char *k;
+	size_t klen;
+	struct ty *t;
+
+	if (!json_is_object(col) || (json_object_get(col, "origin") == NULL &&
+	    json_object_get(col, "from") == NULL))
+		return ty_from_json(col);
+	bare = json_object();
+	json_object_keylen_foreach((json_t *)(uintptr_t)col, k, klen, v)
+		if (!key_is(k, klen, "origin") && !key_is(k, klen, "from"))
+			json_object_setn(bare, k, klen, v);
+	t = ty_from_json(bare);
+	json_decref(bare);
+	return t;
 }
 
 /* A column definition "`name` TYPE" from its IR form. */
 static void
 column(struct gen *g, const json_t *col)
 {
-	/* Stream columns also say where they come from; not a type. */
-	json_t *bare = json_copy((json_t *)(uintptr_t)col);
-	struct ty *t;
-
-	json_object_del(bare, "origin");
-	json_object_del(bare, "from");
-	t = ty_from_json(bare);
-	json_decref(bare);
+	struct ty *t = column_type(col);
 
 	ident(g, str(col, "name"));
 	sb_addc(&g->out, ' ');
@@ -244,6 +300,7 @@ static void
 table(struct gen *g, const json_t *t)
 {
 	const json_t *c, *parts = json_object_get(t, "partitionBy");
+	const json_t *cols = json_object_get(t, "columns");
 	char fv[32];
 	size_t i;
 	int first = 1;
@@ -256,7 +313,7 @@ table(struct gen *g, const json_t *t)
 	sb_adds(&g->out, "CREATE TABLE IF NOT EXISTS ");
 	table_name(g, t);
 	sb_adds(&g->out, " (");
-	json_array_foreach(json_object_get(t, "columns"), i, c) {
+	json_array_foreach(cols, i, c) {
 		sb_adds(&g->out, i ? ",\n  " : "\n  ");
 		column(g, c);
 	}
@@ -306,7 +363,7 @@ interval(struct gen *g, json_int_t secs)
 static void
 source(struct gen *g, const json_t *st)
 {
-	const json_t *key = json_object_get(st, "key"), *c, *et, *src;
+	const json_t *key = json_object_get(st, "key"), *c, *et, *src, *cols;
 	const char *fmt = str(st, "format"), *origin, *reg;
 	struct sb fields;
 	size_t i;
@@ -314,10 +371,11 @@ source(struct gen *g, const json_t *st)
 
 	src = json_object_get(st, "source");
 	et = json_object_get(st, "eventTime");
+	cols = json_object_get(st, "columns");
 	sb_adds(&g->out, "CREATE TEMPORARY TABLE ");
 	ident(g, "source_events");
 	sb_adds(&g->out, " (");
-	json_array_foreach(json_object_get(st, "columns"), i, c) {
+	json_array_foreach(cols, i, c) {
 		sb_adds(&g->out, i ? ",\n  " : "\n  ");
 		column(g, c);
 		origin = str(c, "origin");
@@ -429,15 +487,65 @@ elem_type(struct gen *g, const json_t *steps)
 	return t;
 }
 
+/* Does UNNEST name the fields of the element e reads as columns of `x`? */
+static bool
+element_fields(const struct gen *g, const json_t *e)
+{
+	if (g->elem_fields >= 0)
+		return g->elem_fields == 1;
+	return json_object_get(e, "elementFields") == json_true();
+}
+
+/*
+ * Put the text written to sb since start in parentheses.  A path is a
+ * few dozen bytes, so moving it by one is cheaper than writing it to a
+ * buffer of its own in case a map lookup comes.
+ */
+static void
+parenthesise(struct sb *sb, size_t start)
+{
+	sb_addn(sb, "))", 2);	/* one of them makes room for the "(" */
+	memmove(sb->buf + start + 1, sb->buf + start, sb->len - 2 - start);
+	sb->buf[start] = '(';
+}
+
+/*
+ * A path step, {"field": F} or {"key": K}: *field gets F (NULL if there
+ * is none), and if there is none *key gets K's string (NULL if none).
+ * A step has one member as a rule: reading its name costs less than
+ * looking up both.
+ */
+static void
+step_parts(const json_t *st, const json_t **field, const char **key)
+{
+	void *it;
+	const char *k;
+	size_t klen;
+
+	*field = NULL;
+	*key = NULL;
+	if (json_object_size(st) != 1) {
+		if ((*field = json_object_get(st, "field")) == NULL)
+			*key = str(st, "key");
+		return;
+	}
+	it = json_object_iter((json_t *)(uintptr_t)st);
+	k = json_object_iter_key(it);
+	klen = json_object_iter_key_len(it);
+	if (key_is(k, klen, "field"))
+		*field = json_object_iter_value(it);
+	else if (key_is(k, klen, "key"))
+		*key = json_string_value(json_object_iter_value(it));
+}
+
 /* A path: the alias, then .`field` and ['key'] steps. */
 static void
 path(struct gen *g, const json_t *e)
 {
-	const json_t *st;
-	size_t i, nsteps = json_array_size(json_object_get(e, "steps"));
+	const json_t *steps = json_object_get(e, "steps"), *field;
+	size_t i, nsteps = json_array_size(steps), start = g->out.len;
 	bool element = streq(str(e, "origin"), "element");
-	struct sb head;
-	const json_t *steps = json_object_get(e, "steps");
+	const char *key;
 
 	if (element && g->null_elem != NULL) {
 		typed_null(g, elem_type(g, steps));
@@ -447,42 +555,35 @@ path(struct gen *g, const json_t *e)
 	 * The element of an explode: UNNEST names a struct element's
 	 * fields as columns of `x`, and a scalar element as `x`.`<as>`.
 	 */
-	sb_init(&head);
-	if (element && json_object_get(e, "elementFields") == json_true() &&
-	    nsteps > 0 && json_object_get(json_array_get(steps, 0),
-	    "field") != NULL) {
-		sb_adds(&head, ELEM ".");
-		if (sqlq_ident(&head, str(json_array_get(steps, 0), "field")))
+	if (element && nsteps > 0 && element_fields(g, e) &&
+	    (field = json_object_get(json_array_get(steps, 0), "field")) !=
+	    NULL) {
+		sb_adds(&g->out, ELEM ".");
+		if (sqlq_ident(&g->out, json_string_value(field)))
 			fail(g, "a field name");
 		i = 1;
 	} else {
-		sb_adds(&head, element ? ELEM "." : SRC ".");
-		if (sqlq_ident(&head, str(e, "root")))
+		sb_adds(&g->out, element ? ELEM "." : SRC ".");
+		if (sqlq_ident(&g->out, str(e, "root")))
 			fail(g, "a column name");
 		i = 0;
 	}
 	for (; i < nsteps; i++) {
-		st = json_array_get(steps, i);
-		if (json_object_get(st, "field") != NULL) {
+		step_parts(json_array_get(steps, i), &field, &key);
+		if (field != NULL) {
 			/* Parenthesise after a map lookup: (m['k']).`f` */
-			if (head.buf[head.len - 1] == ']') {
-				char *inner = sb_steal(&head);
-
-				sb_addf(&head, "(%s)", inner);
-				free(inner);
-			}
-			sb_addc(&head, '.');
-			if (sqlq_ident(&head, str(st, "field")))
+			if (g->out.buf[g->out.len - 1] == ']')
+				parenthesise(&g->out, start);
+			sb_addc(&g->out, '.');
+			if (sqlq_ident(&g->out, json_string_value(field)))
 				fail(g, "a field name");
-		} else if (str(st, "key") != NULL) {
-			sb_addc(&head, '[');
-			sqlq_literal(&head, str(st, "key"));
-			sb_addc(&head, ']');
+		} else if (key != NULL) {
+			sb_addc(&g->out, '[');
+			sqlq_literal(&g->out, key);
+			sb_addc(&g->out, ']');
 		} else
 			fail(g, "a path step");
 	}
-	sb_adds(&g->out, head.buf);
-	sb_release(&head);
 }
 
 static void
@@ -515,7 +616,7 @@ static void
 expr(struct gen *g, const json_t *e, const struct ty *want)
 {
 	const char *op = str(e, "op");
-	const json_t *f, *nullif;
+	const json_t *f, *fields, *nullif;
 	const struct ty_field *wf;
 	size_t i;
 
@@ -554,7 +655,8 @@ expr(struct gen *g, const json_t *e, const struct ty *want)
 		/* Built in the output's field order: never by position of
 		 * the source, so reordered or narrower structs bind right. */
 		sb_adds(&g->out, "ROW(");
-		json_array_foreach(json_object_get(e, "fields"), i, f) {
+		fields = json_object_get(e, "fields");
+		json_array_foreach(fields, i, f) {
 			if (i > 0)
 				sb_adds(&g->out, ", ");
 			wf = want != NULL && want->kind == TY_STRUCT ?
@@ -567,26 +669,6 @@ expr(struct gen *g, const json_t *e, const struct ty *want)
 			sb_adds(&g->out, " END");
 	} else
 		fail(g, "an expression");
-}
-
-/* Mark element paths so path() knows how UNNEST named the columns. */
-static void
-mark_element(json_t *e, bool fields)
-{
-	json_t *v;
-	const char *k;
-	size_t i;
-
-	if (json_is_object(e)) {
-		if (json_is_string(json_object_get(e, "origin")) &&
-		    strcmp(str(e, "origin"), "element") == 0)
-			json_object_set_new(e, "elementFields",
-			    json_boolean(fields));
-		json_object_foreach(e, k, v)
-			mark_element(v, fields);
-	} else if (json_is_array(e))
-		json_array_foreach(e, i, v)
-			mark_element(v, fields);
 }
 
 /*
@@ -610,34 +692,50 @@ table_column(const json_t *b, size_t i, const char *name)
 	return NULL;
 }
 
-/* "SELECT expr AS `col`, ..." in the expose's order. */
+/*
+ * The type the table gives output i, which only a struct built in the
+ * rows of null elements needs (see expr()), or NULL.  A shallow copy is
+ * enough to leave the name out: ty_from_json() only reads.
+ */
+static struct ty *
+output_type(const json_t *b, size_t i, const json_t *o)
+{
+	json_t *col = json_copy((json_t *)(uintptr_t)table_column(b, i,
+	    str(o, "name")));
+	struct ty *t;
+
+	if (col == NULL)
+		return NULL;
+	json_object_del(col, "name");
+	t = ty_from_json(col);
+	json_decref(col);
+	return t;
+}
+
+/*
+ * "SELECT expr AS `col`, ..." in the expose's order.  struct_elem: the
+ * exploded element is a struct, whose fields UNNEST makes columns.
+ */
 static void
 select_list(struct gen *g, const json_t *b, bool struct_elem)
 {
-	const json_t *o;
+	const json_t *outs = json_object_get(b, "outputs"), *o, *e;
 	size_t i;
+	struct ty *want;
 
+	g->elem_fields = struct_elem;
 	sb_adds(&g->out, "SELECT");
-	json_array_foreach(json_object_get(b, "outputs"), i, o) {
-		json_t *e = json_deep_copy(json_object_get(o, "expr"));
-		json_t *col;
-		struct ty *want = NULL;
-
-		/* Only the rows of null elements need the output's type. */
-		if (g->null_elem != NULL && (col = json_deep_copy(
-		    table_column(b, i, str(o, "name")))) != NULL) {
-			json_object_del(col, "name");
-			want = ty_from_json(col);
-			json_decref(col);
-		}
+	json_array_foreach(outs, i, o) {
+		e = json_object_get(o, "expr");
+		want = g->null_elem != NULL && streq(str(e, "op"), "struct") ?
+		    output_type(b, i, o) : NULL;
 		sb_adds(&g->out, i ? ",\n  " : "\n  ");
-		mark_element(e, struct_elem);
 		expr(g, e, want);
-		json_decref(e);
 		ty_free(want);
 		sb_adds(&g->out, " AS ");
 		ident(g, str(o, "name"));
 	}
+	g->elem_fields = -1;
 }
 
 /*
@@ -659,7 +757,6 @@ select_list(struct gen *g, const json_t *b, bool struct_elem)
 static void
 null_rows(struct gen *g, const json_t *b, const json_t *ex, const json_t *el)
 {
-	json_t *p = json_deep_copy(json_object_get(ex, "path"));
 	struct sb arr;
 
 	g->null_elem = ty_from_json(el);
@@ -670,8 +767,7 @@ null_rows(struct gen *g, const json_t *b, const json_t *ex, const json_t *el)
 	/* The array's path, written once and used twice. */
 	arr = g->out;
 	sb_init(&g->out);
-	expr(g, p, NULL);
-	json_decref(p);
+	expr(g, json_object_get(ex, "path"), NULL);
 	sb_addf(&arr, "\nFROM (\n  SELECT *, CARDINALITY(%s) - "
 	    "CARDINALITY(ARRAY_REMOVE(%s, NULL)) AS " NULLS "\n  FROM ",
 	    g->out.buf, g->out.buf);
@@ -734,19 +830,17 @@ insert(struct gen *g, const json_t *b)
 	ident(g, "source_events");
 	sb_adds(&g->out, " AS " SRC);
 	if (json_is_object(ex)) {
-		json_t *p = json_deep_copy(json_object_get(ex, "path"));
+		const json_t *fields = json_object_get(el, "fields");
 
 		/*
 		 * One output row per element; a record whose array is null
 		 * or empty gives no row (an inner CROSS JOIN).
 		 */
 		sb_adds(&g->out, "\nCROSS JOIN UNNEST(");
-		expr(g, p, NULL);
-		json_decref(p);
+		expr(g, json_object_get(ex, "path"), NULL);
 		sb_adds(&g->out, ") AS " ELEM " (");
 		if (struct_elem)
-			json_array_foreach(json_object_get(el, "fields"), i,
-			    f) {
+			json_array_foreach(fields, i, f) {
 				if (i > 0)
 					sb_adds(&g->out, ", ");
 				ident(g, str(f, "name"));
@@ -768,6 +862,7 @@ sqlgen_build(const json_t *b, struct diags *d)
 
 	memset(&g, 0, sizeof(g));
 	g.d = d;
+	g.elem_fields = -1;
 	g.build = str(b, "id") ? str(b, "id") : "?";
 	sb_init(&g.out);
 	sb_adds(&g.out, "-- Generated by fluid-sqlgen from the contract's "
