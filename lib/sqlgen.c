@@ -46,6 +46,7 @@ struct gen {
 	 * normally absent.
 	 */
 	int		 elem_fields;
+	json_t		*bare;	/* column_type()'s copy, emptied after use */
 };
 
 static void
@@ -204,9 +205,9 @@ sql_type(struct gen *g, const struct ty *t)
  * none, and are read as they are.
  */
 static struct ty *
-column_type(const json_t *col)
+column_type(struct gen *g, const json_t *col)
 {
-	json_t *bare, *v;
+	json_t *v;
 	const char *k;
 	size_t klen;
 	struct ty *t;
@@ -214,12 +215,13 @@ column_type(const json_t *col)
 	if (!json_is_object(col) || (json_object_get(col, "origin") == NULL &&
 	    json_object_get(col, "from") == NULL))
 		return ty_from_json(col);
-	bare = json_object();
+	if (g->bare == NULL)
+		g->bare = json_object();
 	json_object_keylen_foreach((json_t *)(uintptr_t)col, k, klen, v)
 		if (!key_is(k, klen, "origin") && !key_is(k, klen, "from"))
-			json_object_setn(bare, k, klen, v);
-	t = ty_from_json(bare);
-	json_decref(bare);
+			json_object_setn(g->bare, k, klen, v);
+	t = ty_from_json(g->bare);
+	json_object_clear(g->bare);
 	return t;
 }
 
@@ -227,7 +229,7 @@ column_type(const json_t *col)
 static void
 column(struct gen *g, const json_t *col)
 {
-	struct ty *t = column_type(col);
+	struct ty *t = column_type(g, col);
 
 	ident(g, str(col, "name"));
 	sb_addc(&g->out, ' ');
@@ -462,53 +464,6 @@ typed_null(struct gen *g, const struct ty *t)
 	sb_addc(&g->out, ')');
 }
 
-/* The type a path into the exploded element reads, or NULL. */
-static const struct ty *
-elem_type(struct gen *g, const json_t *steps)
-{
-	const struct ty *t = g->null_elem;
-	const struct ty_field *f;
-	const json_t *st;
-	size_t i;
-
-	json_array_foreach(steps, i, st) {
-		if (t == NULL)
-			return NULL;
-		if (str(st, "field") != NULL) {
-			if (t->kind != TY_STRUCT ||
-			    (f = ty_field(t, str(st, "field"))) == NULL)
-				return NULL;
-			t = f->type;
-		} else if (str(st, "key") != NULL && t->kind == TY_MAP)
-			t = t->value;
-		else
-			return NULL;
-	}
-	return t;
-}
-
-/* Does UNNEST name the fields of the element e reads as columns of `x`? */
-static bool
-element_fields(const struct gen *g, const json_t *e)
-{
-	if (g->elem_fields >= 0)
-		return g->elem_fields == 1;
-	return json_object_get(e, "elementFields") == json_true();
-}
-
-/*
- * Put the text written to sb since start in parentheses.  A path is a
- * few dozen bytes, so moving it by one is cheaper than writing it to a
- * buffer of its own in case a map lookup comes.
- */
-static void
-parenthesise(struct sb *sb, size_t start)
-{
-	sb_addn(sb, "))", 2);	/* one of them makes room for the "(" */
-	memmove(sb->buf + start + 1, sb->buf + start, sb->len - 2 - start);
-	sb->buf[start] = '(';
-}
-
 /*
  * A path step, {"field": F} or {"key": K}: *field gets F (NULL if there
  * is none), and if there is none *key gets K's string (NULL if none).
@@ -538,6 +493,71 @@ step_parts(const json_t *st, const json_t **field, const char **key)
 		*key = json_string_value(json_object_iter_value(it));
 }
 
+/* The "field" member of a path's first step, or NULL. */
+static const json_t *
+first_field(const json_t *steps)
+{
+	const json_t *field;
+	const char *key;
+
+	step_parts(json_array_get(steps, 0), &field, &key);
+	return field;
+}
+
+/* The type a path into the exploded element reads, or NULL. */
+static const struct ty *
+elem_type(struct gen *g, const json_t *steps)
+{
+	const struct ty *t = g->null_elem;
+	const struct ty_field *f;
+	const json_t *st, *field;
+	const char *key;
+	size_t i;
+
+	json_array_foreach(steps, i, st) {
+		if (t == NULL)
+			return NULL;
+		step_parts(st, &field, &key);
+		/* A field that is no string does not count here. */
+		if (field != NULL && !json_is_string(field)) {
+			field = NULL;
+			key = str(st, "key");
+		}
+		if (field != NULL) {
+			if (t->kind != TY_STRUCT || (f = ty_field(t,
+			    json_string_value(field))) == NULL)
+				return NULL;
+			t = f->type;
+		} else if (key != NULL && t->kind == TY_MAP)
+			t = t->value;
+		else
+			return NULL;
+	}
+	return t;
+}
+
+/* Does UNNEST name the fields of the element e reads as columns of `x`? */
+static bool
+element_fields(const struct gen *g, const json_t *e)
+{
+	if (g->elem_fields >= 0)
+		return g->elem_fields == 1;
+	return json_object_get(e, "elementFields") == json_true();
+}
+
+/*
+ * Put the text written to sb since start in parentheses.  A path is a
+ * few dozen bytes, so moving it by one is cheaper than writing it to a
+ * buffer of its own in case a map lookup comes.
+ */
+static void
+parenthesise(struct sb *sb, size_t start)
+{
+	sb_addn(sb, "))", 2);	/* one of them makes room for the "(" */
+	memmove(sb->buf + start + 1, sb->buf + start, sb->len - 2 - start);
+	sb->buf[start] = '(';
+}
+
 /* A path: the alias, then .`field` and ['key'] steps. */
 static void
 path(struct gen *g, const json_t *e)
@@ -556,8 +576,7 @@ path(struct gen *g, const json_t *e)
 	 * fields as columns of `x`, and a scalar element as `x`.`<as>`.
 	 */
 	if (element && nsteps > 0 && element_fields(g, e) &&
-	    (field = json_object_get(json_array_get(steps, 0), "field")) !=
-	    NULL) {
+	    (field = first_field(steps)) != NULL) {
 		sb_adds(&g->out, ELEM ".");
 		if (sqlq_ident(&g->out, json_string_value(field)))
 			fail(g, "a field name");
@@ -872,6 +891,7 @@ sqlgen_build(const json_t *b, struct diags *d)
 	table(&g, json_object_get(b, "table"));
 	source(&g, json_object_get(b, "stream"));
 	insert(&g, b);
+	json_decref(g.bare);
 	if (g.failed) {
 		sb_release(&g.out);
 		return NULL;
