@@ -48,6 +48,29 @@ struct chk {
 	json_t		*words;		/* word -> the shared JSON string */
 };
 
+/*
+ * Names to numbers, for the lookups made per column (a stream's
+ * columns, the names of a list, mapping entries).  Open addressing over
+ * names the caller keeps alive for as long as the index (they are
+ * borrowed), so that adding one allocates nothing of its own, unlike a
+ * JSON object with a JSON integer per name.  With fold, names that
+ * differ only by ASCII case are the same name.
+ */
+struct name_slot;
+struct name_index {
+	struct name_slot *slots;
+	size_t		 n, cap;
+	bool		 fold;
+};
+
+void	 name_index_init(struct name_index *, bool fold);
+void	 name_index_release(struct name_index *);
+/* Give name (borrowed) the number v, in place of any it had. */
+void	 name_index_put(struct name_index *, const char *name, size_t v);
+/* Sets *v to name's number; false when name is not there. */
+bool	 name_index_get(const struct name_index *, const char *name,
+	    size_t *v);
+
 /* Set up and release what a run shares (the fields above). */
 void	 chk_init(struct chk *, struct diags *, json_t *doc);
 void	 chk_release(struct chk *);
@@ -87,7 +110,7 @@ struct stream {
 	struct scol	*cols;
 	size_t		 ncols;
 	size_t		 capcols;	/* allocated */
-	json_t		*index;		/* lower-cased name -> column index */
+	struct name_index index;	/* name, any case -> column index */
 	json_t		*bad;		/* lower-cased names declared with
 					   errors (already reported) */
 	bool		 broken;	/* no usable value schema at all */

@@ -40,7 +40,7 @@ struct binder {
 	struct stream	*s;
 	struct entry	*entries;
 	size_t		 nentries;
-	json_t		*by_name;	/* entry name -> index */
+	struct name_index by_name;	/* entry name -> index */
 	json_t		*prefixes;	/* "a" and "a.b" of "a.b.c" -> true */
 	json_t		*refused;	/* names of refused entries */
 	json_t		*xbad;		/* the expose's refused columns */
@@ -60,6 +60,7 @@ struct binder {
 	/* Path steps by name, each made once and shared by every path. */
 	json_t		*field_steps;	/* name -> {"field": name} */
 	json_t		*key_steps;	/* map key -> {"key": key} */
+	json_t		*no_steps;	/* [], for every path of no steps */
 	const char	*xptr;		/* the expose's schema, pointer */
 	const char	*xpath;		/* and dotted path */
 };
@@ -259,7 +260,8 @@ type_path(struct binder *b, struct loc *l, const struct path *p, bool quiet,
 		}
 		goto out;
 	}
-	steps = json_array();
+	/* Nothing adds to a path's steps once made (see path_child()). */
+	steps = p->n > 1 ? json_array() : json_incref(b->no_steps);
 	out->expr = path_expr(b, sc, steps);
 	for (i = 1; i < p->n; i++) {
 		const struct path_step *st = &p->steps[i];
@@ -524,18 +526,18 @@ bind(struct binder *b, struct loc *l, const struct ty *dst, const char *name,
     struct path *defsrc)
 {
 	struct oloc o = { l, NULL, name };
-	json_t *idx = json_object_get(b->by_name, name), *e = NULL, *fields;
+	json_t *e = NULL, *fields;
 	struct entry *en;
 	struct typed t;
 	struct loc *el = &b->el;
 	size_t i;
-	bool ok = true;
+	bool ok = true, listed = name_index_get(&b->by_name, name, &i);
 
-	if (idx == NULL && json_object_get(b->refused, name) != NULL)
+	if (!listed && json_object_get(b->refused, name) != NULL)
 		return NULL;	/* its entry was refused: said there */
-	if (idx != NULL) {
+	if (listed) {
 		/* Never while another bind() uses el: this one calls none. */
-		en = &b->entries[json_integer_value(idx)];
+		en = &b->entries[i];
 		loc_reset(el, b->cols);
 		loc_idx(el, en->idx);
 		loc_key(el, "from");
@@ -615,13 +617,13 @@ bind(struct binder *b, struct loc *l, const struct ty *dst, const char *name,
 /* An entry's output name: dotted names down through output structs. */
 static bool
 entry_name_ok(struct binder *b, struct loc *l, const char *name,
-    const struct ty *schema, json_t *top)
+    const struct ty *schema, const struct name_index *top)
 {
 	struct path p;
 	const struct ty *t = schema;
 	const struct ty_field *f;
 	const char *why, **names;
-	size_t i, n;
+	size_t i, n, k;
 	char hint[160];
 	bool ok;
 
@@ -640,10 +642,11 @@ entry_name_ok(struct binder *b, struct loc *l, const char *name,
 			    "field by field", name);
 			break;
 		}
-		f = i == 0 && json_object_get(top, p.steps[0].name) ?
-		    &t->fields[json_integer_value(json_object_get(top,
-		    p.steps[0].name))] : i == 0 ? NULL :
-		    ty_field(t, p.steps[i].name);
+		if (i == 0)
+			f = name_index_get(top, p.steps[0].name, &k) ?
+			    &t->fields[k] : NULL;
+		else
+			f = ty_field(t, p.steps[i].name);
 		if (f == NULL && i == 0 && name_in(b->xbad, p.steps[0].name))
 			break;	/* its declaration was refused */
 		if (f == NULL) {
@@ -680,13 +683,13 @@ add_prefixes(struct binder *b, const char *name)
 
 static bool
 entries_parse(struct binder *b, struct loc *l, json_t *cols,
-    const struct ty *schema, json_t *top)
+    const struct ty *schema, const struct name_index *top)
 {
 	struct loc_mark m = loc_mark(l), m2;
 	const char *name, *from, *cast, *why;
 	struct entry *en;
 	json_t *e;
-	size_t i;
+	size_t i, n;
 	bool ok = true, good, named;
 
 	loc_key(l, "columns");
@@ -729,7 +732,7 @@ entries_parse(struct binder *b, struct loc *l, json_t *cols,
 			loc_key(l, "name");
 			if (!entry_name_ok(b, l, name, schema, top))
 				good = false;
-			else if (json_object_get(b->by_name, name) != NULL ||
+			else if (name_index_get(&b->by_name, name, &n) ||
 			    json_object_get(b->refused, name) != NULL) {
 				cerr(b->c, l, "%s is mapped twice", name);
 				good = false;
@@ -764,8 +767,7 @@ entries_parse(struct binder *b, struct loc *l, json_t *cols,
 		en->name = xstrdup(name);
 		en->cast = cast != NULL;
 		en->idx = i;
-		json_object_set_new(b->by_name, name,
-		    json_integer((json_int_t)b->nentries));
+		name_index_put(&b->by_name, en->name, b->nentries);
 		b->nentries++;
 	}
 	/* "a" mapped whole and "a.b" mapped too: which one wins? Neither. */
@@ -812,16 +814,10 @@ explode_parse(struct binder *b, struct loc *l, json_t *ex)
 		if (!path_is_ident(as)) {
 			cerr(b->c, l, "must be a plain SQL identifier");
 			ok = false;
-		} else {
-			char *low = lower_dup(as);
-
-			if (json_object_get(b->s->index, low)) {
-				cerr(b->c, l, "%s is already a column of "
-				    "properties.stream: choose another name",
-				    as);
-				ok = false;
-			}
-			free(low);
+		} else if (name_index_get(&b->s->index, as, &i)) {
+			cerr(b->c, l, "%s is already a column of "
+			    "properties.stream: choose another name", as);
+			ok = false;
 		}
 		loc_reset(l, m);
 		loc_key(l, "explode");
@@ -880,11 +876,12 @@ binder_release(struct binder *b)
 		path_release(&b->entries[i].from);
 	}
 	free(b->entries);
-	json_decref(b->by_name);
+	name_index_release(&b->by_name);
 	json_decref(b->prefixes);
 	json_decref(b->refused);
 	json_decref(b->field_steps);
 	json_decref(b->key_steps);
+	json_decref(b->no_steps);
 	ty_free(b->elem);
 	free(b->as);
 	json_decref(b->as_json);
@@ -920,7 +917,8 @@ mapping_check(struct chk *c, struct loc *build, json_t *props,
 	struct binder b;
 	struct loc l, ol;
 	struct loc_mark om;
-	json_t *mapping, *ex, *outputs, *top, *e;
+	json_t *mapping, *ex, *outputs, *e;
+	struct name_index top;
 	struct path def;
 	struct path_step step;
 	size_t i;
@@ -929,11 +927,12 @@ mapping_check(struct chk *c, struct loc *build, json_t *props,
 	memset(&b, 0, sizeof(b));
 	b.c = c;
 	b.s = s;
-	b.by_name = json_object();
+	name_index_init(&b.by_name, false);
 	b.prefixes = json_object();
 	b.refused = json_object();
 	b.field_steps = json_object();
 	b.key_steps = json_object();
+	b.no_steps = json_array();
 	b.xbad = xbad;
 	b.xptr = xptr;
 	b.xpath = xpath;
@@ -949,10 +948,9 @@ mapping_check(struct chk *c, struct loc *build, json_t *props,
 	loc_init(&l);
 	loc_set(&l, build->ptr.buf, build->path.buf);
 	loc_key(&l, "properties");
-	top = json_object();
+	name_index_init(&top, false);
 	for (i = 0; i < schema->nfields; i++)
-		json_object_set_new(top, schema->fields[i].name,
-		    json_integer((json_int_t)i));
+		name_index_put(&top, schema->fields[i].name, i);
 	mapping = get_obj(c, &l, props, "mapping", false);
 	if (mapping == NULL && json_object_get(props, "mapping") != NULL &&
 	    !json_is_null(json_object_get(props, "mapping")))
@@ -970,7 +968,7 @@ mapping_check(struct chk *c, struct loc *build, json_t *props,
 		}
 		if (json_object_get(mapping, "columns") != NULL)
 			ok &= entries_parse(&b, &l, json_object_get(mapping,
-			    "columns"), schema, top);
+			    "columns"), schema, &top);
 	}
 	if (json_object_get(ir, "explode") == NULL)
 		json_object_set_new(ir, "explode", json_null());
@@ -995,7 +993,7 @@ mapping_check(struct chk *c, struct loc *build, json_t *props,
 		json_array_append_new(outputs, output_json(f, e));
 	}
 	json_object_set_new(ir, "outputs", outputs);
-	json_decref(top);
+	name_index_release(&top);
 	loc_release(&ol);
 	loc_release(&l);
 	binder_release(&b);

@@ -236,25 +236,25 @@ column_list(struct chk *c, struct loc *l, json_t *list, int depth,
 	struct loc_mark m = loc_mark(l);
 	struct ty *st = ty_new(TY_STRUCT), *t;
 	const char *name, *low;
-	json_t *col, *jname, *index = json_object(), *seen;
-	size_t i;
+	json_t *col;
+	struct name_index index;	/* name, any case -> list index */
+	size_t i, seen;
 	bool good;
 	char buf[CHK_LOWER_BUF], *to_free;
 
 	if (json_array_size(list) == 0) {
 		cerr(c, l, "must list at least one column");
 		ty_free(st);
-		json_decref(index);
 		*ok = false;
 		return NULL;
 	}
+	name_index_init(&index, true);
 	/* One allocation for the fields, not one per field. */
 	st->fields = xreallocarray(NULL, json_array_size(list),
 	    sizeof(*st->fields));
 	json_array_foreach(list, i, col) {
-		jname = json_is_object(col) ? json_object_get(col, "name") :
-		    NULL;
-		name = json_string_value(jname);
+		name = json_is_object(col) ?
+		    json_string_value(json_object_get(col, "name")) : NULL;
 		if (name != NULL && (has_control(name) || strlen(name) > 128))
 			name = NULL;
 		loc_named(l, i, name);
@@ -276,9 +276,9 @@ column_list(struct chk *c, struct loc *l, json_t *list, int depth,
 			    "digit)", name);
 			good = false;
 		}
-		low = lower_in(name, buf, &to_free);
-		if ((seen = json_object_get(index, low)) != NULL) {
-			const char *other = json_string_value(seen);
+		if (name_index_get(&index, name, &seen)) {
+			const char *other = json_string_value(json_object_get(
+			    json_array_get(list, seen), "name"));
 
 			if (strcmp(other, name) != 0)
 				cerr(c, l, "'%s' differs from '%s' only by "
@@ -286,24 +286,25 @@ column_list(struct chk *c, struct loc *l, json_t *list, int depth,
 			else
 				cerr(c, l, "'%s' is declared twice", name);
 			good = false;
-		} else	/* the contract's own string, shared */
-			json_object_set(index, low, jname);
+		} else	/* the contract's own string, borrowed */
+			name_index_put(&index, name, i);
 		t = schema_column(c, l, col, depth);
 		loc_reset(l, m);
 		if (t == NULL || !good) {
-			if (bad != NULL)
+			if (bad != NULL) {
+				low = lower_in(name, buf, &to_free);
 				json_object_set_new(bad, low, json_true());
-			free(to_free);
+				free(to_free);
+			}
 			ty_free(t);
 			*ok = false;
 			continue;
 		}
-		free(to_free);
 		st->fields[st->nfields].name = xstrdup(name);
 		st->fields[st->nfields].type = t;
 		st->nfields++;
 	}
-	json_decref(index);
+	name_index_release(&index);
 	return st;
 }
 

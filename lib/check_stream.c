@@ -59,14 +59,12 @@ static const char *const metadata_names[] = {
 struct scol *
 stream_col(const struct stream *s, const char *name)
 {
-	char buf[CHK_LOWER_BUF], *to_free;
-	json_t *i = json_object_get(s->index, lower_in(name, buf, &to_free));
 	struct scol *sc;
+	size_t i;
 
-	free(to_free);
-	if (i == NULL)
+	if (!name_index_get(&s->index, name, &i))
 		return NULL;
-	sc = &s->cols[json_integer_value(i)];
+	sc = &s->cols[i];
 	return strcmp(sc->name, name) == 0 ? sc : NULL;
 }
 
@@ -100,7 +98,7 @@ stream_release(struct stream *s)
 		ty_free(s->cols[i].type);
 	}
 	free(s->cols);
-	json_decref(s->index);
+	name_index_release(&s->index);
 	json_decref(s->bad);
 	json_decref(s->ir);
 	memset(s, 0, sizeof(*s));
@@ -111,13 +109,11 @@ static bool
 add_col(struct chk *c, struct loc *l, struct stream *s, const char *name,
     enum col_origin origin, const char *from, struct ty *t)
 {
-	char buf[CHK_LOWER_BUF], *to_free;
-	const char *low = lower_in(name, buf, &to_free);
-	json_t *i = json_object_get(s->index, low);
 	struct scol *sc;
+	size_t i;
 
-	if (i != NULL) {
-		const struct scol *o = &s->cols[json_integer_value(i)];
+	if (name_index_get(&s->index, name, &i)) {
+		const struct scol *o = &s->cols[i];
 		const char *what = o->origin == ORIGIN_VALUE ? "value" :
 		    o->origin == ORIGIN_KEY ? "key" : "metadata";
 
@@ -131,11 +127,8 @@ add_col(struct chk *c, struct loc *l, struct stream *s, const char *name,
 			    name, what, origin == ORIGIN_KEY ?
 			    "; set properties.stream.key.prefix" : "");
 		ty_free(t);
-		free(to_free);
 		return false;
 	}
-	json_object_set_new(s->index, low, json_integer((json_int_t)s->ncols));
-	free(to_free);
 	if (s->ncols == s->capcols) {
 		s->capcols = s->capcols ? 2 * s->capcols : 16;
 		s->cols = xreallocarray(s->cols, s->capcols,
@@ -143,6 +136,7 @@ add_col(struct chk *c, struct loc *l, struct stream *s, const char *name,
 	}
 	sc = &s->cols[s->ncols++];
 	sc->name = xstrdup(name);
+	name_index_put(&s->index, sc->name, s->ncols - 1);
 	sc->jname = json_string(name);
 	sc->origin = origin;
 	sc->from = from ? xstrdup(from) : NULL;
@@ -685,7 +679,7 @@ stream_check(struct chk *c, struct loc *l, json_t *props, json_t *flink,
 
 	memset(s, 0, sizeof(*s));
 	s->ir = json_object();
-	s->index = json_object();
+	name_index_init(&s->index, true);
 	s->bad = json_object();
 	if (props == NULL) {
 		/* A streamSource fragment: l is the stream itself. */

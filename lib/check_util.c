@@ -462,6 +462,111 @@ name_in(json_t *set, const char *name)
 	return in;
 }
 
+struct name_slot {
+	const char	*name;		/* NULL: empty */
+	uint64_t	 hash;
+	size_t		 v;
+};
+
+static char
+ascii_lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* FNV-1a, over the lower-case bytes when folding. */
+static uint64_t
+name_hash(const char *s, bool fold)
+{
+	uint64_t h = 14695981039346656037u;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)(fold ? ascii_lower(*s) : *s)) *
+		    1099511628211u;
+	return h;
+}
+
+static bool
+name_same(const char *a, const char *b, bool fold)
+{
+	if (!fold)
+		return strcmp(a, b) == 0;
+	for (; *a != '\0' && ascii_lower(*a) == ascii_lower(*b); a++, b++)
+		;
+	return ascii_lower(*a) == ascii_lower(*b);
+}
+
+void
+name_index_init(struct name_index *x, bool fold)
+{
+	memset(x, 0, sizeof(*x));
+	x->fold = fold;
+}
+
+void
+name_index_release(struct name_index *x)
+{
+	free(x->slots);
+	name_index_init(x, x->fold);
+}
+
+/* Where name is, or the empty slot where it would go. */
+static struct name_slot *
+name_find(const struct name_index *x, const char *name, uint64_t hash)
+{
+	size_t i = (size_t)hash & (x->cap - 1);
+
+	while (x->slots[i].name != NULL && (x->slots[i].hash != hash ||
+	    !name_same(x->slots[i].name, name, x->fold)))
+		i = (i + 1) & (x->cap - 1);
+	return &x->slots[i];
+}
+
+/* Twice the slots: at most three quarters are in use after a put. */
+static void
+name_index_grow(struct name_index *x)
+{
+	struct name_slot *old = x->slots;
+	size_t i, oldcap = x->cap;
+
+	x->cap = oldcap ? 2 * oldcap : 16;
+	x->slots = xcalloc(x->cap, sizeof(*x->slots));
+	for (i = 0; i < oldcap; i++)
+		if (old[i].name != NULL)
+			*name_find(x, old[i].name, old[i].hash) = old[i];
+	free(old);
+}
+
+void
+name_index_put(struct name_index *x, const char *name, size_t v)
+{
+	uint64_t hash = name_hash(name, x->fold);
+	struct name_slot *sl;
+
+	if (4 * (x->n + 1) > 3 * x->cap)
+		name_index_grow(x);
+	sl = name_find(x, name, hash);
+	if (sl->name == NULL)
+		x->n++;
+	sl->name = name;
+	sl->hash = hash;
+	sl->v = v;
+}
+
+bool
+name_index_get(const struct name_index *x, const char *name, size_t *v)
+{
+	const struct name_slot *sl;
+
+	if (x->n == 0)
+		return false;
+	sl = name_find(x, name, name_hash(name, x->fold));
+	if (sl->name == NULL)
+		return false;
+	*v = sl->v;
+	return true;
+}
+
 void
 chk_init(struct chk *c, struct diags *d, json_t *doc)
 {
