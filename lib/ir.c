@@ -53,6 +53,11 @@ static struct {
 	size_t		 len;
 	size_t		 members;	/* of doc, as read */
 	size_t		 stages;	/* names in its "stages", as read */
+	size_t		 unparsed;	/* members read but not parsed */
+	struct {
+		const char	*key;	/* in buf, without its quotes */
+		size_t		 len;
+	}		 skipped[64];	/* their keys */
 } in;
 
 /* All of fp into in.buf; exits 2 on a read error or a document too big. */
@@ -80,13 +85,210 @@ read_all(FILE *fp)
 		fl_fatal("cannot read standard input:");
 }
 
+/*
+ * {"fluidIR":N,"stages":[the first nstages names], compact, without its
+ * closing brace: how every stage's output begins.
+ */
+static char *
+header(const json_t *doc, size_t nstages)
+{
+	json_t *h, *names = json_array();
+	const json_t *st = json_object_get(doc, "stages");
+	char *s;
+	size_t i;
+
+	for (i = 0; i < nstages; i++)
+		json_array_append(names, json_array_get(st, i));
+	h = json_pack("{s:O, s:o}", "fluidIR", json_object_get(doc,
+	    "fluidIR"), "stages", names);
+	s = json_dumps(h, JSON_COMPACT);
+	json_decref(h);
+	if (s != NULL)
+		s[strlen(s) - 1] = '\0';
+	return s;
+}
+
 static json_t *volatile refusing;	/* volatile: stores a compiler may not drop */
+
+/*
+ * Reading only some sections.  The sections a stage does not use are
+ * copied to its output as they were read (see ir_write()), so they need
+ * not be parsed at all: all that must be known of one is where it ends,
+ * which its brackets and strings tell.  Anything unexpected, and the
+ * whole document is parsed instead, which also says what is wrong.
+ */
+#define IR_MAX_MEMBERS	64	/* of a document read in parts */
+_Static_assert(IR_MAX_MEMBERS <= sizeof(in.skipped) / sizeof(in.skipped[0]),
+    "a key for every member that can be skipped");
+
+struct member {
+	const char	*key, *val;	/* the key without its quotes */
+	size_t		 keylen, vallen;
+};
+
+/* Past the JSON string that starts at p, or NULL. */
+static const char *
+skip_string(const char *p, const char *end)
+{
+	for (p++; p < end; p++) {
+		if (*p == '\\')
+			p++;
+		else if (*p == '"')
+			return p + 1;
+	}
+	return NULL;
+}
+
+/* Past the value that starts at p (before a ',' or '}'), or NULL. */
+static const char *
+skip_value(const char *p, const char *end)
+{
+	size_t depth = 0;
+
+	while (p < end) {
+		switch (*p) {
+		case '"':
+			if ((p = skip_string(p, end)) == NULL)
+				return NULL;
+			if (depth == 0)
+				return p;
+			continue;
+		case '{':
+		case '[':
+			depth++;
+			break;
+		case '}':
+		case ']':
+			if (depth == 0)
+				return p;	/* the end of a scalar */
+			if (--depth == 0)
+				return p + 1;
+			break;
+		case ',':
+			if (depth == 0)
+				return p;
+			break;
+		}
+		p++;
+	}
+	return NULL;
+}
+
+/*
+ * The members of the compact top-level object in.buf into m; their
+ * number, or 0 when in.buf is not in that form.
+ */
+static size_t
+members(struct member m[IR_MAX_MEMBERS])
+{
+	const char *p = in.buf, *end = in.buf + in.len, *k;
+	size_t n = 0;
+
+	while (end > p && strchr(" \t\r\n", end[-1]) != NULL)
+		end--;
+	while (p < end && strchr(" \t\r\n", *p) != NULL)
+		p++;
+	if (p == end || *p++ != '{')
+		return 0;
+	for (;;) {
+		if (n == IR_MAX_MEMBERS || p == end || *p != '"' ||
+		    (k = skip_string(p, end)) == NULL ||
+		    memchr(p, '\\', (size_t)(k - p)) != NULL ||
+		    k == end || *k != ':')
+			return 0;
+		m[n].key = p + 1;
+		m[n].keylen = (size_t)(k - p) - 2;
+		m[n].val = k + 1;
+		if ((p = skip_value(k + 1, end)) == NULL || p == m[n].val)
+			return 0;
+		m[n].vallen = (size_t)(p - m[n].val);
+		n++;
+		if (p == end)
+			return 0;
+		if (*p == '}')
+			return p + 1 == end ? n : 0;
+		if (*p++ != ',')
+			return 0;
+	}
+}
+
+static int
+wanted(const struct member *m, const char *const only[])
+{
+	static const char *const header_keys[] = { "fluidIR", "stages", NULL };
+	const char *const *w;
+
+	for (w = header_keys; *w != NULL; w++)
+		if (strlen(*w) == m->keylen && memcmp(*w, m->key, m->keylen) == 0)
+			return 1;
+	for (w = only; *w != NULL; w++)
+		if (strlen(*w) == m->keylen && memcmp(*w, m->key, m->keylen) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The document with only the sections in only[] (and the header)
+ * parsed, or NULL when it must be parsed whole.  The header must be the
+ * one a stage writes, since ir_write() keeps the rest by copying it.
+ */
+static json_t *
+parse_parts(const char *const only[])
+{
+	struct member m[IR_MAX_MEMBERS];
+	json_error_t err;
+	json_t *doc, *v;
+	char *head;
+	size_t n, i, j, unparsed = 0;
+	int ok;
+
+	if ((n = members(m)) == 0)
+		return NULL;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < i; j++)
+			if (m[i].keylen == m[j].keylen &&
+			    memcmp(m[i].key, m[j].key, m[i].keylen) == 0)
+				return NULL;	/* a duplicate: say so */
+	doc = json_object();
+	for (i = 0; i < n; i++) {
+		if (!wanted(&m[i], only)) {
+			in.skipped[unparsed].key = m[i].key;
+			in.skipped[unparsed].len = m[i].keylen;
+			unparsed++;
+			continue;
+		}
+		v = json_loadb(m[i].val, m[i].vallen,
+		    JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &err);
+		if (v == NULL ||
+		    json_object_setn_new(doc, m[i].key, m[i].keylen, v) == -1) {
+			json_decref(doc);
+			return NULL;
+		}
+	}
+	head = json_is_array(json_object_get(doc, "stages")) ? header(doc,
+	    json_array_size(json_object_get(doc, "stages"))) : NULL;
+	ok = head != NULL && strncmp(in.buf, head, strlen(head)) == 0 &&
+	    in.buf[strlen(head)] == ',';
+	free(head);
+	if (!ok) {
+		json_decref(doc);
+		return NULL;
+	}
+	in.unparsed = unparsed;
+	return doc;
+}
 
 json_t *
 ir_read(FILE *fp, const char *after)
 {
+	return ir_read_only(fp, after, NULL);
+}
+
+json_t *
+ir_read_only(FILE *fp, const char *after, const char *const only[])
+{
 	json_error_t err;
-	json_t *doc;
+	json_t *doc = NULL;
 	const char *last;
 
 	if (isatty(fileno(fp)))
@@ -98,7 +300,10 @@ ir_read(FILE *fp, const char *after)
 	if (in.len == 0)
 		fl_fatal("standard input is empty (did the previous stage "
 		    "fail?)");
-	doc = json_loadb(in.buf, in.len, JSON_REJECT_DUPLICATES, &err);
+	if (only != NULL)
+		doc = parse_parts(only);
+	if (doc == NULL)
+		doc = json_loadb(in.buf, in.len, JSON_REJECT_DUPLICATES, &err);
 	if (doc == NULL)
 		fl_fatal("standard input is not a pipeline document: line %d "
 		    "column %d: %s", err.line, err.column, err.text);
@@ -167,29 +372,6 @@ irout_put(const char *s, size_t n, void *arg)
 }
 
 /*
- * {"fluidIR":N,"stages":[the first nstages names], compact, without its
- * closing brace: how every stage's output begins.
- */
-static char *
-header(const json_t *doc, size_t nstages)
-{
-	json_t *h, *names = json_array();
-	const json_t *st = json_object_get(doc, "stages");
-	char *s;
-	size_t i;
-
-	for (i = 0; i < nstages; i++)
-		json_array_append(names, json_array_get(st, i));
-	h = json_pack("{s:O, s:o}", "fluidIR", json_object_get(doc,
-	    "fluidIR"), "stages", names);
-	s = json_dumps(h, JSON_COMPACT);
-	json_decref(h);
-	if (s != NULL)
-		s[strlen(s) - 1] = '\0';
-	return s;
-}
-
-/*
  * Where the sections read begin and end in in.buf, when doc is the
  * document read with one stage added (ir_add_stage()) and the bytes
  * read are the compact form a stage writes: {"fluidIR":N,"stages":[...]
@@ -199,13 +381,20 @@ header(const json_t *doc, size_t nstages)
 static int
 passable(const json_t *doc, size_t *from, size_t *to)
 {
+	const char *stage;
 	char *old;
-	size_t n, end = in.len;
+	size_t n, i, end = in.len;
 
 	if (doc != in.doc || doc == NULL ||
 	    json_object_size(doc) != in.members + 1 ||
-	    json_array_size(json_object_get(doc, "stages")) != in.stages + 1)
+	    json_array_size(json_object_get(doc, "stages")) != in.stages + 1 ||
+	    (stage = ir_last_stage((json_t *)doc)) == NULL ||
+	    json_object_get(doc, stage) == NULL)
 		return 0;
+	for (i = 0; i < in.unparsed; i++)
+		if (strlen(stage) == in.skipped[i].len &&
+		    memcmp(stage, in.skipped[i].key, in.skipped[i].len) == 0)
+			return 0;	/* a stale section of that name */
 	if ((old = header(doc, in.stages)) == NULL)
 		return 0;
 	n = strlen(old);
@@ -227,7 +416,8 @@ int
 ir_write(FILE *fp, const json_t *doc)
 {
 	struct irout *o = xmalloc(sizeof(*o));
-	json_t *added;
+	json_error_t err;
+	json_t *added, *whole;
 	const char *stage;
 	char *head = NULL;
 	size_t from, to;
@@ -251,6 +441,18 @@ ir_write(FILE *fp, const json_t *doc)
 		    JSON_COMPACT) == -1;
 		json_decref(added);
 		free(head);
+	} else if (doc == in.doc && in.unparsed > 0) {
+		/* Sections were left unparsed: parse them to write it all. */
+		whole = json_loadb(in.buf, in.len, JSON_REJECT_DUPLICATES,
+		    &err);
+		if (whole == NULL)
+			fl_fatal("standard input is not a pipeline document: "
+			    "line %d column %d: %s", err.line, err.column,
+			    err.text);
+		json_object_update(whole, (json_t *)doc);
+		rc = json_dump_callback(whole, irout_put, o,
+		    JSON_COMPACT) == -1;
+		json_decref(whole);
 	} else
 		rc = json_dump_callback(doc, irout_put, o, JSON_COMPACT) == -1;
 	rc = rc || irout_put("\n", 1, o) == -1 || irout_flush(o) == -1 ||

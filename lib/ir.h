@@ -31,6 +31,14 @@ json_t	*ir_new(void);
  * and exits 2: a wrong or broken pipeline is a usage error.
  */
 json_t	*ir_read(FILE *fp, const char *after);
+/*
+ * ir_read(), parsing only the sections named in only (NULL-terminated)
+ * when the document has the compact form the stages write; the others
+ * are not parsed, only found, and ir_write() copies them.  The document
+ * returned then holds only the header and those sections.  A document
+ * in another form is parsed whole.  only NULL: parse everything.
+ */
+json_t	*ir_read_only(FILE *fp, const char *after, const char *const only[]);
 /* Append stage to "stages" and set its section (stolen). */
 void	 ir_add_stage(json_t *doc, const char *stage, json_t *section);
 /* The section of a stage (borrowed), or NULL. */
@@ -40,7 +48,10 @@ const char *ir_last_stage(json_t *doc);
 /*
  * Write doc to fp followed by a newline and flush.  Returns 0, or -1 if
  * the write failed (a closed pipe or a full disk is an error, not
- * silence); the caller reports it and exits 2.
+ * silence); the caller reports it and exits 2.  When doc is the
+ * document last read, extended by ir_add_stage() and changed nowhere
+ * else (the rule for every stage), the sections read are copied from
+ * the bytes read rather than written again.
  */
 int	 ir_write(FILE *fp, const json_t *doc);
 /*

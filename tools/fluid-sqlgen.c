@@ -29,6 +29,7 @@ static const char usage[] =
 int
 main(int argc, char *argv[])
 {
+	static const char *const check_only[] = { "check", NULL };
 	static const struct option opts[] = {
 		{ "sql", no_argument, NULL, 'S' },
 		{ "build", required_argument, NULL, 'b' },
@@ -69,7 +70,8 @@ main(int argc, char *argv[])
 	if (want != NULL && !sql_only)
 		cli_usage_error(&cli, "--build goes with --sql");
 
-	doc = ir_read(stdin, "check");
+	/* The SQL is made from the check section alone. */
+	doc = ir_read_only(stdin, "check", check_only);
 	builds = json_object_get(ir_section(doc, "check"), "builds");
 	if (sql_only && want == NULL && json_array_size(builds) != 1)
 		cli_usage_error(&cli, "the contract has %zu managed builds: "

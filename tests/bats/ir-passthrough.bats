@@ -90,3 +90,62 @@ both_ways() {
 	    '["stages","fluidIR","resolve","check"]' "members"
 	assert_equal "$(jq -cS . c2.json)" "$(jq -cS . c.json)" "content"
 }
+
+# fluid-sqlgen parses only the header and the check section of a compact
+# document (ir_read_only()); the rest it only finds the end of.
+
+@test "parts: fluid-sqlgen refuses a duplicate section it does not parse" {
+	TOOL=fluid-sqlgen
+	"$BIN/fluid-resolve" "$EXAMPLES/shapes/landed/orders-landed.fluid.yaml" \
+	    >r.json
+	"$BIN/fluid-check" <r.json >c.json
+	# Text surgery: a second "resolve" member just before the last brace.
+	sed 's/}$/,"resolve":{}}/' c.json >dup.json
+	refuses 2 <dup.json \
+	    "^fluid-sqlgen: standard input is not a pipeline document: line 1 column [0-9]+: duplicate object key near '\"resolve\"'\$"
+}
+
+@test "parts: fluid-sqlgen refuses a broken check section or a cut document" {
+	TOOL=fluid-sqlgen
+	"$BIN/fluid-resolve" "$EXAMPLES/shapes/landed/orders-landed.fluid.yaml" \
+	    >r.json
+	"$BIN/fluid-check" <r.json >c.json
+	sed 's/"check":{/"check":{tru,/' c.json >broken.json
+	refuses 2 <broken.json \
+	    "^fluid-sqlgen: standard input is not a pipeline document: line 1 column [0-9]+: string or '}' expected near 'tru'\$"
+	head -c 3000 c.json >cut.json
+	refuses 2 <cut.json \
+	    "^fluid-sqlgen: standard input is not a pipeline document: line 1 column 3000: .*\$"
+}
+
+@test "parts: a string holding brackets, quotes and backslashes does not end a section early" {
+	"$BIN/fluid-resolve" "$EXAMPLES/shapes/landed/orders-landed.fluid.yaml" \
+	    >r.json
+	"$BIN/fluid-check" <r.json >c.json
+	# A member the stages do not know, full of what ends a value.
+	jq -c '. + {"x-note": "}],\"\\\\\"{[ ,"}' c.json >noted.json
+	"$BIN/fluid-sqlgen" <noted.json >s.json
+	assert_equal "$(jq -c '."x-note"' s.json)" "$(jq -c '."x-note"' noted.json)" \
+	    "copied member"
+	assert_equal "$(jq -c '.sqlgen' s.json)" \
+	    "$(jq . c.json | "$BIN/fluid-sqlgen" | jq -c .sqlgen)" "sqlgen section"
+}
+
+@test "parts: a stale sqlgen section is replaced, never doubled" {
+	"$BIN/fluid-resolve" "$EXAMPLES/shapes/landed/orders-landed.fluid.yaml" \
+	    >r.json
+	"$BIN/fluid-check" <r.json >c.json
+	"$BIN/fluid-sqlgen" <c.json >s.json
+	# Listed up to check, but holding an old sqlgen section.
+	sed 's/}$/,"sqlgen":"stale"}/' c.json >stale.json
+	"$BIN/fluid-sqlgen" <stale.json >s2.json
+	cmp s.json s2.json
+	# And one in the middle, before check.
+	jq -c '{fluidIR, stages, resolve, sqlgen: "stale", check}' c.json \
+	    >middle.json
+	"$BIN/fluid-sqlgen" <middle.json >s3.json
+	assert_equal "$(jq -c 'keys_unsorted' s3.json)" \
+	    '["fluidIR","stages","resolve","sqlgen","check"]' "members"
+	assert_equal "$(jq -c .sqlgen s3.json)" "$(jq -c .sqlgen s.json)" \
+	    "sqlgen section"
+}

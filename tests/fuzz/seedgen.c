@@ -6,7 +6,8 @@
  *
  * For each FILE that resolves, OUTDIR/check/ gets its resolved
  * document (fuzz_check's input form), and, when it passes the check,
- * OUTDIR/sqlgen/ its check section.  Every "type" string and IR column
+ * OUTDIR/sqlgen/ its check section and OUTDIR/ir/ the pipeline document
+ * fluid-check writes (fuzz_ir's input).  Every "type" string and IR column
  * met on the way goes to OUTDIR/types/, every "from" or "path" string
  * to OUTDIR/path/.  Names are digests, so a seed is written once.
  * Diagnostics are not printed: refused files just give no seed.
@@ -70,7 +71,7 @@ int
 main(int argc, char *argv[])
 {
 	struct resolve_opts o = { NULL, NULL, NULL };
-	json_t *section, *ir;
+	json_t *section, *ir, *doc;
 	struct diags d;
 	int i;
 
@@ -91,7 +92,11 @@ main(int argc, char *argv[])
 			if ((ir = check_run(section, &d)) != NULL) {
 				seed_json("sqlgen", ir);
 				harvest(ir);
-				json_decref(ir);
+				doc = ir_new();
+				ir_add_stage(doc, "resolve", json_incref(section));
+				ir_add_stage(doc, "check", ir);
+				seed_json("ir", doc);
+				json_decref(doc);
 			}
 		}
 		json_decref(section);
