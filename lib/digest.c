@@ -91,33 +91,22 @@ canon_flush(struct canon *c)
 	c->len = 0;
 }
 
-/* What does not fit: through the buffer, or straight in when large. */
 static void
-canon_put_long(struct canon *c, const void *s, size_t n)
-{
-	canon_flush(c);
-	if (n > sizeof(c->buf)) {
-		if (!SHA256_Update(&c->ctx, s, n))
-			digest_fail();
-		return;
-	}
-	memcpy(c->buf, s, n);
-	c->len = n;
-}
-
-/* Called for every token: inline, the rare flush out of line. */
-static inline void
 canon_put(struct canon *c, const void *s, size_t n)
 {
 	if (n > sizeof(c->buf) - c->len) {
-		canon_put_long(c, s, n);
-		return;
+		canon_flush(c);
+		if (n > sizeof(c->buf)) {
+			if (!SHA256_Update(&c->ctx, s, n))
+				digest_fail();
+			return;
+		}
 	}
 	memcpy(c->buf + c->len, s, n);
 	c->len += n;
 }
 
-static inline void
+static void
 canon_putc(struct canon *c, char ch)
 {
 	if (c->len == sizeof(c->buf))
