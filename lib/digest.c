@@ -1,24 +1,32 @@
 /*
- * digest.c - sha256 through OpenSSL's SHA256 functions (see digest.h).
- *
- * Not through EVP: in OpenSSL 3 the first EVP_sha256() use fetches the
- * method from the default provider, building its table of every
- * algorithm, about 0.7 M instructions, more than a tenth of resolving a
- * small contract; and starting the library for it registers a cleanup
- * that costs as much again at exit.  SHA256_Init() and the rest run the
- * same block function, with nothing to fetch.  They are deprecated in
- * 3.0, not removed: OPENSSL_API_COMPAT says this file is written to the
- * 1.1.1 interface, where they are current.
+ * digest.c - sha256 through OpenSSL's EVP interface (see digest.h).
  */
-#define OPENSSL_API_COMPAT	10101
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <openssl/sha.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
 
 #include "digest.h"
 #include "xalloc.h"
+
+/*
+ * OpenSSL starts itself on first use by reading the system's
+ * openssl.cnf and registering every cipher and digest under its legacy
+ * names: more than a millisecond, in stages that run for a few.  A
+ * sha256 is the same whatever that file says, so start it without.
+ */
+static int
+digest_start(void)
+{
+	static int started;
+
+	if (!started)
+		started = OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG |
+		    OPENSSL_INIT_NO_ADD_ALL_CIPHERS |
+		    OPENSSL_INIT_NO_ADD_ALL_DIGESTS, NULL);
+	return started;
+}
 
 static void
 digest_fail(void)
@@ -27,18 +35,15 @@ digest_fail(void)
 	exit(2);
 }
 
-/* Finish ctx into out as "sha256:" and lower-case hex. */
 static void
-digest_finish(SHA256_CTX *ctx, char out[DIGEST_STRLEN])
+digest_hex(const unsigned char *md, unsigned int mdlen,
+    char out[DIGEST_STRLEN])
 {
 	static const char hex[] = "0123456789abcdef";
-	unsigned char md[SHA256_DIGEST_LENGTH];
-	size_t i;
+	unsigned int i;
 
-	if (!SHA256_Final(md, ctx))
-		digest_fail();
 	memcpy(out, "sha256:", 7);
-	for (i = 0; i < sizeof(md); i++) {
+	for (i = 0; i < mdlen && i < 32; i++) {
 		out[7 + 2 * i] = hex[md[i] >> 4];
 		out[7 + 2 * i + 1] = hex[md[i] & 0xf];
 	}
@@ -48,12 +53,13 @@ digest_finish(SHA256_CTX *ctx, char out[DIGEST_STRLEN])
 void
 digest_bytes(const void *buf, size_t len, char out[DIGEST_STRLEN])
 {
-	SHA256_CTX ctx;
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
 
-	/* Not SHA256(): in OpenSSL 3 that one goes through EVP. */
-	if (!SHA256_Init(&ctx) || !SHA256_Update(&ctx, buf, len))
+	if (!digest_start() ||
+	    !EVP_Digest(buf, len, md, &mdlen, EVP_sha256(), NULL))
 		digest_fail();
-	digest_finish(&ctx, out);
+	digest_hex(md, mdlen, out);
 }
 
 /*
@@ -76,7 +82,7 @@ struct canon_key {
 };
 
 struct canon {
-	SHA256_CTX	 ctx;
+	EVP_MD_CTX	*ctx;
 	struct canon_key *keys;		/* a stack of the objects open */
 	size_t		 nkeys, capkeys;
 	size_t		 len;
@@ -86,7 +92,7 @@ struct canon {
 static void
 canon_flush(struct canon *c)
 {
-	if (c->len > 0 && !SHA256_Update(&c->ctx, c->buf, c->len))
+	if (c->len > 0 && !EVP_DigestUpdate(c->ctx, c->buf, c->len))
 		digest_fail();
 	c->len = 0;
 }
@@ -97,7 +103,7 @@ canon_put(struct canon *c, const void *s, size_t n)
 	if (n > sizeof(c->buf) - c->len) {
 		canon_flush(c);
 		if (n > sizeof(c->buf)) {
-			if (!SHA256_Update(&c->ctx, s, n))
+			if (!EVP_DigestUpdate(c->ctx, s, n))
 				digest_fail();
 			return;
 		}
@@ -349,7 +355,7 @@ canon_value(struct canon *c, const json_t *v, int depth)
 static int
 digest_update(const char *buf, size_t len, void *ctx)
 {
-	return SHA256_Update(ctx, buf, len) ? 0 : -1;
+	return EVP_DigestUpdate(ctx, buf, len) ? 0 : -1;
 }
 
 /*
@@ -359,12 +365,15 @@ digest_update(const char *buf, size_t len, void *ctx)
 void
 digest_json(const json_t *v, char out[DIGEST_STRLEN])
 {
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
 	struct canon c;
 	int rc;
 
 	c.keys = NULL;
 	c.nkeys = c.capkeys = c.len = 0;
-	if (!SHA256_Init(&c.ctx))
+	if (!digest_start() || (c.ctx = EVP_MD_CTX_new()) == NULL ||
+	    !EVP_DigestInit_ex(c.ctx, EVP_sha256(), NULL))
 		digest_fail();
 	rc = canon_value(&c, v, 0);
 	free(c.keys);
@@ -373,14 +382,17 @@ digest_json(const json_t *v, char out[DIGEST_STRLEN])
 		 * Deeper than any contract goes, or a cycle: start again
 		 * with jansson, which writes any depth and refuses a cycle.
 		 */
-		if (!SHA256_Init(&c.ctx))
+		if (!EVP_DigestInit_ex(c.ctx, EVP_sha256(), NULL))
 			digest_fail();
 		c.len = 0;
-		rc = json_dump_callback(v, digest_update, &c.ctx,
+		rc = json_dump_callback(v, digest_update, c.ctx,
 		    JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY);
 	}
 	if (rc == -1)
 		digest_fail();
 	canon_flush(&c);
-	digest_finish(&c.ctx, out);
+	if (!EVP_DigestFinal_ex(c.ctx, md, &mdlen))
+		digest_fail();
+	EVP_MD_CTX_free(c.ctx);
+	digest_hex(md, mdlen, out);
 }
