@@ -56,6 +56,7 @@ struct contract {
 	bool		 exposes_bad;
 	struct ty	**schemas;	/* per expose, checked once */
 	json_t		**schema_bad;	/* its refused columns' names */
+	json_t		**schema_names;	/* its columns' names, as JSON */
 	bool		*schema_ok;	/* it has no error */
 	bool		*schema_done;
 	int		*writer;	/* per expose: build index or -1 */
@@ -374,6 +375,7 @@ expose_schema(struct contract *k, size_t j)
 	loc_key(&l, "exposes");
 	loc_idx(&l, j);
 	k->schema_bad[j] = json_object();
+	k->schema_names[j] = json_array();
 	k->schema_ok[j] = true;
 	if ((ct = get_obj(c, &l, x, "contract", true)) != NULL) {
 		loc_key(&l, "contract");
@@ -385,7 +387,7 @@ expose_schema(struct contract *k, size_t j)
 		else
 			k->schemas[j] = schema_columns(c, &l,
 			    json_object_get(ct, "schema"), k->schema_bad[j],
-			    &k->schema_ok[j]);
+			    &k->schema_ok[j], k->schema_names[j]);
 	}
 	if (k->schemas[j] == NULL)
 		k->schema_ok[j] = false;
@@ -465,7 +467,7 @@ managed_build(struct contract *k, json_t *b, int bi, const char *id)
 			loc_idx(&xl, (size_t)xi);
 			c->build = "";
 			table = expose_check(c, &xl, x, schema,
-			    k->schema_bad[xi]);
+			    k->schema_names[xi], k->schema_bad[xi]);
 			c->build = save;
 			loc_release(&xl);
 		}
@@ -511,7 +513,7 @@ managed_build(struct contract *k, json_t *b, int bi, const char *id)
 		json_object_set_new(ir, "sql", json_string(sql));
 	} else if (schema != NULL && sqlv == NULL)
 		ok &= mapping_check(c, &l, props, &s, schema,
-		    k->schema_bad[xi], xptr, xpath, ir);
+		    k->schema_names[xi], k->schema_bad[xi], xptr, xpath, ir);
 	json_object_set(ir, "stream", s.ir);
 	json_object_set_new(ir, "table", table ? table : json_null());
 	table = NULL;
@@ -599,9 +601,11 @@ contract_release(struct contract *k)
 	for (i = 0; i < json_array_size(k->exposes); i++) {
 		ty_free(k->schemas[i]);
 		json_decref(k->schema_bad[i]);
+		json_decref(k->schema_names[i]);
 	}
 	free(k->schemas);
 	free(k->schema_bad);
+	free(k->schema_names);
 	free(k->schema_ok);
 	free(k->schema_done);
 	free(k->writer);
@@ -655,6 +659,8 @@ check_contract(struct contract *k, json_t *doc)
 	    sizeof(*k->schema_done));
 	k->schema_bad = xcalloc(json_array_size(k->exposes) + 1,
 	    sizeof(*k->schema_bad));
+	k->schema_names = xcalloc(json_array_size(k->exposes) + 1,
+	    sizeof(*k->schema_names));
 	k->schema_ok = xcalloc(json_array_size(k->exposes) + 1,
 	    sizeof(*k->schema_ok));
 	k->writer = xcalloc(json_array_size(k->exposes) + 1,
@@ -833,7 +839,7 @@ check_fragment(struct chk *c, const char *kind, const char *version,
 			    "stream", s.ir);
 		stream_release(&s);
 	} else if (strcmp(kind, "schema") == 0) {
-		if ((t = schema_columns(c, &l, doc, NULL, &ok)) != NULL &&
+		if ((t = schema_columns(c, &l, doc, NULL, &ok, NULL)) != NULL &&
 		    ok) {
 			json_t *tj = ty_to_json_shared(t, NULL, &c->names);
 

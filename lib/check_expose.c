@@ -399,9 +399,25 @@ s3_names_bucket(const char *s)
 	    s[5] != '\0' && s[5] != '/';
 }
 
+/* The table's columns: schema's fields, in expose order. */
+static json_t *
+columns_json(struct chk *c, const struct ty *schema, json_t *names)
+{
+	json_t *a = json_array(), *n;
+	size_t i;
+
+	for (i = 0; i < schema->nfields; i++) {
+		n = field_name_json(names, schema, i);
+		json_array_append_new(a, ty_to_json_shared(
+		    schema->fields[i].type, n, &c->names));
+		json_decref(n);
+	}
+	return a;
+}
+
 json_t *
 expose_check(struct chk *c, struct loc *l, json_t *expose, struct ty *schema,
-    json_t *bad)
+    json_t *names, json_t *bad)
 {
 	static const char *const web[] = { "https", "http", NULL };
 	static const char *const s3[] = { "s3", NULL };
@@ -467,16 +483,13 @@ expose_check(struct chk *c, struct loc *l, json_t *expose, struct ty *schema,
 	table = json_pack("{s:o, s:s?, s:s?}", "catalog", catalog,
 	    "namespace", ns, "name", name);
 	if (schema != NULL)
-		json_object_set_new(table, "columns",
-		    ty_to_json_shared(schema, NULL, &c->names));
+		json_object_set_new(table, "columns", columns_json(c, schema,
+		    names));
 	iceberg_check(c, l, binding, schema, bad, table, &ok);
 	loc_reset(l, m);
 	if (!ok || schema == NULL) {
 		json_decref(table);
 		return NULL;
 	}
-	/* The table's columns: the struct's fields, in expose order. */
-	json_object_set(table, "columns", json_object_get(
-	    json_object_get(table, "columns"), "fields"));
 	return table;
 }

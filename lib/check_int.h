@@ -33,6 +33,16 @@ struct loc_mark {
 	size_t	ptrlen, pathlen;
 };
 
+/*
+ * The words of the IR that chk_word() shares: the column origins first,
+ * in the order of enum col_origin.
+ */
+enum chk_word {
+	WORD_VALUE, WORD_KEY, WORD_METADATA, WORD_ELEMENT,
+	WORD_PATH, WORD_CAST, WORD_WIDEN, WORD_STRUCT,
+	CHK_NWORDS
+};
+
 struct chk {
 	struct diags	*d;
 	json_t		*doc;		/* the resolved contract (borrowed) */
@@ -45,7 +55,7 @@ struct chk {
 	 * allocation per use and most of the IR's memory for them.
 	 */
 	struct ty_names	 names;
-	json_t		*words;		/* word -> the shared JSON string */
+	json_t		*words[CHK_NWORDS];	/* made on first use */
 };
 
 /*
@@ -65,6 +75,8 @@ struct name_index {
 
 void	 name_index_init(struct name_index *, bool fold);
 void	 name_index_release(struct name_index *);
+/* Room for n names in all, so that adding them never rehashes. */
+void	 name_index_reserve(struct name_index *, size_t n);
 /* Give name (borrowed) the number v, in place of any it had. */
 void	 name_index_put(struct name_index *, const char *name, size_t v);
 /* Sets *v to name's number; false when name is not there. */
@@ -75,7 +87,7 @@ bool	 name_index_get(const struct name_index *, const char *name,
 void	 chk_init(struct chk *, struct diags *, json_t *doc);
 void	 chk_release(struct chk *);
 /* The shared JSON string for word (a new reference). */
-json_t	*chk_word(struct chk *, const char *word);
+json_t	*chk_word(struct chk *, enum chk_word);
 
 /*
  * Whether an error may still look for a "did you mean" among a large
@@ -157,6 +169,10 @@ const char *get_str(struct chk *, struct loc *, json_t *o, const char *key,
 	    bool required);
 /* 1 true, 0 false or absent, -1 wrong type (error added). */
 int	 get_bool(struct chk *, struct loc *, json_t *o, const char *key);
+/* get_str() and get_bool() of v, the value at key (NULL: absent). */
+const char *str_at(struct chk *, struct loc *, const char *key, json_t *v,
+	    bool required);
+int	 bool_at(struct chk *, struct loc *, const char *key, json_t *v);
 /* Returns 0 and sets *v, 1 when absent, -1 on a wrong type. */
 int	 get_int(struct chk *, struct loc *, json_t *o, const char *key,
 	    json_int_t *v);
@@ -164,6 +180,11 @@ int	 get_int(struct chk *, struct loc *, json_t *o, const char *key,
 const char *get_enum(struct chk *, struct loc *, json_t *o, const char *key,
 	    bool required, const char *const *words);
 bool	 has_control(const char *s);
+/*
+ * The name of st's field i as a new JSON reference: names[i] when names
+ * (the contract's own strings, see schema_columns()) has it, else made.
+ */
+json_t	*field_name_json(json_t *names, const struct ty *st, size_t i);
 /* s in lower case (ASCII), for case-insensitive name indexes. */
 char	*lower_dup(const char *s);
 /*
@@ -186,9 +207,11 @@ bool	 name_in(json_t *set, const char *name);
  * whatever refers to it then stays quiet instead of calling it missing,
  * so that one mistake makes one error.  Any error sets *ok to false.
  * NULL (and an error) when list is not a list of at least one column.
+ * names (if not NULL) gets the contract's JSON string of each field's
+ * name, in order: the IR shares them instead of copying.
  */
 struct ty *schema_columns(struct chk *, struct loc *, json_t *list,
-	    json_t *bad, bool *ok);
+	    json_t *bad, bool *ok, json_t *names);
 /* One column or element/key/value (name may be NULL). */
 struct ty *schema_column(struct chk *, struct loc *, json_t *col,
 	    int depth);
@@ -211,22 +234,24 @@ bool	 stream_unknown(const struct stream *, const char *name);
 /* check_expose.c */
 /*
  * The binding of an expose; returns the table IR or NULL.  bad holds
- * the lower-cased names of the schema's refused columns.
+ * the lower-cased names of the schema's refused columns, names its
+ * columns' names (see schema_columns()).
  */
 json_t	*expose_check(struct chk *, struct loc *, json_t *expose,
-	    struct ty *schema, json_t *bad);
+	    struct ty *schema, json_t *names, json_t *bad);
 
 /* check_mapping.c */
 /*
- * Bind every output column of schema (the expose's) for a build; adds
- * "explode" and "outputs" to the build IR.  expose_ptr and expose_path
- * are where the expose's schema is; xbad holds the lower-cased names of
- * its refused columns.  Returns false after errors.
+ * Bind every output column of schema (the expose's, its names as
+ * schema_columns() gives them) for a build; adds "explode" and
+ * "outputs" to the build IR.  expose_ptr and expose_path are where the
+ * expose's schema is; xbad holds the lower-cased names of its refused
+ * columns.  Returns false after errors.
  */
 /* s is written s3://BUCKET..., with the bucket right after the slashes. */
 bool	 s3_names_bucket(const char *s);
 bool	 mapping_check(struct chk *, struct loc *build, json_t *props,
-	    struct stream *, struct ty *schema, json_t *xbad,
+	    struct stream *, struct ty *schema, json_t *names, json_t *xbad,
 	    const char *expose_ptr, const char *expose_path,
 	    json_t *build_ir);
 /* A recordMapping fragment on its own: keys, entries, paths. */

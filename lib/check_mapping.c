@@ -91,15 +91,6 @@ type_name(const struct ty *t)
 	return sb_steal(&sb);
 }
 
-static const char *
-origin_name(enum col_origin o)
-{
-	static const char *const names[] = { "value", "key", "metadata",
-	    "element" };
-
-	return names[o];
-}
-
 static void
 set_type(struct binder *b, json_t *expr, const struct ty *t, bool nullable)
 {
@@ -134,11 +125,11 @@ path_expr(struct binder *b, const struct scol *sc, json_t *steps)
 {
 	json_t *e = json_object();
 
-	json_object_set_new_nocheck(e, "op", chk_word(b->c, "path"));
+	json_object_set_new_nocheck(e, "op", chk_word(b->c, WORD_PATH));
 	json_object_set_new_nocheck(e, "root",
 	    json_incref(sc ? sc->jname : b->as_json));
 	json_object_set_new_nocheck(e, "origin", chk_word(b->c,
-	    sc ? origin_name(sc->origin) : "element"));
+	    sc ? (enum chk_word)sc->origin : WORD_ELEMENT));
 	json_object_set_new_nocheck(e, "steps", steps);
 	return e;
 }
@@ -163,7 +154,7 @@ path_child(struct binder *b, json_t *parent, const char *name)
 
 /* {"op": op}, for the caller to add the operands to. */
 static json_t *
-op_expr(struct binder *b, const char *op)
+op_expr(struct binder *b, enum chk_word op)
 {
 	json_t *e = json_object();
 
@@ -446,7 +437,7 @@ convert_struct(struct binder *b, const struct oloc *o, const struct ty *dst,
 		json_decref(fields);
 		return NULL;
 	}
-	e = op_expr(b, "struct");
+	e = op_expr(b, WORD_STRUCT);
 	json_object_set_new_nocheck(e, "fields", fields);
 	json_object_set_nocheck(e, "nullIf", src->nullable ? src->expr :
 	    json_null());
@@ -497,7 +488,7 @@ convert(struct binder *b, const struct oloc *o, const struct ty *dst,
 			    src->type->precision == dst->precision &&
 			    src->type->scale == dst->scale)
 				return json_incref(src->expr);
-			e = op_expr(b, "widen");
+			e = op_expr(b, WORD_WIDEN);
 			json_object_set_nocheck(e, "arg", src->expr);
 			set_type(b, e, dst, src->nullable);
 			return e;
@@ -533,7 +524,8 @@ bind(struct binder *b, struct loc *l, const struct ty *dst, const char *name,
 	size_t i;
 	bool ok = true, listed = name_index_get(&b->by_name, name, &i);
 
-	if (!listed && json_object_get(b->refused, name) != NULL)
+	if (!listed && json_object_size(b->refused) > 0 &&
+	    json_object_get(b->refused, name) != NULL)
 		return NULL;	/* its entry was refused: said there */
 	if (listed) {
 		/* Never while another bind() uses el: this one calls none. */
@@ -551,7 +543,7 @@ bind(struct binder *b, struct loc *l, const struct ty *dst, const char *name,
 				free(tn);
 			} else {
 				if (en->cast) {
-					json_t *c = op_expr(b, "cast");
+					json_t *c = op_expr(b, WORD_CAST);
 
 					json_object_set_new_nocheck(c, "arg",
 					    t.expr);
@@ -596,7 +588,7 @@ bind(struct binder *b, struct loc *l, const struct ty *dst, const char *name,
 		}
 		if (!ok)
 			return json_decref(fields), NULL;
-		e = op_expr(b, "struct");
+		e = op_expr(b, WORD_STRUCT);
 		json_object_set_new_nocheck(e, "fields", fields);
 		json_object_set_new_nocheck(e, "nullIf", json_null());
 		set_type(b, e, dst, false);
@@ -699,6 +691,7 @@ entries_parse(struct binder *b, struct loc *l, json_t *cols,
 		return false;
 	}
 	b->entries = xcalloc(json_array_size(cols) + 1, sizeof(*b->entries));
+	name_index_reserve(&b->by_name, json_array_size(cols));
 	json_array_foreach(cols, i, e) {
 		loc_idx(l, i);
 		m2 = loc_mark(l);
@@ -891,11 +884,15 @@ binder_release(struct binder *b)
 	sb_release(&b->so_far);
 }
 
-/* {"name", "required", "expr"} of an output column, taking over e. */
+/*
+ * {"name", "required", "expr"} of the output column schema's field i,
+ * taking over e.
+ */
 static json_t *
-output_json(const struct ty_field *f, json_t *e)
+output_json(const struct ty *schema, json_t *names, size_t i, json_t *e)
 {
-	json_t *o, *n = json_string(f->name);
+	const struct ty_field *f = &schema->fields[i];
+	json_t *o, *n = field_name_json(names, schema, i);
 
 	if (n == NULL) {
 		json_decref(e);
@@ -911,8 +908,8 @@ output_json(const struct ty_field *f, json_t *e)
 
 bool
 mapping_check(struct chk *c, struct loc *build, json_t *props,
-    struct stream *s, struct ty *schema, json_t *xbad, const char *xptr,
-    const char *xpath, json_t *ir)
+    struct stream *s, struct ty *schema, json_t *names, json_t *xbad,
+    const char *xptr, const char *xpath, json_t *ir)
 {
 	struct binder b;
 	struct loc l, ol;
@@ -949,6 +946,7 @@ mapping_check(struct chk *c, struct loc *build, json_t *props,
 	loc_set(&l, build->ptr.buf, build->path.buf);
 	loc_key(&l, "properties");
 	name_index_init(&top, false);
+	name_index_reserve(&top, schema->nfields);
 	for (i = 0; i < schema->nfields; i++)
 		name_index_put(&top, schema->fields[i].name, i);
 	mapping = get_obj(c, &l, props, "mapping", false);
@@ -990,7 +988,8 @@ mapping_check(struct chk *c, struct loc *build, json_t *props,
 			ok = false;
 			continue;
 		}
-		json_array_append_new(outputs, output_json(f, e));
+		json_array_append_new(outputs, output_json(schema, names, i,
+		    e));
 	}
 	json_object_set_new(ir, "outputs", outputs);
 	name_index_release(&top);

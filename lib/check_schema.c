@@ -20,6 +20,8 @@ static const char *const column_keys[] = {
 };
 /* The children's keys: column_keys[KIDS_AT + i] is kids[i]. */
 #define KIDS_AT	4
+/* The keys whose values a walk keeps: column_keys[KEY_NAME] ... */
+enum { KEY_NAME, KEY_TYPE, KEY_REQUIRED, NKEPT };
 
 /* Rules that the managed lane would not enforce are refused, not kept. */
 static const char *const unenforced_keys[] = {
@@ -31,6 +33,7 @@ struct col_keys {
 	unsigned	known;		/* bit i: column_keys[i] is there */
 	unsigned	unenforced;	/* bit i: unenforced_keys[i] is */
 	bool		other;		/* some key is in neither list */
+	json_t		*value[NKEPT];	/* name, type, required, or NULL */
 };
 
 static int
@@ -51,15 +54,17 @@ word_index(const char *s, const char *const *words)
 static struct col_keys
 col_keys(json_t *col)
 {
-	struct col_keys ck = { 0, 0, false };
+	struct col_keys ck = { 0, 0, false, { NULL } };
 	const char *k;
 	json_t *v;
 	int i;
 
 	json_object_foreach(col, k, v) {
-		if ((i = word_index(k, column_keys)) >= 0)
+		if ((i = word_index(k, column_keys)) >= 0) {
 			ck.known |= 1u << i;
-		else if ((i = word_index(k, unenforced_keys)) >= 0)
+			if (i < NKEPT)
+				ck.value[i] = v;
+		} else if ((i = word_index(k, unenforced_keys)) >= 0)
 			ck.unenforced |= 1u << i;
 		else
 			ck.other = true;
@@ -68,7 +73,7 @@ col_keys(json_t *col)
 }
 
 static struct ty *column_list(struct chk *, struct loc *, json_t *, int,
-    json_t *, bool *);
+    json_t *, bool *, json_t *);
 
 static bool
 refuse_unenforced(struct chk *c, struct loc *l, unsigned present)
@@ -113,12 +118,13 @@ child(struct chk *c, struct loc *l, json_t *col, const char *key, int depth)
 	return t;
 }
 
-struct ty *
-schema_column(struct chk *c, struct loc *l, json_t *col, int depth)
+/* A column (an object) whose keys ck tells. */
+static struct ty *
+column_of(struct chk *c, struct loc *l, json_t *col,
+    const struct col_keys *ck, int depth)
 {
 	const char *const *kids = column_keys + KIDS_AT;
 	struct loc_mark m = loc_mark(l);
-	struct col_keys ck;
 	struct ty_name tn;
 	struct ty *t, *k, *v;
 	const char *type, *why;
@@ -127,19 +133,14 @@ schema_column(struct chk *c, struct loc *l, json_t *col, int depth)
 	int req, bad = 0;
 	bool fok = true;
 
-	if (!json_is_object(col)) {
-		cerr(c, l, "a column must be a mapping with name and type");
-		return NULL;
-	}
-	ck = col_keys(col);
-	if (ck.unenforced != 0)
-		bad += refuse_unenforced(c, l, ck.unenforced);
+	if (ck->unenforced != 0)
+		bad += refuse_unenforced(c, l, ck->unenforced);
 	/* The unenforced keys were reported above: not again as unknown. */
-	if (ck.other)
+	if (ck->other)
 		bad += only_keys_except(c, l, col, column_keys,
 		    unenforced_keys);
-	req = get_bool(c, l, col, "required");
-	if ((type = get_str(c, l, col, "type", true)) == NULL)
+	req = bool_at(c, l, "required", ck->value[KEY_REQUIRED]);
+	if ((type = str_at(c, l, "type", ck->value[KEY_TYPE], true)) == NULL)
 		return NULL;
 	if (ty_name_parse(type, &tn, &why) == -1) {
 		loc_key(l, "type");
@@ -155,7 +156,7 @@ schema_column(struct chk *c, struct loc *l, json_t *col, int depth)
 		    (tn.kind == TY_ARRAY && i == 1) ||
 		    (tn.kind == TY_MAP && (i == 2 || i == 3));
 
-		if (!wanted && (ck.known & 1u << (KIDS_AT + i))) {
+		if (!wanted && (ck->known & 1u << (KIDS_AT + i))) {
 			loc_key(l, kids[i]);
 			cerr(c, l, "a %s column has no %s", type, kids[i]);
 			loc_reset(l, m);
@@ -180,7 +181,7 @@ schema_column(struct chk *c, struct loc *l, json_t *col, int depth)
 			break;
 		}
 		jptr_push_key(&l->ptr, "fields");
-		k = column_list(c, l, fields, depth + 1, NULL, &fok);
+		k = column_list(c, l, fields, depth + 1, NULL, &fok, NULL);
 		loc_reset(l, m);
 		/* A struct with a refused field is refused as a whole. */
 		if (k == NULL || !fok) {
@@ -224,19 +225,33 @@ schema_column(struct chk *c, struct loc *l, json_t *col, int depth)
 	return t;
 }
 
+struct ty *
+schema_column(struct chk *c, struct loc *l, json_t *col, int depth)
+{
+	struct col_keys ck;
+
+	if (!json_is_object(col)) {
+		cerr(c, l, "a column must be a mapping with name and type");
+		return NULL;
+	}
+	ck = col_keys(col);
+	return column_of(c, l, col, &ck, depth);
+}
+
 /*
  * Columns or struct fields: names plain, distinct even ignoring case.
  * The columns without errors, or NULL for an empty list; see
- * schema_columns() for bad and ok.
+ * schema_columns() for bad, ok and names.
  */
 static struct ty *
 column_list(struct chk *c, struct loc *l, json_t *list, int depth,
-    json_t *bad, bool *ok)
+    json_t *bad, bool *ok, json_t *names)
 {
 	struct loc_mark m = loc_mark(l);
 	struct ty *st = ty_new(TY_STRUCT), *t;
 	const char *name, *low;
 	json_t *col;
+	struct col_keys ck;
 	struct name_index index;	/* name, any case -> list index */
 	size_t i, seen;
 	bool good;
@@ -249,12 +264,16 @@ column_list(struct chk *c, struct loc *l, json_t *list, int depth,
 		return NULL;
 	}
 	name_index_init(&index, true);
+	name_index_reserve(&index, json_array_size(list));
 	/* One allocation for the fields, not one per field. */
 	st->fields = xreallocarray(NULL, json_array_size(list),
 	    sizeof(*st->fields));
 	json_array_foreach(list, i, col) {
-		name = json_is_object(col) ?
-		    json_string_value(json_object_get(col, "name")) : NULL;
+		if (json_is_object(col)) {
+			ck = col_keys(col);
+			name = json_string_value(ck.value[KEY_NAME]);
+		} else
+			name = NULL;
 		if (name != NULL && (has_control(name) || strlen(name) > 128))
 			name = NULL;
 		loc_named(l, i, name);
@@ -288,7 +307,7 @@ column_list(struct chk *c, struct loc *l, json_t *list, int depth,
 			good = false;
 		} else	/* the contract's own string, borrowed */
 			name_index_put(&index, name, i);
-		t = schema_column(c, l, col, depth);
+		t = column_of(c, l, col, &ck, depth);
 		loc_reset(l, m);
 		if (t == NULL || !good) {
 			if (bad != NULL) {
@@ -303,6 +322,8 @@ column_list(struct chk *c, struct loc *l, json_t *list, int depth,
 		st->fields[st->nfields].name = xstrdup(name);
 		st->fields[st->nfields].type = t;
 		st->nfields++;
+		if (names != NULL)
+			json_array_append(names, ck.value[KEY_NAME]);
 	}
 	name_index_release(&index);
 	return st;
@@ -310,12 +331,12 @@ column_list(struct chk *c, struct loc *l, json_t *list, int depth,
 
 struct ty *
 schema_columns(struct chk *c, struct loc *l, json_t *list, json_t *bad,
-    bool *ok)
+    bool *ok, json_t *names)
 {
 	if (!json_is_array(list)) {
 		cerr(c, l, "must be a list of columns");
 		*ok = false;
 		return NULL;
 	}
-	return column_list(c, l, list, 0, bad, ok);
+	return column_list(c, l, list, 0, bad, ok, names);
 }

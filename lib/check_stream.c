@@ -104,10 +104,13 @@ stream_release(struct stream *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* Add a column unless its name is taken; false (and an error) if taken. */
+/*
+ * Add a column unless its name is taken; false (and an error) if taken.
+ * jname is name's JSON string in the contract, to share, or NULL.
+ */
 static bool
 add_col(struct chk *c, struct loc *l, struct stream *s, const char *name,
-    enum col_origin origin, const char *from, struct ty *t)
+    json_t *jname, enum col_origin origin, const char *from, struct ty *t)
 {
 	struct scol *sc;
 	size_t i;
@@ -137,7 +140,7 @@ add_col(struct chk *c, struct loc *l, struct stream *s, const char *name,
 	sc = &s->cols[s->ncols++];
 	sc->name = xstrdup(name);
 	name_index_put(&s->index, sc->name, s->ncols - 1);
-	sc->jname = json_string(name);
+	sc->jname = jname != NULL ? json_incref(jname) : json_string(name);
 	sc->origin = origin;
 	sc->from = from ? xstrdup(from) : NULL;
 	sc->type = t;
@@ -285,7 +288,7 @@ key_check(struct chk *c, struct loc *l, json_t *key, struct stream *s,
 		ok = false;
 		st = NULL;
 	} else
-		st = schema_columns(c, l, list, badk, &ok);
+		st = schema_columns(c, l, list, badk, &ok, NULL);
 	if (fmt != NULL && strcmp(fmt, "avro-confluent") == 0)
 		ok &= avro_columns_ok(c, l, st);
 	loc_reset(l, m);
@@ -323,7 +326,8 @@ key_check(struct chk *c, struct loc *l, json_t *key, struct stream *s,
 		loc_named(l, i, st->fields[i].name);
 		/* A record with no key reads every key column as null. */
 		t->required = false;
-		if (!add_col(c, l, s, name, ORIGIN_KEY, st->fields[i].name, t))
+		if (!add_col(c, l, s, name, NULL, ORIGIN_KEY,
+		    st->fields[i].name, t))
 			ok = false;
 		json_array_append_new(fields, json_string(name));
 		free(name);
@@ -389,8 +393,8 @@ metadata_check(struct chk *c, struct loc *l, json_t *list, struct stream *s)
 		} else if (name != NULL && from != NULL) {
 			for (k = 0; strcmp(metadata[k].from, from) != 0; k++)
 				;
-			ok &= add_col(c, l, s, name, ORIGIN_METADATA, from,
-			    metadata_type(k));
+			ok &= add_col(c, l, s, name, NULL, ORIGIN_METADATA,
+			    from, metadata_type(k));
 		} else {
 			if (name != NULL)
 				mark_bad(s, NULL, name);
@@ -585,8 +589,6 @@ event_time_check(struct chk *c, struct loc *l, json_t *flink,
 static json_t *
 columns_ir(struct chk *c, const struct stream *s)
 {
-	static const char *const origins[] = { "value", "key", "metadata",
-	    "element" };
 	json_t *a = json_array(), *o;
 	size_t i;
 
@@ -594,7 +596,7 @@ columns_ir(struct chk *c, const struct stream *s)
 		o = ty_to_json_shared(s->cols[i].type, s->cols[i].jname,
 		    &c->names);
 		json_object_set_new_nocheck(o, "origin",
-		    chk_word(c, origins[s->cols[i].origin]));
+		    chk_word(c, (enum chk_word)s->cols[i].origin));
 		if (s->cols[i].from != NULL)
 			json_object_set_new(o, "from",
 			    json_string(s->cols[i].from));
@@ -611,11 +613,12 @@ stream_value(struct chk *c, struct loc *l, json_t *stream, struct stream *s,
 	struct loc_mark m = loc_mark(l);
 	const char *kind, *fmt, *keyfmt = NULL;
 	struct ty *st;
-	json_t *v;
+	json_t *v, *names = json_array();
 	size_t i;
 	bool ok;
 
 	if (!json_is_object(stream)) {
+		json_decref(names);
 		cerr(c, l, "must be a mapping with kind, topic, format and "
 		    "schema");
 		s->broken = true;
@@ -631,7 +634,7 @@ stream_value(struct chk *c, struct loc *l, json_t *stream, struct stream *s,
 		cerr(c, l, "is required: the record value's columns");
 		st = NULL;
 	} else
-		st = schema_columns(c, l, v, s->bad, &ok);
+		st = schema_columns(c, l, v, s->bad, &ok, names);
 	if (fmt != NULL && strcmp(fmt, "avro-confluent") == 0)
 		ok &= avro_columns_ok(c, l, st);
 	loc_reset(l, m);
@@ -640,12 +643,14 @@ stream_value(struct chk *c, struct loc *l, json_t *stream, struct stream *s,
 	if (st != NULL) {
 		struct loc_mark ms;
 
+		name_index_reserve(&s->index, st->nfields);
 		loc_key(l, "schema");
 		ms = loc_mark(l);
 		for (i = 0; i < st->nfields; i++) {
 			loc_named(l, i, st->fields[i].name);
 			ok &= add_col(c, l, s, st->fields[i].name,
-			    ORIGIN_VALUE, NULL, st->fields[i].type);
+			    json_array_get(names, i), ORIGIN_VALUE, NULL,
+			    st->fields[i].type);
 			st->fields[i].type = NULL;
 			loc_reset(l, ms);
 		}
@@ -653,6 +658,7 @@ stream_value(struct chk *c, struct loc *l, json_t *stream, struct stream *s,
 		ty_free(st);
 	} else
 		ok = false;
+	json_decref(names);
 	if ((v = json_object_get(stream, "key")) != NULL && !json_is_null(v))
 		ok &= key_check(c, l, v, s, s->ir, &keyfmt);
 	if ((v = json_object_get(stream, "metadata")) != NULL &&

@@ -281,10 +281,9 @@ only_keys_except(struct chk *c, struct loc *l, json_t *obj,
 }
 
 static json_t *
-get_typed(struct chk *c, struct loc *l, json_t *o, const char *key,
+typed_at(struct chk *c, struct loc *l, const char *key, json_t *v,
     bool required, json_type type, const char *want)
 {
-	json_t *v = json_object_get(o, key);
 	struct loc_mark m = loc_mark(l);
 
 	if (v == NULL || json_is_null(v)) {
@@ -302,6 +301,14 @@ get_typed(struct chk *c, struct loc *l, json_t *o, const char *key,
 		return NULL;
 	}
 	return v;
+}
+
+static json_t *
+get_typed(struct chk *c, struct loc *l, json_t *o, const char *key,
+    bool required, json_type type, const char *want)
+{
+	return typed_at(c, l, key, json_object_get(o, key), required, type,
+	    want);
 }
 
 json_t *
@@ -322,10 +329,16 @@ const char *
 get_str(struct chk *c, struct loc *l, json_t *o, const char *key,
     bool required)
 {
-	json_t *v = get_typed(c, l, o, key, required, JSON_STRING,
-	    "a string");
+	return str_at(c, l, key, json_object_get(o, key), required);
+}
+
+const char *
+str_at(struct chk *c, struct loc *l, const char *key, json_t *v,
+    bool required)
+{
 	struct loc_mark m = loc_mark(l);
 
+	v = typed_at(c, l, key, v, required, JSON_STRING, "a string");
 	if (v == NULL)
 		return NULL;
 	if (json_string_length(v) == 0 && required) {
@@ -340,7 +353,12 @@ get_str(struct chk *c, struct loc *l, json_t *o, const char *key,
 int
 get_bool(struct chk *c, struct loc *l, json_t *o, const char *key)
 {
-	json_t *v = json_object_get(o, key);
+	return bool_at(c, l, key, json_object_get(o, key));
+}
+
+int
+bool_at(struct chk *c, struct loc *l, const char *key, json_t *v)
+{
 	struct loc_mark m = loc_mark(l);
 
 	if (v == NULL || json_is_null(v))
@@ -421,6 +439,14 @@ lower_dup(const char *s)
 		if (*p >= 'A' && *p <= 'Z')
 			*p = (char)(*p - 'A' + 'a');
 	return d;
+}
+
+json_t *
+field_name_json(json_t *names, const struct ty *st, size_t i)
+{
+	json_t *n = json_array_get(names, i);
+
+	return n != NULL ? json_incref(n) : json_string(st->fields[i].name);
 }
 
 const char *
@@ -522,14 +548,24 @@ name_find(const struct name_index *x, const char *name, uint64_t hash)
 	return &x->slots[i];
 }
 
-/* Twice the slots: at most three quarters are in use after a put. */
+/* At most three quarters of the slots are in use. */
+static bool
+name_index_fits(const struct name_index *x, size_t n)
+{
+	return 4 * n <= 3 * x->cap;
+}
+
+/* Enough slots for n names. */
 static void
-name_index_grow(struct name_index *x)
+name_index_grow(struct name_index *x, size_t n)
 {
 	struct name_slot *old = x->slots;
 	size_t i, oldcap = x->cap;
 
-	x->cap = oldcap ? 2 * oldcap : 16;
+	if (x->cap == 0)
+		x->cap = 16;
+	while (!name_index_fits(x, n))
+		x->cap *= 2;
 	x->slots = xcalloc(x->cap, sizeof(*x->slots));
 	for (i = 0; i < oldcap; i++)
 		if (old[i].name != NULL)
@@ -543,14 +579,21 @@ name_index_put(struct name_index *x, const char *name, size_t v)
 	uint64_t hash = name_hash(name, x->fold);
 	struct name_slot *sl;
 
-	if (4 * (x->n + 1) > 3 * x->cap)
-		name_index_grow(x);
+	if (!name_index_fits(x, x->n + 1))
+		name_index_grow(x, x->n + 1);
 	sl = name_find(x, name, hash);
 	if (sl->name == NULL)
 		x->n++;
 	sl->name = name;
 	sl->hash = hash;
 	sl->v = v;
+}
+
+void
+name_index_reserve(struct name_index *x, size_t n)
+{
+	if (!name_index_fits(x, n))
+		name_index_grow(x, n);
 }
 
 bool
@@ -575,25 +618,31 @@ chk_init(struct chk *c, struct diags *d, json_t *doc)
 	c->doc = doc;
 	c->lane = "";
 	c->build = "";
-	c->words = json_object();
 }
 
 void
 chk_release(struct chk *c)
 {
+	size_t i;
+
 	ty_names_release(&c->names);
-	json_decref(c->words);
-	c->words = NULL;
+	for (i = 0; i < CHK_NWORDS; i++) {
+		json_decref(c->words[i]);
+		c->words[i] = NULL;
+	}
 }
 
 json_t *
-chk_word(struct chk *c, const char *word)
+chk_word(struct chk *c, enum chk_word w)
 {
-	json_t *w = json_object_get(c->words, word);
+	static const char *const words[] = { "value", "key", "metadata",
+	    "element", "path", "cast", "widen", "struct" };
+	_Static_assert(sizeof(words) / sizeof(*words) == CHK_NWORDS,
+	    "a word for each slot");
+	_Static_assert((int)WORD_ELEMENT == (int)ORIGIN_ELEMENT,
+	    "the origins are the first words");
 
-	if (w == NULL) {
-		w = json_string(word);
-		json_object_set_new(c->words, word, w);
-	}
-	return json_incref(w);
+	if (c->words[w] == NULL)
+		c->words[w] = json_string(words[w]);
+	return json_incref(c->words[w]);
 }
