@@ -13,26 +13,39 @@
 /* What scan() found in a string. */
 #define FOUND_UNSAFE	0x1	/* a control character or a comment marker */
 #define FOUND_BACKSLASH	0x2
+#define FOUND_QUOTE	0x4	/* ' */
+#define FOUND_BACKQUOTE	0x8	/* ` */
+
+/* The classes of the characters scan() must look at. */
+#define C_ESCAPED	0x1	/* written \XXXX in U&'...' */
+#define C_QUOTE		0x2
+#define C_BACKQUOTE	0x4
 
 /*
- * The characters scan() must look at; the letters, digits and '_' that
- * make up nearly every name and literal are 0 and cost one load each.
+ * The letters, digits and '_' that make up nearly every name and literal
+ * are 0 here and cost scan() one load each.
  */
-static const unsigned char notable[256] = {
-	[0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1,
-	[0x06] = 1, [0x07] = 1, [0x08] = 1, [0x09] = 1, [0x0a] = 1,
-	[0x0b] = 1, [0x0c] = 1, [0x0d] = 1, [0x0e] = 1, [0x0f] = 1,
-	[0x10] = 1, [0x11] = 1, [0x12] = 1, [0x13] = 1, [0x14] = 1,
-	[0x15] = 1, [0x16] = 1, [0x17] = 1, [0x18] = 1, [0x19] = 1,
-	[0x1a] = 1, [0x1b] = 1, [0x1c] = 1, [0x1d] = 1, [0x1e] = 1,
-	[0x1f] = 1, [0x7f] = 1,
-	['-'] = 1, ['/'] = 1, ['*'] = 1, ['\\'] = 1
+static const unsigned char char_class[256] = {
+	[0x01] = C_ESCAPED, [0x02] = C_ESCAPED, [0x03] = C_ESCAPED,
+	[0x04] = C_ESCAPED, [0x05] = C_ESCAPED, [0x06] = C_ESCAPED,
+	[0x07] = C_ESCAPED, [0x08] = C_ESCAPED, [0x09] = C_ESCAPED,
+	[0x0a] = C_ESCAPED, [0x0b] = C_ESCAPED, [0x0c] = C_ESCAPED,
+	[0x0d] = C_ESCAPED, [0x0e] = C_ESCAPED, [0x0f] = C_ESCAPED,
+	[0x10] = C_ESCAPED, [0x11] = C_ESCAPED, [0x12] = C_ESCAPED,
+	[0x13] = C_ESCAPED, [0x14] = C_ESCAPED, [0x15] = C_ESCAPED,
+	[0x16] = C_ESCAPED, [0x17] = C_ESCAPED, [0x18] = C_ESCAPED,
+	[0x19] = C_ESCAPED, [0x1a] = C_ESCAPED, [0x1b] = C_ESCAPED,
+	[0x1c] = C_ESCAPED, [0x1d] = C_ESCAPED, [0x1e] = C_ESCAPED,
+	[0x1f] = C_ESCAPED, [0x7f] = C_ESCAPED,
+	['-'] = C_ESCAPED, ['/'] = C_ESCAPED, ['*'] = C_ESCAPED,
+	['\\'] = C_ESCAPED,
+	['\''] = C_QUOTE, ['`'] = C_BACKQUOTE
 };
 
 /*
  * One pass over s: a control character, a sequence the runner's comment
- * stripper would act on ("--", slash-star, star-slash), a backslash.
- * *lenp gets strlen(s).
+ * stripper would act on ("--", slash-star, star-slash), a backslash, a
+ * quote, a backquote.  *lenp gets strlen(s).
  */
 static unsigned
 scan(const char *s, size_t *lenp)
@@ -41,12 +54,16 @@ scan(const char *s, size_t *lenp)
 	unsigned found = 0;
 
 	for (; *p != '\0'; p++) {
-		if (!notable[*p])
+		if (char_class[*p] == 0)
 			continue;
 		if (*p < 0x20 || *p == 0x7f)
 			found |= FOUND_UNSAFE;
 		else if (*p == '\\')
 			found |= FOUND_BACKSLASH;
+		else if (*p == '\'')
+			found |= FOUND_QUOTE;
+		else if (*p == '`')
+			found |= FOUND_BACKQUOTE;
 		else if ((*p == '-' && p[1] == '-') ||
 		    (*p == '/' && p[1] == '*') || (*p == '*' && p[1] == '/'))
 			found |= FOUND_UNSAFE;
@@ -55,31 +72,44 @@ scan(const char *s, size_t *lenp)
 	return found;
 }
 
-/* Append s (len bytes) with every quote character q doubled. */
+/*
+ * Append s (len bytes) between quote characters q, with every q inside
+ * doubled; has_q says whether there is one to double.
+ */
 static void
-add_doubling(struct sb *sb, const char *s, size_t len, char q)
+add_quoted(struct sb *sb, const char *s, size_t len, char q, bool has_q)
 {
 	const char *end = s + len, *hit;
+	char buf[64];
 
-	while ((hit = memchr(s, q, (size_t)(end - s))) != NULL) {
+	if (!has_q && len <= sizeof(buf) - 2) {
+		/* Most names and literals: quoted here, appended at once. */
+		buf[0] = q;
+		memcpy(buf + 1, s, len);
+		buf[len + 1] = q;
+		sb_addn(sb, buf, len + 2);
+		return;
+	}
+	sb_addc(sb, q);
+	while (has_q && (hit = memchr(s, q, (size_t)(end - s))) != NULL) {
 		sb_addn(sb, s, (size_t)(hit - s) + 1);	/* up to q, */
 		sb_addc(sb, q);				/* and again */
 		s = hit + 1;
 	}
 	sb_addn(sb, s, (size_t)(end - s));
+	sb_addc(sb, q);
 }
 
 int
 sqlq_ident(struct sb *sb, const char *name)
 {
 	size_t len;
+	unsigned found;
 
 	if (name == NULL || *name == '\0' ||
-	    (scan(name, &len) & FOUND_UNSAFE) != 0)
+	    ((found = scan(name, &len)) & FOUND_UNSAFE) != 0)
 		return -1;
-	sb_addc(sb, '`');
-	add_doubling(sb, name, len, '`');
-	sb_addc(sb, '`');
+	add_quoted(sb, name, len, '`', (found & FOUND_BACKQUOTE) != 0);
 	return 0;
 }
 
@@ -88,7 +118,7 @@ sqlq_plain(const char *s)
 {
 	size_t len;
 
-	return scan(s, &len) == 0;
+	return (scan(s, &len) & (FOUND_UNSAFE | FOUND_BACKSLASH)) == 0;
 }
 
 /*
@@ -106,7 +136,7 @@ add_unicode_body(struct sb *sb, const char *s)
 
 	for (run = s; *s != '\0'; s++) {
 		ch = (unsigned char)*s;
-		if (ch != '\'' && !notable[ch])
+		if ((char_class[ch] & (C_ESCAPED | C_QUOTE)) == 0)
 			continue;
 		sb_addn(sb, run, (size_t)(s - run));
 		run = s + 1;
@@ -126,11 +156,10 @@ void
 sqlq_literal(struct sb *sb, const char *s)
 {
 	size_t len;
+	unsigned found = scan(s, &len);
 
-	if (scan(s, &len) == 0) {
-		sb_addc(sb, '\'');
-		add_doubling(sb, s, len, '\'');
-		sb_addc(sb, '\'');
+	if ((found & (FOUND_UNSAFE | FOUND_BACKSLASH)) == 0) {
+		add_quoted(sb, s, len, '\'', (found & FOUND_QUOTE) != 0);
 		return;
 	}
 	sb_addn(sb, "U&'", 3);
