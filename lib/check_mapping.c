@@ -35,6 +35,18 @@ struct entry {
 	size_t		 idx;		/* in properties.mapping.columns */
 };
 
+/*
+ * Path steps of one kind by name, each made once and then shared by
+ * every path that takes it: paths into nested structs repeat their
+ * steps thousands of times.  The index borrows each name from its step.
+ */
+struct steps {
+	const char	*kind;		/* "field" or "key" */
+	struct name_index index;	/* name -> steps[i] */
+	json_t		**steps;
+	size_t		 n, cap;
+};
+
 struct binder {
 	struct chk	*c;
 	struct stream	*s;
@@ -56,10 +68,9 @@ struct binder {
 	 */
 	struct loc	 el;
 	struct loc_mark	 cols;
-	struct sb	 so_far;	/* type_path()'s, kept for the next */
-	/* Path steps by name, each made once and shared by every path. */
-	json_t		*field_steps;	/* name -> {"field": name} */
-	json_t		*key_steps;	/* map key -> {"key": key} */
+	struct sb	 so_far;	/* path_so_far()'s, kept for the next */
+	struct steps	 field_steps;	/* {"field": name} */
+	struct steps	 key_steps;	/* {"key": map key} */
 	json_t		*no_steps;	/* [], for every path of no steps */
 	const char	*xptr;		/* the expose's schema, pointer */
 	const char	*xpath;		/* and dotted path */
@@ -99,24 +110,49 @@ set_type(struct binder *b, json_t *expr, const struct ty *t, bool nullable)
 	json_object_set_new_nocheck(expr, "nullable", json_boolean(nullable));
 }
 
+static void
+steps_init(struct steps *ss, const char *kind)
+{
+	memset(ss, 0, sizeof(*ss));
+	ss->kind = kind;
+	name_index_init(&ss->index, false);
+}
+
+static void
+steps_release(struct steps *ss)
+{
+	size_t i;
+
+	name_index_release(&ss->index);
+	for (i = 0; i < ss->n; i++)
+		json_decref(ss->steps[i]);
+	free(ss->steps);
+}
+
 /*
- * The step {kind: name} from cache (field_steps or key_steps), made on
- * first use.  NULL if name is no JSON string (then the step is left
- * out, as json_pack() would have).
+ * The step {kind: name}, made on first use.  NULL if name is no JSON
+ * string (then the step is left out, as json_pack() would have).
  */
 static json_t *
-step_json(json_t *cache, const char *kind, const char *name)
+step_json(struct steps *ss, const char *name)
 {
-	json_t *st = json_object_get(cache, name), *v;
+	json_t *st, *v;
+	size_t i;
 
-	if (st != NULL)
-		return json_incref(st);
+	if (name_index_get(&ss->index, name, &i))
+		return json_incref(ss->steps[i]);
 	if ((v = json_string(name)) == NULL)
 		return NULL;
 	st = json_object();
-	json_object_set_new_nocheck(st, kind, v);
-	json_object_set(cache, name, st);
-	return st;
+	json_object_set_new_nocheck(st, ss->kind, v);
+	if (ss->n == ss->cap) {
+		ss->cap = ss->cap ? 2 * ss->cap : 16;
+		ss->steps = xreallocarray(ss->steps, ss->cap,
+		    sizeof(*ss->steps));
+	}
+	ss->steps[ss->n] = st;
+	name_index_put(&ss->index, json_string_value(v), ss->n++);
+	return json_incref(st);
 }
 
 /* The start of a path's expression: what it reads, and from where. */
@@ -146,8 +182,7 @@ path_child(struct binder *b, json_t *parent, const char *name)
 	json_t *e = json_copy(parent);
 	json_t *steps = json_copy(json_object_get(parent, "steps"));
 
-	json_array_append_new(steps, step_json(b->field_steps, "field",
-	    name));
+	json_array_append_new(steps, step_json(&b->field_steps, name));
 	json_object_set_new_nocheck(e, "steps", steps);
 	return e;
 }
@@ -199,6 +234,27 @@ root_refused(const struct binder *b, const char *name)
 }
 
 /*
+ * The first n steps of p as messages spell them ("a.b['...']": map
+ * keys are never quoted); valid until the next call.  Made only when a
+ * message or a reason for null needs it.
+ */
+static const char *
+path_so_far(struct binder *b, const struct path *p, size_t n)
+{
+	size_t i;
+
+	sb_truncate(&b->so_far, 0);
+	sb_adds(&b->so_far, p->steps[0].name);
+	for (i = 1; i < n; i++)
+		if (p->steps[i].kind == PATH_FIELD) {
+			sb_addc(&b->so_far, '.');
+			sb_adds(&b->so_far, p->steps[i].name);
+		} else
+			sb_adds(&b->so_far, "['...']");
+	return b->so_far.buf;
+}
+
+/*
  * Type the path p.  On failure returns false; unless quiet, an error at
  * l says why (never quoting a step that is not a plain name).
  */
@@ -208,8 +264,6 @@ type_path(struct binder *b, struct loc *l, const struct path *p, bool quiet,
 {
 	const struct ty *t;
 	struct scol *sc = NULL;
-	/* The path so far, for messages: "a.b['...']". */
-	struct sb *so_far = &b->so_far;
 	json_t *steps;
 	const char **names;
 	size_t i, n;
@@ -217,8 +271,6 @@ type_path(struct binder *b, struct loc *l, const struct path *p, bool quiet,
 	bool ok = false;
 
 	memset(out, 0, sizeof(*out));
-	sb_truncate(so_far, 0);
-	sb_adds(so_far, p->steps[0].name);
 	if (b->as != NULL && strcmp(p->steps[0].name, b->as) == 0) {
 		t = b->elem;
 		if (!t->required)
@@ -270,39 +322,39 @@ type_path(struct binder *b, struct loc *l, const struct path *p, bool quiet,
 						free(names);
 					}
 					cerr(b->c, l, "%s has no field %s%s",
-					    so_far->buf, st->name, hint);
+					    path_so_far(b, p, i), st->name,
+					    hint);
 				}
 				goto out;
 			}
 			t = f->type;
-			json_array_append_new(steps, step_json(b->field_steps,
-			    "field", st->name));
-			sb_addc(so_far, '.');
-			sb_adds(so_far, st->name);
+			json_array_append_new(steps, step_json(&b->field_steps,
+			    st->name));
 			if (!t->required && out->why == NULL)
-				out->why = str_join(so_far->buf,
+				out->why = str_join(path_so_far(b, p, i + 1),
 				    " can be null");
 		} else if (st->kind == PATH_FIELD) {
 			if (!quiet && t->kind == TY_ARRAY)
 				cerr(b->c, l, "%s is an array: explode it in "
 				    "properties.mapping.explode and read its "
-				    "element's fields", so_far->buf);
+				    "element's fields", path_so_far(b, p, i));
 			else if (!quiet)
 				cerr(b->c, l, "%s is not a struct, so it has "
-				    "no field %s", so_far->buf, st->name);
+				    "no field %s", path_so_far(b, p, i),
+				    st->name);
 			goto out;
 		} else if (t->kind == TY_MAP) {
 			t = t->value;
-			json_array_append_new(steps, step_json(b->key_steps,
-			    "key", st->name));
+			json_array_append_new(steps, step_json(&b->key_steps,
+			    st->name));
 			if (out->why == NULL)
-				out->why = str_join(so_far->buf, "['...'] is a "
-				    "map lookup, null when the key is missing");
-			sb_adds(so_far, "['...']");
+				out->why = str_join(path_so_far(b, p, i),
+				    "['...'] is a map lookup, null when the "
+				    "key is missing");
 		} else {
 			if (!quiet)
 				cerr(b->c, l, "%s is not a map, so it has no "
-				    "['...'] entries", so_far->buf);
+				    "['...'] entries", path_so_far(b, p, i));
 			goto out;
 		}
 	}
@@ -612,6 +664,7 @@ entry_name_ok(struct binder *b, struct loc *l, const char *name,
     const struct ty *schema, const struct name_index *top)
 {
 	struct path p;
+	struct path_step plain = { PATH_FIELD, NULL };
 	const struct ty *t = schema;
 	const struct ty_field *f;
 	const char *why, **names;
@@ -619,7 +672,12 @@ entry_name_ok(struct binder *b, struct loc *l, const char *name,
 	char hint[160];
 	bool ok;
 
-	if (path_parse(name, &p, &why) == -1) {
+	/* Most names are plain: what path_parse() would make of them. */
+	if (path_is_ident(name)) {
+		plain.name = (char *)(uintptr_t)name;
+		p.steps = &plain;
+		p.n = 1;
+	} else if (path_parse(name, &p, &why) == -1) {
 		cerr(b->c, l, "is not an output column name: %s", why);
 		return false;
 	}
@@ -656,7 +714,8 @@ entry_name_ok(struct binder *b, struct loc *l, const char *name,
 		t = f->type;
 	}
 	ok = i == p.n;
-	path_release(&p);
+	if (p.steps != &plain)
+		path_release(&p);
 	return ok;
 }
 
@@ -740,7 +799,9 @@ entries_parse(struct binder *b, struct loc *l, json_t *cols,
 				/* A path is never echoed: it may be SQL. */
 				cerr(b->c, l, "is not a path: %s", why);
 				good = false;
-			}
+			} else	/* kept: room for its steps only */
+				en->from.steps = xreallocarray(en->from.steps,
+				    en->from.n, sizeof(*en->from.steps));
 			loc_reset(l, m2);
 		} else
 			good = false;
@@ -872,8 +933,8 @@ binder_release(struct binder *b)
 	name_index_release(&b->by_name);
 	json_decref(b->prefixes);
 	json_decref(b->refused);
-	json_decref(b->field_steps);
-	json_decref(b->key_steps);
+	steps_release(&b->field_steps);
+	steps_release(&b->key_steps);
 	json_decref(b->no_steps);
 	ty_free(b->elem);
 	free(b->as);
@@ -927,8 +988,8 @@ mapping_check(struct chk *c, struct loc *build, json_t *props,
 	name_index_init(&b.by_name, false);
 	b.prefixes = json_object();
 	b.refused = json_object();
-	b.field_steps = json_object();
-	b.key_steps = json_object();
+	steps_init(&b.field_steps, "field");
+	steps_init(&b.key_steps, "key");
 	b.no_steps = json_array();
 	b.xbad = xbad;
 	b.xptr = xptr;

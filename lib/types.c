@@ -78,13 +78,12 @@ lookup_kind(const char *s, size_t len, int fold, enum ty_kind *out)
 
 	for (i = 0; i < NKINDS; i++) {
 		n = kind_names[i];
-		if (strlen(n) != len)
-			continue;
+		/* n ends with a NUL, which no byte of the word matches. */
 		for (j = 0; j < len; j++)
 			if ((fold ? to_lower((unsigned char)s[j]) : s[j]) !=
 			    n[j])
 				break;
-		if (j == len) {
+		if (j == len && n[len] == '\0') {
 			*out = (enum ty_kind)i;
 			return 0;
 		}
