@@ -736,7 +736,7 @@ static bool
 entries_parse(struct binder *b, struct loc *l, json_t *cols,
     const struct ty *schema, const struct name_index *top)
 {
-	struct loc_mark m = loc_mark(l), m2;
+	struct loc_mark m = loc_mark(l), mc, m2;
 	const char *name, *from, *cast, *why;
 	struct entry *en;
 	json_t *e;
@@ -744,6 +744,7 @@ entries_parse(struct binder *b, struct loc *l, json_t *cols,
 	bool ok = true, good, named;
 
 	loc_key(l, "columns");
+	mc = loc_mark(l);	/* each entry is reset to here */
 	if (!json_is_array(cols)) {
 		cerr(b->c, l, "must be a list of {name, from}");
 		loc_reset(l, m);
@@ -757,8 +758,7 @@ entries_parse(struct binder *b, struct loc *l, json_t *cols,
 		if (!json_is_object(e)) {
 			cerr(b->c, l, "must be a mapping {name, from}");
 			ok = false;
-			loc_reset(l, m);
-			loc_key(l, "columns");
+			loc_reset(l, mc);
 			continue;
 		}
 		good = only_keys(b->c, l, e, entry_keys) == 0;
@@ -807,8 +807,7 @@ entries_parse(struct binder *b, struct loc *l, json_t *cols,
 			good = false;
 		if (named)
 			add_prefixes(b, name);
-		loc_reset(l, m);
-		loc_key(l, "columns");
+		loc_reset(l, mc);
 		if (!good) {
 			/* Its output is not bound by name instead: quiet. */
 			if (named)
@@ -831,8 +830,7 @@ entries_parse(struct binder *b, struct loc *l, json_t *cols,
 			loc_key(l, "name");
 			cerr(b->c, l, "%s is mapped whole, so its fields "
 			    "cannot be mapped too", b->entries[i].name);
-			loc_reset(l, m);
-			loc_key(l, "columns");
+			loc_reset(l, mc);
 			ok = false;
 		}
 	loc_reset(l, m);
