@@ -65,7 +65,7 @@ digest_json(const json_t *v, char out[DIGEST_STRLEN])
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int mdlen = 0, i;
-	EVP_MD_CTX *ctx;
+	EVP_MD_CTX *ctx = NULL;	/* clang cannot see that digest_fail() exits */
 
 	if (!digest_start() || (ctx = EVP_MD_CTX_new()) == NULL ||
 	    !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL))
