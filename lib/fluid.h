@@ -22,7 +22,8 @@
  *	url.h      URLs through libcurl's parser           (url.c)
  *	sqlq.h     SQL identifiers and literals            (sqlq.c)
  *	sqlgen.h   IR -> Flink SQL                         (sqlgen.c)
- *	pipeline.h the stages in one process (the driver)  (pipeline.c)
+ *	pipeline.h each stage, and all in one process      (stage_*.c,
+ *	                                                   pipeline.c)
  *
  * Ownership follows jansson: functions that return json_t * return a new
  * reference unless their header says "borrowed"; a function that takes

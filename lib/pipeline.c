@@ -1,21 +1,16 @@
 /*
  * pipeline.c - the stages in one process (see pipeline.h).
  *
- * The stage_*() functions are what each program's main()
- * (tools/fluid-*.c) does once its options are read; run_*() run them
- * here with standard input and output in memory.
+ * run_*() run the stage functions (stage_*.c, which the programs call
+ * too) here, each handing its document to the next.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "digest.h"
 #include "ir.h"
 #include "pipeline.h"
-#include "sqlgen.h"
-#include "check.h"
-#include "xalloc.h"
 
 /* What a stage handed on, and how it ended. */
 struct out {
@@ -38,66 +33,6 @@ finish(enum diag_format fmt, struct diags *d, json_t *doc, struct out *o)
 	diag_print(d, stderr, fmt, fl_progname());
 	o->status = diag_status(d);
 	o->doc = o->status == EXIT_OK && doc != NULL ? json_incref(doc) : NULL;
-}
-
-void
-stage_resolve_opts(struct cli *cli, const struct resolve_opts *ro)
-{
-	if (ro->fragment != NULL && !resolve_fragment_kind_ok(ro->fragment))
-		cli_usage_error(cli, "unknown fragment kind '%s' (use "
-		    "streamSource, schema or recordMapping)", ro->fragment);
-	if (ro->fragment != NULL && ro->schema_version == NULL)
-		cli_usage_error(cli, "--fragment needs --schema-version: a "
-		    "fragment does not say which schema it follows");
-	if (ro->fragment == NULL && ro->schema_version != NULL)
-		cli_usage_error(cli, "--schema-version goes with --fragment; "
-		    "a contract names its own fluidVersion");
-}
-
-json_t *
-stage_resolve(const struct resolve_opts *ro, struct diags *d)
-{
-	json_t *doc, *section;
-
-	if ((section = resolve_run(ro, d)) == NULL)
-		return NULL;
-	doc = ir_new();
-	ir_add_stage(doc, "resolve", section);
-	return doc;
-}
-
-json_t *
-stage_check(json_t *doc, struct diags *d)
-{
-	json_t *res = ir_section(doc, "resolve"), *ir;
-
-	diags_set_resolve(d, res);
-	if ((ir = check_run(res, d)) != NULL)
-		ir_add_stage(doc, "check", ir);
-	return ir;
-}
-
-json_t *
-stage_sqlgen_builds(json_t *doc, const char *want, struct diags *d)
-{
-	json_t *builds = json_object_get(ir_section(doc, "check"), "builds");
-	json_t *out = json_array(), *b;
-	const char *id;
-	char *sql, digest[DIGEST_STRLEN];
-	size_t i;
-
-	json_array_foreach(builds, i, b) {
-		id = json_string_value(json_object_get(b, "id"));
-		if (want != NULL && (id == NULL || strcmp(id, want) != 0))
-			continue;
-		if ((sql = sqlgen_build(b, d)) == NULL)
-			continue;
-		digest_bytes(sql, strlen(sql), digest);
-		json_array_append_new(out, json_pack("{s:s, s:s, s:s}", "build",
-		    id, "digest", digest, "sql", sql));
-		free(sql);
-	}
-	return out;
 }
 
 /* fluid-resolve [--fragment=K --schema-version=V] [--] [FILE] */
