@@ -14,6 +14,14 @@ setup() {
 }
 teardown() { fluid_teardown; }
 
+# landed_documents: r.json and c.json, what fluid-resolve and fluid-check
+# write for the landed example.
+landed_documents() {
+	"$BIN/fluid-resolve" "$EXAMPLES/shapes/landed/orders-landed.fluid.yaml" \
+	    >r.json
+	"$BIN/fluid-check" <r.json >c.json
+}
+
 # both_ways STAGE IN OUT: STAGE on IN as it is, and on IN pretty-printed,
 # must give the same status, output and diagnostics; OUT gets the output.
 both_ways() {
@@ -45,9 +53,7 @@ both_ways() {
 }
 
 @test "passthrough: the copy keeps every section, in the order written" {
-	"$BIN/fluid-resolve" "$EXAMPLES/shapes/landed/orders-landed.fluid.yaml" \
-	    >r.json
-	"$BIN/fluid-check" <r.json >c.json
+	landed_documents
 	"$BIN/fluid-sqlgen" <c.json >s.json
 	assert_equal "$(jq -c '[keys_unsorted, .stages]' s.json)" \
 	    '[["fluidIR","stages","resolve","check","sqlgen"],["resolve","check","sqlgen"]]' \
@@ -59,18 +65,14 @@ both_ways() {
 }
 
 @test "passthrough: blank space around the input changes nothing" {
-	"$BIN/fluid-resolve" "$EXAMPLES/shapes/landed/orders-landed.fluid.yaml" \
-	    >r.json
-	"$BIN/fluid-check" <r.json >c.json
+	landed_documents
 	{ printf ' \n'; cat r.json; printf '\n \t\n'; } >spaced.json
 	"$BIN/fluid-check" <spaced.json >c2.json
 	cmp c.json c2.json
 }
 
 @test "passthrough: a section already named like the stage's is replaced, never doubled" {
-	"$BIN/fluid-resolve" "$EXAMPLES/shapes/landed/orders-landed.fluid.yaml" \
-	    >r.json
-	"$BIN/fluid-check" <r.json >c.json
+	landed_documents
 	# A document that lists only resolve but holds a stale "check".
 	jq -c '. + {check: "stale"}' r.json >stale.json
 	"$BIN/fluid-check" <stale.json >c2.json
@@ -80,9 +82,7 @@ both_ways() {
 }
 
 @test "passthrough: an input whose header is not the one stages write is written whole" {
-	"$BIN/fluid-resolve" "$EXAMPLES/shapes/landed/orders-landed.fluid.yaml" \
-	    >r.json
-	"$BIN/fluid-check" <r.json >c.json
+	landed_documents
 	# The same members, stages first: not the copyable form.
 	jq -c '{stages, fluidIR, resolve}' r.json >reordered.json
 	"$BIN/fluid-check" <reordered.json >c2.json
@@ -96,9 +96,7 @@ both_ways() {
 
 @test "parts: fluid-sqlgen refuses a duplicate section it does not parse" {
 	TOOL=fluid-sqlgen
-	"$BIN/fluid-resolve" "$EXAMPLES/shapes/landed/orders-landed.fluid.yaml" \
-	    >r.json
-	"$BIN/fluid-check" <r.json >c.json
+	landed_documents
 	# Text surgery: a second "resolve" member just before the last brace.
 	sed 's/}$/,"resolve":{}}/' c.json >dup.json
 	refuses 2 <dup.json \
@@ -107,9 +105,7 @@ both_ways() {
 
 @test "parts: fluid-sqlgen refuses a broken check section or a cut document" {
 	TOOL=fluid-sqlgen
-	"$BIN/fluid-resolve" "$EXAMPLES/shapes/landed/orders-landed.fluid.yaml" \
-	    >r.json
-	"$BIN/fluid-check" <r.json >c.json
+	landed_documents
 	sed 's/"check":{/"check":{tru,/' c.json >broken.json
 	refuses 2 <broken.json \
 	    "^fluid-sqlgen: standard input is not a pipeline document: line 1 column [0-9]+: string or '}' expected near 'tru'\$"
@@ -119,9 +115,7 @@ both_ways() {
 }
 
 @test "parts: a string holding brackets, quotes and backslashes does not end a section early" {
-	"$BIN/fluid-resolve" "$EXAMPLES/shapes/landed/orders-landed.fluid.yaml" \
-	    >r.json
-	"$BIN/fluid-check" <r.json >c.json
+	landed_documents
 	# A member the stages do not know, full of what ends a value.
 	jq -c '. + {"x-note": "}],\"\\\\\"{[ ,"}' c.json >noted.json
 	"$BIN/fluid-sqlgen" <noted.json >s.json
@@ -132,9 +126,7 @@ both_ways() {
 }
 
 @test "parts: a stale sqlgen section is replaced, never doubled" {
-	"$BIN/fluid-resolve" "$EXAMPLES/shapes/landed/orders-landed.fluid.yaml" \
-	    >r.json
-	"$BIN/fluid-check" <r.json >c.json
+	landed_documents
 	"$BIN/fluid-sqlgen" <c.json >s.json
 	# Listed up to check, but holding an old sqlgen section.
 	sed 's/}$/,"sqlgen":"stale"}/' c.json >stale.json
