@@ -239,7 +239,7 @@ parse_parts(const char *const only[])
 	json_error_t err;
 	json_t *doc, *v;
 	char *head;
-	size_t n, i, j, unparsed = 0;
+	size_t n, i, j, hl, unparsed = 0;
 	int ok;
 
 	if ((n = members(m)) == 0)
@@ -267,8 +267,8 @@ parse_parts(const char *const only[])
 	}
 	head = json_is_array(json_object_get(doc, "stages")) ? header(doc,
 	    json_array_size(json_object_get(doc, "stages"))) : NULL;
-	ok = head != NULL && strncmp(in.buf, head, strlen(head)) == 0 &&
-	    in.buf[strlen(head)] == ',';
+	ok = head != NULL && (hl = strlen(head)) < in.len &&
+	    memcmp(in.buf, head, hl) == 0 && in.buf[hl] == ',';
 	free(head);
 	if (!ok) {
 		json_decref(doc);
