@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "ir.h"
 #include "xalloc.h"
+#include "yload.h"
 
 json_t *
 ir_new(void)
@@ -47,42 +48,35 @@ ir_add_stage(json_t *doc, const char *stage, json_t *section)
  * and fluid-sqlgen would dump the resolve and check sections only to
  * give back the bytes it read.
  */
+#define IR_MAX_MEMBERS	64	/* of a document read in parts */
+
 static struct {
 	const json_t	*doc;		/* the tree parsed from them */
-	char		*buf;
+	unsigned char	*buf;
 	size_t		 len;
 	size_t		 members;	/* of doc, as read */
 	size_t		 stages;	/* names in its "stages", as read */
+	/*
+	 * When the bytes are in the form a stage writes: the length of
+	 * the header, {"fluidIR":N,"stages":[...], and where the closing
+	 * brace is.  The sections are what lies between.  0 otherwise.
+	 */
+	size_t		 headlen, close;
 	size_t		 unparsed;	/* members read but not parsed */
 	struct {
 		const char	*key;	/* in buf, without its quotes */
 		size_t		 len;
-	}		 skipped[64];	/* their keys */
+	}		 skipped[IR_MAX_MEMBERS];	/* their keys */
 } in;
 
-/* All of fp into in.buf; exits 2 on a read error or a document too big. */
-static void
-read_all(FILE *fp)
+/*
+ * JSON's blank space.  Not strchr(" \t\r\n", c), which finds the
+ * terminating NUL too.
+ */
+static int
+is_blank(int c)
 {
-	size_t cap = 1 << 16, n;
-
-	in.buf = xmalloc(cap);
-	in.len = 0;
-	do {
-		if (in.len == cap) {
-			/* One byte over the bound is enough to refuse. */
-			cap = cap > (FL_MAX_IR_BYTES + (size_t)1) / 2 ?
-			    FL_MAX_IR_BYTES + (size_t)1 : cap * 2;
-			in.buf = xreallocarray(in.buf, cap, 1);
-		}
-		n = fread(in.buf + in.len, 1, cap - in.len, fp);
-		in.len += n;
-	} while (n > 0 && in.len <= FL_MAX_IR_BYTES);
-	if (in.len > FL_MAX_IR_BYTES)
-		fl_fatal("standard input is larger than %u bytes, the limit "
-		    "of a pipeline document", FL_MAX_IR_BYTES);
-	if (ferror(fp))
-		fl_fatal("cannot read standard input:");
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
 /*
@@ -110,22 +104,6 @@ header(const json_t *doc, size_t nstages)
 
 static json_t *volatile refusing;	/* volatile: stores a compiler may not drop */
 
-/*
- * Reading only some sections.  The sections a stage does not use are
- * copied to its output as they were read (see ir_write()), so they need
- * not be parsed at all: all that must be known of one is where it ends,
- * which its brackets and strings tell.  Anything unexpected, and the
- * whole document is parsed instead, which also says what is wrong.
- */
-#define IR_MAX_MEMBERS	64	/* of a document read in parts */
-_Static_assert(IR_MAX_MEMBERS <= sizeof(in.skipped) / sizeof(in.skipped[0]),
-    "a key for every member that can be skipped");
-
-struct member {
-	const char	*key, *val;	/* the key without its quotes */
-	size_t		 keylen, vallen;
-};
-
 /* Past the JSON string that starts at p, or NULL. */
 static const char *
 skip_string(const char *p, const char *end)
@@ -138,6 +116,60 @@ skip_string(const char *p, const char *end)
 	}
 	return NULL;
 }
+
+/* Whether [p, end) has no blank space outside its strings. */
+static int
+compact(const char *p, const char *end)
+{
+	while (p < end) {
+		if (*p == '"') {
+			if ((p = skip_string(p, end)) == NULL)
+				return 0;
+		} else if (is_blank(*p++))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Record in in.headlen and in.close whether the bytes read are the
+ * document doc in the form the stages write: its compact header, then
+ * the sections with no blank space outside their strings, then the
+ * closing brace, blank space allowed only after it.
+ */
+static void
+find_sections(const json_t *doc)
+{
+	const char *buf = (const char *)in.buf;
+	char *head;
+	size_t hl, end = in.len;
+
+	in.headlen = in.close = 0;
+	if ((head = header(doc, json_array_size(json_object_get(doc,
+	    "stages")))) == NULL)
+		return;
+	hl = strlen(head);
+	while (end > hl && is_blank(buf[end - 1]))
+		end--;
+	if (end > hl + 1 && memcmp(buf, head, hl) == 0 && buf[hl] == ',' &&
+	    buf[end - 1] == '}' && compact(buf + hl, buf + end - 1)) {
+		in.headlen = hl;
+		in.close = end - 1;
+	}
+	free(head);
+}
+
+/*
+ * Reading only some sections.  The sections a stage does not use are
+ * copied to its output as they were read (see ir_write()), so they need
+ * not be parsed at all: all that must be known of one is where it ends,
+ * which its brackets and strings tell.  Anything unexpected, and the
+ * whole document is parsed instead, which also says what is wrong.
+ */
+struct member {
+	const char	*key, *val;	/* the key without its quotes */
+	size_t		 keylen, vallen;
+};
 
 /* Past the value that starts at p (before a ',' or '}'), or NULL. */
 static const char *
@@ -175,18 +207,18 @@ skip_value(const char *p, const char *end)
 }
 
 /*
- * The members of the compact top-level object in.buf into m; their
- * number, or 0 when in.buf is not in that form.
+ * The members of the top-level object in.buf into m; their number, or 0
+ * when in.buf is not such an object without blank space between members.
  */
 static size_t
 members(struct member m[IR_MAX_MEMBERS])
 {
-	const char *p = in.buf, *end = in.buf + in.len, *k;
+	const char *p = (const char *)in.buf, *end = p + in.len, *k;
 	size_t n = 0;
 
-	while (end > p && strchr(" \t\r\n", end[-1]) != NULL)
+	while (end > p && is_blank(end[-1]))
 		end--;
-	while (p < end && strchr(" \t\r\n", *p) != NULL)
+	while (p < end && is_blank(*p))
 		p++;
 	if (p == end || *p++ != '{')
 		return 0;
@@ -229,8 +261,8 @@ wanted(const struct member *m, const char *const only[])
 
 /*
  * The document with only the sections in only[] (and the header)
- * parsed, or NULL when it must be parsed whole.  The header must be the
- * one a stage writes, since ir_write() keeps the rest by copying it.
+ * parsed, or NULL when it must be parsed whole: the rest can be copied
+ * only from bytes in the form a stage writes.
  */
 static json_t *
 parse_parts(const char *const only[])
@@ -238,9 +270,7 @@ parse_parts(const char *const only[])
 	struct member m[IR_MAX_MEMBERS];
 	json_error_t err;
 	json_t *doc, *v;
-	char *head;
-	size_t n, i, j, hl, unparsed = 0;
-	int ok;
+	size_t n, i, j, unparsed = 0;
 
 	if ((n = members(m)) == 0)
 		return NULL;
@@ -265,12 +295,9 @@ parse_parts(const char *const only[])
 			return NULL;
 		}
 	}
-	head = json_is_array(json_object_get(doc, "stages")) ? header(doc,
-	    json_array_size(json_object_get(doc, "stages"))) : NULL;
-	ok = head != NULL && (hl = strlen(head)) < in.len &&
-	    memcmp(in.buf, head, hl) == 0 && in.buf[hl] == ',';
-	free(head);
-	if (!ok) {
+	if (json_is_array(json_object_get(doc, "stages")))
+		find_sections(doc);
+	if (in.headlen == 0) {
 		json_decref(doc);
 		return NULL;
 	}
@@ -296,14 +323,20 @@ ir_read_only(FILE *fp, const char *after, const char *const only[])
 		    "(run fluid-resolve first)");
 	free(in.buf);
 	memset(&in, 0, sizeof(in));
-	read_all(fp);
+	if (yload_slurp(fp, FL_MAX_IR_BYTES, &in.buf, &in.len) == -1) {
+		if (errno == EFBIG)
+			fl_fatal("standard input is larger than %u bytes, the "
+			    "limit of a pipeline document", FL_MAX_IR_BYTES);
+		fl_fatal("cannot read standard input:");
+	}
 	if (in.len == 0)
 		fl_fatal("standard input is empty (did the previous stage "
 		    "fail?)");
 	if (only != NULL)
 		doc = parse_parts(only);
 	if (doc == NULL)
-		doc = json_loadb(in.buf, in.len, JSON_REJECT_DUPLICATES, &err);
+		doc = json_loadb((const char *)in.buf, in.len,
+		    JSON_REJECT_DUPLICATES, &err);
 	if (doc == NULL)
 		fl_fatal("standard input is not a pipeline document: line %d "
 		    "column %d: %s", err.line, err.column, err.text);
@@ -323,6 +356,8 @@ ir_read_only(FILE *fp, const char *after, const char *const only[])
 		    last ? "the output of fluid-" : "an empty pipeline",
 		    last ? last : "");
 	refusing = NULL;
+	if (in.headlen == 0)	/* parsed whole: is it copyable? */
+		find_sections(doc);
 	in.doc = doc;
 	in.members = json_object_size(doc);
 	in.stages = json_array_size(json_object_get(doc, "stages"));
@@ -372,20 +407,18 @@ irout_put(const char *s, size_t n, void *arg)
 }
 
 /*
- * Where the sections read begin and end in in.buf, when doc is the
- * document read with one stage added (ir_add_stage()) and the bytes
- * read are the compact form a stage writes: {"fluidIR":N,"stages":[...]
- * then ,"resolve":{...}... and the closing brace.  Otherwise 0, and the
- * document is written whole.
+ * Whether ir_write() may copy the sections read: doc is the document
+ * read with one stage added (ir_add_stage()), the bytes read are in the
+ * form a stage writes, and no section left unparsed has the new
+ * stage's name.  Otherwise the document is written whole.
  */
 static int
-passable(const json_t *doc, size_t *from, size_t *to)
+passable(const json_t *doc)
 {
 	const char *stage;
-	char *old;
-	size_t n, i, end = in.len;
+	size_t i;
 
-	if (doc != in.doc || doc == NULL ||
+	if (doc != in.doc || doc == NULL || in.headlen == 0 ||
 	    json_object_size(doc) != in.members + 1 ||
 	    json_array_size(json_object_get(doc, "stages")) != in.stages + 1 ||
 	    (stage = ir_last_stage((json_t *)doc)) == NULL ||
@@ -395,20 +428,6 @@ passable(const json_t *doc, size_t *from, size_t *to)
 		if (strlen(stage) == in.skipped[i].len &&
 		    memcmp(stage, in.skipped[i].key, in.skipped[i].len) == 0)
 			return 0;	/* a stale section of that name */
-	if ((old = header(doc, in.stages)) == NULL)
-		return 0;
-	n = strlen(old);
-	if (n >= in.len || memcmp(in.buf, old, n) != 0 || in.buf[n] != ',') {
-		free(old);
-		return 0;
-	}
-	free(old);
-	while (end > n && strchr(" \t\r\n", in.buf[end - 1]) != NULL)
-		end--;
-	if (end <= n + 1 || in.buf[end - 1] != '}')
-		return 0;
-	*from = n;
-	*to = end - 1;
 	return 1;
 }
 
@@ -420,21 +439,20 @@ ir_write(FILE *fp, const json_t *doc)
 	json_t *added, *whole;
 	const char *stage;
 	char *head = NULL;
-	size_t from, to;
 	int rc;
 
 	o->fp = fp;
 	o->failed = 0;
 	o->skip = 0;
 	o->len = 0;
-	if (passable(doc, &from, &to) &&
-	    (head = header(doc, in.stages + 1)) != NULL) {
+	if (passable(doc) && (head = header(doc, in.stages + 1)) != NULL) {
 		/* The new header, the sections as read, the new section. */
 		stage = ir_last_stage((json_t *)doc);
 		added = json_pack("{s:O}", stage,
 		    json_object_get(doc, stage));
 		rc = irout_put(head, strlen(head), o) == -1 ||
-		    irout_put(in.buf + from, to - from, o) == -1 ||
+		    irout_put((const char *)in.buf + in.headlen,
+		    in.close - in.headlen, o) == -1 ||
 		    irout_put(",", 1, o) == -1;
 		o->skip = 1;	/* {"stage":{...}} without its opening brace */
 		rc = rc || json_dump_callback(added, irout_put, o,
@@ -443,8 +461,8 @@ ir_write(FILE *fp, const json_t *doc)
 		free(head);
 	} else if (doc == in.doc && in.unparsed > 0) {
 		/* Sections were left unparsed: parse them to write it all. */
-		whole = json_loadb(in.buf, in.len, JSON_REJECT_DUPLICATES,
-		    &err);
+		whole = json_loadb((const char *)in.buf, in.len,
+		    JSON_REJECT_DUPLICATES, &err);
 		if (whole == NULL)
 			fl_fatal("standard input is not a pipeline document: "
 			    "line %d column %d: %s", err.line, err.column,

@@ -37,6 +37,9 @@ json_t	*ir_read(FILE *fp, const char *after);
  * are not parsed, only found, and ir_write() copies them.  The document
  * returned then holds only the header and those sections.  A document
  * in another form is parsed whole.  only NULL: parse everything.
+ * A section left unparsed is not checked: broken JSON, a duplicate key
+ * or bad UTF-8 inside it is copied, and the next stage that parses it
+ * refuses it.
  */
 json_t	*ir_read_only(FILE *fp, const char *after, const char *const only[]);
 /* Append stage to "stages" and set its section (stolen). */

@@ -141,3 +141,28 @@ both_ways() {
 	assert_equal "$(jq -c .sqlgen s3.json)" "$(jq -c .sqlgen s.json)" \
 	    "sqlgen section"
 }
+
+@test "passthrough: blank space inside the sections is not copied; the output stays one line" {
+	landed_documents
+	"$BIN/fluid-sqlgen" <c.json >s.json
+	# The header as a stage writes it, then a section spread over lines.
+	sed 's/"resolve":{/"resolve":\n  {/' r.json >spread-r.json
+	sed 's/"resolve":{/"resolve":\n  {/' c.json >spread-c.json
+	[ "$(wc -l <spread-c.json)" -eq 2 ] || fail "the test input is one line"
+	"$BIN/fluid-check" <spread-r.json >c2.json
+	cmp c.json c2.json
+	"$BIN/fluid-sqlgen" <spread-c.json >s2.json
+	cmp s.json s2.json
+}
+
+@test "parts: a NUL byte after the document is refused, not taken for blank space" {
+	TOOL=fluid-sqlgen
+	landed_documents
+	{ cat c.json; printf '\0\n'; } >nul.json
+	refuses 2 <nul.json \
+	    "^fluid-sqlgen: standard input is not a pipeline document: line 2 column [0-9]+: .*\$"
+	TOOL=fluid-check
+	{ cat r.json; printf '\0\n'; } >nul.json
+	refuses 2 <nul.json \
+	    "^fluid-check: standard input is not a pipeline document: line 2 column [0-9]+: .*\$"
+}
