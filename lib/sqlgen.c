@@ -123,17 +123,6 @@ env_option(struct gen *g, const char *key, const char *name, int *first)
 	free(ref);
 }
 
-/* Append v in decimal, as "%d" would, without printf. */
-static void
-add_int(struct sb *sb, int v)
-{
-	if (v < 0) {
-		sb_addc(sb, '-');
-		sb_addu(sb, -(unsigned long long)v);
-	} else
-		sb_addu(sb, (unsigned long long)v);
-}
-
 /* Append s, a string constant, without measuring it at run time. */
 #define ADD_CONST(sb, s)	sb_addn((sb), (s), sizeof(s) - 1)
 
@@ -152,21 +141,21 @@ sql_type(struct gen *g, const struct ty *t)
 	case TY_DOUBLE:		ADD_CONST(&g->out, "DOUBLE"); break;
 	case TY_DECIMAL:
 		ADD_CONST(&g->out, "DECIMAL(");
-		add_int(&g->out, t->precision);
+		sb_addi(&g->out, t->precision);
 		ADD_CONST(&g->out, ", ");
-		add_int(&g->out, t->scale);
+		sb_addi(&g->out, t->scale);
 		sb_addc(&g->out, ')');
 		break;
 	case TY_DATE:		ADD_CONST(&g->out, "DATE"); break;
 	case TY_TIME:		ADD_CONST(&g->out, "TIME"); break;
 	case TY_TIMESTAMP:
 		ADD_CONST(&g->out, "TIMESTAMP(");
-		add_int(&g->out, t->precision);
+		sb_addi(&g->out, t->precision);
 		sb_addc(&g->out, ')');
 		break;
 	case TY_TIMESTAMP_LTZ:
 		ADD_CONST(&g->out, "TIMESTAMP_LTZ(");
-		add_int(&g->out, t->precision);
+		sb_addi(&g->out, t->precision);
 		sb_addc(&g->out, ')');
 		break;
 	case TY_BINARY:		ADD_CONST(&g->out, "BYTES"); break;

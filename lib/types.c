@@ -212,17 +212,6 @@ done:
 	return 0;
 }
 
-/* What "%d" prints, without printf: names are printed per column. */
-static void
-add_int(struct sb *sb, int v)
-{
-	if (v < 0) {
-		sb_addc(sb, '-');
-		sb_addu(sb, (unsigned long long)-(long long)v);
-	} else
-		sb_addu(sb, (unsigned long long)v);
-}
-
 void
 ty_name_print(const struct ty *t, struct sb *sb)
 {
@@ -235,15 +224,15 @@ ty_name_print(const struct ty *t, struct sb *sb)
 	switch (t->kind) {
 	case TY_DECIMAL:
 		sb_addc(sb, '(');
-		add_int(sb, t->precision);
+		sb_addi(sb, t->precision);
 		sb_addc(sb, ',');
-		add_int(sb, t->scale);
+		sb_addi(sb, t->scale);
 		sb_addc(sb, ')');
 		break;
 	case TY_TIMESTAMP:
 	case TY_TIMESTAMP_LTZ:
 		sb_addc(sb, '(');
-		add_int(sb, t->precision);
+		sb_addi(sb, t->precision);
 		sb_addc(sb, ')');
 		break;
 	default:

@@ -159,6 +159,16 @@ sb_addu(struct sb *sb, unsigned long long v)
 }
 
 void
+sb_addi(struct sb *sb, int v)
+{
+	if (v < 0) {
+		sb_addc(sb, '-');
+		sb_addu(sb, (unsigned long long)-(long long)v);
+	} else
+		sb_addu(sb, (unsigned long long)v);
+}
+
+void
 sb_addf(struct sb *sb, const char *fmt, ...)
 {
 	va_list ap;

@@ -39,6 +39,8 @@ void	 sb_adds(struct sb *, const char *);
 void	 sb_addc(struct sb *, char);
 /* The decimal digits of v, without printf. */
 void	 sb_addu(struct sb *, unsigned long long v);
+/* v in decimal, as "%d" prints it, without printf. */
+void	 sb_addi(struct sb *, int v);
 void	 sb_addf(struct sb *, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void	 sb_truncate(struct sb *, size_t len);

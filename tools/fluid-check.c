@@ -8,7 +8,6 @@
 #include <stdlib.h>
 
 #include "fluid.h"
-#include "check.h"
 
 static const char usage[] =
 "usage: fluid-check [--diagnostics=text|json] < RESOLVED\n"

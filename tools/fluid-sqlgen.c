@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "fluid.h"
-#include "sqlgen.h"
 
 static const char usage[] =
 "usage: fluid-sqlgen [--diagnostics=text|json] < CHECKED\n"
