@@ -620,6 +620,18 @@ contract_release(struct contract *k)
 	json_decref(k->build_ids);
 }
 
+/*
+ * Whether o holds key with a value: a null reads as an absent key (see
+ * typed_at()), so it is no refused value that errors elsewhere echo.
+ */
+static bool
+present(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return v != NULL && !json_is_null(v);
+}
+
 static json_t *
 check_contract(struct contract *k, json_t *doc)
 {
@@ -648,11 +660,9 @@ check_contract(struct contract *k, json_t *doc)
 	}
 	managed_lane = version && strcmp(version, CHECK_MANAGED_VERSION) == 0;
 	builds = get_arr(c, &l, doc, "builds", false);
+	/* NULL reads as no exposes: jansson's array calls take it. */
 	k->exposes = get_arr(c, &l, doc, "exposes", false);
-	if (k->exposes == NULL) {
-		k->exposes_bad = json_object_get(doc, "exposes") != NULL;
-		k->exposes = json_array(), json_decref(k->exposes);
-	}
+	k->exposes_bad = k->exposes == NULL && present(doc, "exposes");
 	k->schemas = xcalloc(json_array_size(k->exposes) + 1,
 	    sizeof(*k->schemas));
 	k->schema_done = xcalloc(json_array_size(k->exposes) + 1,
@@ -803,7 +813,7 @@ done:
 	loc_release(&l);
 	/* Not when the builds could not be read: that is said already. */
 	if (nmanaged == 0 && managed_lane && (builds != NULL ||
-	    json_object_get(doc, "builds") == NULL))
+	    !present(doc, "builds")))
 		diag_at(c->d, DIAG_WARNING, "/builds", "no build sets "
 		    "properties.parameters.flink.management: operator, so "
 		    "the managed Flink lane checked nothing");

@@ -1577,6 +1577,27 @@ own_sql() {
 	assert_jq '.check.managed == false and .check.builds == []'
 }
 
+# null_list KEY: the top-level list KEY of $F becomes "KEY: null".
+null_list() {
+	KEY=$1 awk '$0 == ENVIRON["KEY"] ":" { print $0 " null"; skip = 1; next }
+	    skip && /^[^ #]/ { skip = 0 }
+	    !skip' "$F" >"$F.new" && mv "$F.new" "$F"
+}
+
+@test "contract: exposes: null names no expose, so a build's output is refused" {
+	null_list exposes
+	validate
+	assert_status 1
+	assert_stderr_line "^$F:$(at '^ *outputs: ' orders): error: Managed Flink: Flink build ingest-orders: outputs\[0\]: orders is not the exposeId of any expose\$"
+}
+
+@test "contract: builds: null still warns that the managed lane checked nothing" {
+	null_list builds
+	check
+	assert_status 0
+	assert_stderr_line "^$F:$(at '^builds: ' null): warning: no build sets properties\.parameters\.flink\.management: operator, so the managed Flink lane checked nothing\$"
+}
+
 @test "contract: two managed builds, each writing its own expose" {
 	second
 	check
