@@ -148,7 +148,6 @@ void	 cwarn(struct chk *, const struct loc *, const char *fmt, ...)
 /* A " (did you mean 'x'?)" suffix if one candidate is one edit away. */
 const char *didyoumean(const char *name, const char *const *cands,
 	    size_t n, char *buf, size_t buflen);
-bool	 one_edit_apart(const char *a, const char *b);
 
 /*
  * Refuse keys of obj not in the NULL-terminated list allowed (with a
@@ -239,6 +238,8 @@ bool	 stream_unknown(const struct stream *, const char *name);
  */
 json_t	*expose_check(struct chk *, struct loc *, json_t *expose,
 	    struct ty *schema, json_t *names, json_t *bad);
+/* s is written s3://BUCKET..., with the bucket right after the slashes. */
+bool	 s3_names_bucket(const char *s);
 
 /* check_mapping.c */
 /*
@@ -248,8 +249,6 @@ json_t	*expose_check(struct chk *, struct loc *, json_t *expose,
  * expose's schema is; xbad holds the lower-cased names of its refused
  * columns.  Returns false after errors.
  */
-/* s is written s3://BUCKET..., with the bucket right after the slashes. */
-bool	 s3_names_bucket(const char *s);
 bool	 mapping_check(struct chk *, struct loc *build, json_t *props,
 	    struct stream *, struct ty *schema, json_t *names, json_t *xbad,
 	    const char *expose_ptr, const char *expose_path,

@@ -60,7 +60,6 @@ struct binder {
 	char		*as;		/* the explode's name for it */
 	json_t		*as_json;	/* the same, for the IR to share */
 	char		*as_refused;	/* as, of an explode refused */
-	struct loc	 bl;		/* the build (for entry messages) */
 	/*
 	 * An entry's from, for its messages: properties.mapping.columns
 	 * is written once, up to cols, and the index and key after it for
@@ -799,9 +798,7 @@ entries_parse(struct binder *b, struct loc *l, json_t *cols,
 				/* A path is never echoed: it may be SQL. */
 				cerr(b->c, l, "is not a path: %s", why);
 				good = false;
-			} else	/* kept: room for its steps only */
-				en->from.steps = xreallocarray(en->from.steps,
-				    en->from.n, sizeof(*en->from.steps));
+			}
 			loc_reset(l, m2);
 		} else
 			good = false;
@@ -938,7 +935,6 @@ binder_release(struct binder *b)
 	free(b->as);
 	json_decref(b->as_json);
 	free(b->as_refused);
-	loc_release(&b->bl);
 	loc_release(&b->el);
 	sb_release(&b->so_far);
 }
@@ -992,8 +988,6 @@ mapping_check(struct chk *c, struct loc *build, json_t *props,
 	b.xbad = xbad;
 	b.xptr = xptr;
 	b.xpath = xpath;
-	loc_init(&b.bl);
-	loc_set(&b.bl, build->ptr.buf, build->path.buf);
 	loc_init(&b.el);
 	loc_set(&b.el, build->ptr.buf, build->path.buf);
 	loc_key(&b.el, "properties");

@@ -45,6 +45,12 @@ is_control(char c)
 	return (unsigned char)c < 0x20 || c == 0x7f;
 }
 
+static char
+ascii_lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
 void
 loc_key(struct loc *l, const char *key)
 {
@@ -166,12 +172,6 @@ one_edit_n(const char *a, size_t la, const char *b, size_t lb)
 	return memcmp(a + i, b + i + 1, lb - i - 1) == 0;
 }
 
-bool
-one_edit_apart(const char *a, const char *b)
-{
-	return one_edit_n(a, strlen(a), b, strlen(b));
-}
-
 /* The bytes of s as a set of 64 (a bag of letters, folded). */
 static uint64_t
 letters(const char *s, size_t *len)
@@ -185,6 +185,12 @@ letters(const char *s, size_t *len)
 	return m;
 }
 
+bool
+chk_suggest(struct chk *c)
+{
+	return c->suggestions++ < CHK_MAX_SUGGESTIONS;
+}
+
 /*
  * The first candidate one edit away.  A report names one, so this runs
  * once per error, over every candidate: it looks at each candidate once,
@@ -192,12 +198,6 @@ letters(const char *s, size_t *len)
  * comparison.  One edit changes the set of letters by at most two: a
  * letter gone, a letter new.
  */
-bool
-chk_suggest(struct chk *c)
-{
-	return c->suggestions++ < CHK_MAX_SUGGESTIONS;
-}
-
 const char *
 didyoumean(const char *name, const char *const *cands, size_t n, char *buf,
     size_t buflen)
@@ -425,7 +425,7 @@ bool
 has_control(const char *s)
 {
 	for (; *s != '\0'; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+		if (is_control(*s))
 			return true;
 	return false;
 }
@@ -436,8 +436,7 @@ lower_dup(const char *s)
 	char *d = xstrdup(s), *p;
 
 	for (p = d; *p != '\0'; p++)
-		if (*p >= 'A' && *p <= 'Z')
-			*p = (char)(*p - 'A' + 'a');
+		*p = ascii_lower(*p);
 	return d;
 }
 
@@ -459,8 +458,7 @@ lower_in(const char *s, char buf[CHK_LOWER_BUF], char **to_free)
 	if (n >= CHK_LOWER_BUF)
 		d = *to_free = xmalloc(n + 1);
 	for (i = 0; i <= n; i++)
-		d[i] = s[i] >= 'A' && s[i] <= 'Z' ?
-		    (char)(s[i] - 'A' + 'a') : s[i];
+		d[i] = ascii_lower(s[i]);
 	return d;
 }
 
@@ -493,12 +491,6 @@ struct name_slot {
 	uint64_t	 hash;
 	size_t		 v;
 };
-
-static char
-ascii_lower(char c)
-{
-	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
-}
 
 /* FNV-1a, over the lower-case bytes when folding. */
 static uint64_t

@@ -170,6 +170,8 @@ path_parse(const char *s, struct path *p, const char **why)
 		if (reason != NULL)
 			goto fail;
 	}
+	/* Kept paths hold room for their own steps only. */
+	p->steps = xreallocarray(p->steps, p->n, sizeof(*p->steps));
 	return 0;
 
 fail:
