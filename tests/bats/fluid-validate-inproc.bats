@@ -146,6 +146,52 @@ $e/reshaped/orders-reshaped.fluid.yaml: ok" "stdout"
 	    fail "no one-line reason" "$stderr"
 }
 
+# The Makefile of fluid(1)'s EXAMPLES, as the page prints it.
+page_makefile() {
+	awk '/^\.Bd -literal/ { b = ""; inb = 1; next }
+	    /^\.Ed/ { if (b ~ /fluid-valid\.stamp/) printf "%s", b; inb = 0; next }
+	    inb { b = b $0 "\n" }' "$TOP/man/fluid.1" | sed 's/\\e/\\/g'
+}
+
+@test "validate: the Makefile rule of fluid(1) checks the tree, then again after a change" {
+	local ws=$TMP/ws n
+	mkdir "$ws"
+	cp -R "$TOP/examples/shapes" "$ws/shapes"
+	page_makefile >"$ws/Makefile"
+	grep -q 'fluid validate' "$ws/Makefile" ||
+	    fail "no Makefile found in man/fluid.1" "$(cat "$ws/Makefile")"
+	n=$(ls "$ws"/shapes/*/*.fluid.yaml | wc -l)
+
+	PATH=$BIN:$PATH run --separate-stderr make -C "$ws"
+	assert_status 0
+	[ "$(grep -c ': ok$' <<<"$output")" -eq "$n" ] ||
+	    fail "expected $n contracts said ok" "$output"
+	[ -f "$ws/fluid-valid.stamp" ] || fail "no stamp"
+
+	PATH=$BIN:$PATH run --separate-stderr make -C "$ws"
+	assert_status 0
+	[[ $output != *": ok"* ]] || fail "checked again with no change" "$output"
+
+	# A fragment that every contract reads breaks: make fails, names the
+	# fragment, and keeps failing until it is mended.
+	cp "$ws/shapes/fragments/streams/orders.value.yaml" "$TMP/value.yaml"
+	touch -d 2000-01-01 "$ws/fluid-valid.stamp"	# older, whatever the clock
+	sed -i 's/type: string/type: strin/' \
+	    "$ws/shapes/fragments/streams/orders.value.yaml"
+	local i
+	for i in 1 2; do
+		PATH=$BIN:$PATH run --separate-stderr make -C "$ws"
+		[ "$status" -ne 0 ] || fail "make $i passed a broken fragment"
+		[[ $stderr == *"orders.value.yaml:"*"strin"* ]] ||
+		    fail "make $i: the error does not name the fragment" "$stderr"
+	done
+	cp "$TMP/value.yaml" "$ws/shapes/fragments/streams/orders.value.yaml"
+	PATH=$BIN:$PATH run --separate-stderr make -C "$ws"
+	assert_status 0
+	[ "$(grep -c ': ok$' <<<"$output")" -eq "$n" ] ||
+	    fail "not checked again once mended" "$output"
+}
+
 @test "validate: no FILE, and bundle or generate with two, are usage errors" {
 	tool validate
 	assert_status 2
