@@ -69,20 +69,26 @@ rec_num(const char **sp)
 	return v;
 }
 
+struct decode_walk {
+	struct jptab	*t;
+	const char	*s;	/* the next record */
+	long		 file;
+	long long	 line;
+};
+
 /*
- * Take the record of node, at ptr, from *sp, then those of its
- * children (diag.h).  Returns -1 when the records do not match.
+ * Take the record of node, at ptr, from the positions (diag.h); its
+ * children's come after it.  Stops when the records do not match.
  */
 static int
-decode_node(struct jptab *t, json_t *node, struct sb *ptr, const char **sp,
-    long *file, long long *line)
+decode_node(json_t *node, const struct sb *ptr, void *arg)
 {
-	const char *s = *sp, *k;
-	size_t len = ptr->len, i;
+	struct decode_walk *w = arg;
+	const char *s = w->s;
 	long a, col;
 	int neg;
-	json_t *v;
 
+	(void)node;
 	if (*s == '\0')
 		return -1;
 	if (*s == '-' && (s[1] == ' ' || s[1] == '\0'))
@@ -96,7 +102,7 @@ decode_node(struct jptab *t, json_t *node, struct sb *ptr, const char **sp,
 		if (*s == '@') {
 			if (neg)
 				return -1;
-			*file = a;
+			w->file = a;
 			s++;
 			neg = *s == '-';
 			s += neg;
@@ -104,33 +110,18 @@ decode_node(struct jptab *t, json_t *node, struct sb *ptr, const char **sp,
 			if (a == -1)
 				return -1;
 		}
-		*line += neg ? -a : a;
-		if (*s++ != ',' || (col = rec_num(&s)) < 1 || *line < 1 ||
-		    *line > 2000000000LL)
+		w->line += neg ? -a : a;
+		if (*s++ != ',' || (col = rec_num(&s)) < 1 || w->line < 1 ||
+		    w->line > 2000000000LL)
 			return -1;
-		jptab_put(t, ptr->buf, ptr->len, (int)*file, (int)*line,
-		    (int)col);
+		jptab_put(w->t, ptr->buf, ptr->len, (int)w->file,
+		    (int)w->line, (int)col);
 	}
 	if (*s == ' ')
 		s++;
 	else if (*s != '\0')
 		return -1;
-	*sp = s;
-	if (json_is_object(node)) {
-		json_object_foreach(node, k, v) {
-			jptr_push_key(ptr, k);
-			if (decode_node(t, v, ptr, sp, file, line) == -1)
-				return -1;
-			sb_truncate(ptr, len);
-		}
-	} else if (json_is_array(node)) {
-		json_array_foreach(node, i, v) {
-			jptr_push_index(ptr, i);
-			if (decode_node(t, v, ptr, sp, file, line) == -1)
-				return -1;
-			sb_truncate(ptr, len);
-		}
-	}
+	w->s = s;
 	return 0;
 }
 
@@ -138,21 +129,19 @@ decode_node(struct jptab *t, json_t *node, struct sb *ptr, const char **sp,
 static struct jptab *
 decode(struct diags *d)
 {
-	const char *s;
+	struct decode_walk w = { NULL, NULL, 0, 0 };
 	struct sb ptr;
-	long file = 0;
-	long long line = 0;
 
 	if (d->decoded)
 		return d->table;
 	d->decoded = 1;
 	if (d->document == NULL || !json_is_string(d->positions))
 		return NULL;
-	s = json_string_value(d->positions);
-	d->table = jptab_new();
+	w.s = json_string_value(d->positions);
+	w.t = d->table = jptab_new();
 	sb_init(&ptr);
-	if (decode_node(d->table, d->document, &ptr, &s, &file, &line) == -1 ||
-	    *s != '\0') {
+	if (jptr_walk(d->document, &ptr, decode_node, &w) == -1 ||
+	    *w.s != '\0') {
 		jptab_free(d->table);
 		d->table = NULL;
 	}

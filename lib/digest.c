@@ -34,18 +34,27 @@ digest_fail(void)
 	exit(2);
 }
 
+/* "sha256:" and the digest in lower-case hex, as DIGEST_STRLEN allows. */
+static void
+put_hex(const unsigned char *md, unsigned int mdlen, char out[DIGEST_STRLEN])
+{
+	unsigned int i;
+
+	memcpy(out, "sha256:", 7);
+	for (i = 0; i < mdlen && i < 32; i++)
+		snprintf(out + 7 + 2 * i, 3, "%02x", md[i]);
+}
+
 void
 digest_bytes(const void *buf, size_t len, char out[DIGEST_STRLEN])
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0, i;
+	unsigned int mdlen = 0;
 
 	if (!digest_start() ||
 	    !EVP_Digest(buf, len, md, &mdlen, EVP_sha256(), NULL))
 		digest_fail();
-	memcpy(out, "sha256:", 7);
-	for (i = 0; i < mdlen && i < 32; i++)
-		snprintf(out + 7 + 2 * i, 3, "%02x", md[i]);
+	put_hex(md, mdlen, out);
 }
 
 /* json_dump_callback() hands the canonical text over piece by piece. */
@@ -64,7 +73,7 @@ void
 digest_json(const json_t *v, char out[DIGEST_STRLEN])
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0, i;
+	unsigned int mdlen = 0;
 	EVP_MD_CTX *ctx = NULL;	/* clang cannot see that digest_fail() exits */
 
 	if (!digest_start() || (ctx = EVP_MD_CTX_new()) == NULL ||
@@ -75,7 +84,5 @@ digest_json(const json_t *v, char out[DIGEST_STRLEN])
 	    !EVP_DigestFinal_ex(ctx, md, &mdlen))
 		digest_fail();
 	EVP_MD_CTX_free(ctx);
-	memcpy(out, "sha256:", 7);
-	for (i = 0; i < mdlen && i < 32; i++)
-		snprintf(out + 7 + 2 * i, 3, "%02x", md[i]);
+	put_hex(md, mdlen, out);
 }

@@ -35,6 +35,37 @@ jptr_push_index(struct sb *sb, size_t index)
 	sb_addu(sb, index);
 }
 
+int
+jptr_walk(json_t *node, struct sb *ptr,
+    int (*visit)(json_t *node, const struct sb *ptr, void *arg), void *arg)
+{
+	size_t len = ptr->len, i;
+	const char *k;
+	json_t *v;
+	int rc;
+
+	if ((rc = visit(node, ptr, arg)) != 0)
+		return rc == 1 ? 0 : -1;
+	if (json_is_object(node)) {
+		json_object_foreach(node, k, v) {
+			jptr_push_key(ptr, k);
+			rc = jptr_walk(v, ptr, visit, arg);
+			sb_truncate(ptr, len);
+			if (rc == -1)
+				return -1;
+		}
+	} else if (json_is_array(node)) {
+		json_array_foreach(node, i, v) {
+			jptr_push_index(ptr, i);
+			rc = jptr_walk(v, ptr, visit, arg);
+			sb_truncate(ptr, len);
+			if (rc == -1)
+				return -1;
+		}
+	}
+	return 0;
+}
+
 /* Unescape one token in place; returns -1 on a bad '~' escape. */
 static int
 unescape(char *tok)

@@ -15,6 +15,16 @@ void	jptr_push_key(struct sb *, const char *key);
 /* Append "/index". */
 void	jptr_push_index(struct sb *, size_t index);
 /*
+ * Visit node, whose pointer is in ptr, then its children in document
+ * order (an object's members in their order, an array's elements), each
+ * with its own pointer in ptr.  visit returns 0 to go on, 1 to leave the
+ * node's children out, or -1 to stop: jptr_walk() then returns -1.
+ * ptr is as it was when jptr_walk() returns.
+ */
+int	jptr_walk(json_t *node, struct sb *ptr,
+	    int (*visit)(json_t *node, const struct sb *ptr, void *arg),
+	    void *arg);
+/*
  * The value at ptr inside root (borrowed), or NULL when there is none.
  * "" is root itself.  A malformed pointer finds nothing.
  */

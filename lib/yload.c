@@ -733,53 +733,39 @@ ypos_free(struct ypos *p)
 	free(p);
 }
 
+struct table_walk {
+	struct jptab		*t;
+	const struct ypos	*p;
+	size_t			 i;	/* the next position to give */
+};
+
 /*
- * Give node, at ptr, the next position, then its children theirs; an
- * alias's copy has none below the alias.  Returns -1 if the positions
+ * Give node, at ptr, the next position (its children take theirs after
+ * it); an alias's copy has none below the alias.  Stops if the positions
  * run out (they do not, for the document they were recorded with).
  */
 static int
-table_node(struct jptab *t, const struct ypos *p, size_t *i, json_t *node,
-    struct sb *ptr)
+table_node(json_t *node, const struct sb *ptr, void *arg)
 {
+	struct table_walk *w = arg;
 	const struct ypos_node *n;
-	size_t len = ptr->len, j;
-	const char *k;
-	json_t *v;
 
-	if (*i == p->n)
+	(void)node;
+	if (w->i == w->p->n)
 		return -1;
-	n = &p->v[(*i)++];
-	jptab_put(t, ptr->buf, ptr->len, (int)n->line, (int)n->col, 0);
-	if (n->alias)
-		return 0;
-	if (json_is_object(node)) {
-		json_object_foreach(node, k, v) {
-			jptr_push_key(ptr, k);
-			if (table_node(t, p, i, v, ptr) == -1)
-				return -1;
-			sb_truncate(ptr, len);
-		}
-	} else if (json_is_array(node)) {
-		json_array_foreach(node, j, v) {
-			jptr_push_index(ptr, j);
-			if (table_node(t, p, i, v, ptr) == -1)
-				return -1;
-			sb_truncate(ptr, len);
-		}
-	}
-	return 0;
+	n = &w->p->v[w->i++];
+	jptab_put(w->t, ptr->buf, ptr->len, (int)n->line, (int)n->col, 0);
+	return n->alias ? 1 : 0;
 }
 
 struct jptab *
 ypos_table(const struct ypos *p, json_t *doc)
 {
-	struct jptab *t = jptab_new();
+	struct table_walk w = { jptab_new(), p, 0 };
 	struct sb ptr;
-	size_t i = 0;
 
 	sb_init(&ptr);
-	(void)table_node(t, p, &i, doc, &ptr);
+	(void)jptr_walk(doc, &ptr, table_node, &w);
 	sb_release(&ptr);
-	return t;
+	return w.t;
 }
