@@ -132,11 +132,10 @@ main(int argc, char *argv[])
 			perror(argv[i]);
 			return 2;
 		}
-		if (json && (doc = json_loadf(fp, 0, &err)) == NULL)
+		doc = json ? json_loadf(fp, 0, &err) : load(fp, argv[i]);
+		if (doc == NULL && json)
 			fprintf(stderr, "floor: %s:%d:%d: %s\n", argv[i],
 			    err.line, err.column, err.text);
-		else if (!json)
-			doc = load(fp, argv[i]);
 		fclose(fp);
 		if (doc == NULL || json_dumpf(doc, stdout, JSON_COMPACT) == -1 ||
 		    fputc('\n', stdout) == EOF)
