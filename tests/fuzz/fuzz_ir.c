@@ -5,9 +5,11 @@
  * The input is JSON.  An object with "fluidIR": 1 and a "stages" array
  * is written compact, as a stage writes it, read back with only "check"
  * parsed (as fluid-sqlgen reads), extended by one stage, and written.
+ * The same is done with the input as it came, in whatever spelling.
  * Properties: every member parsed equals the full parse's, and the
- * header and "check" are always parsed; the output is byte for byte the
- * whole extended document, written compact, and a newline.
+ * header and "check" are always parsed; the output is the whole
+ * extended document and a newline: byte for byte, written compact, for
+ * the compact input; the same JSON for the input as it came.
  */
 #include "fuzz.h"
 
@@ -28,15 +30,61 @@ same_members(json_t *part, json_t *whole)
 			fuzz_fail("the header or the check section not parsed");
 }
 
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/*
+ * Read buf as fluid-sqlgen does, extend it by one stage, and write it.
+ * The members parsed must be whole's, and the document written whole
+ * extended by the same stage: the same bytes when
+ * buf is what a stage writes (exact), the same JSON otherwise (a copied
+ * section keeps its own spelling of strings and numbers).
+ */
+static void
+round_trip(const char *buf, size_t len, json_t *whole, int exact)
 {
 	static const char *const only[] = { "check", NULL };
 	json_error_t err;
-	json_t *whole, *part;
-	char *text, *want, *out = NULL;
+	json_t *part, *got, *ext = json_deep_copy(whole);
+	char *want, *out = NULL;
 	size_t outlen = 0;
 	FILE *fp;
+
+	if ((fp = fmemopen((void *)buf, len, "r")) == NULL)
+		fuzz_fail("fmemopen");
+	if ((part = ir_read_only(fp, NULL, only)) == NULL)
+		fuzz_fail("ir_read_only gave nothing for a good document");
+	fclose(fp);
+	same_members(part, whole);
+	ir_add_stage(part, "sqlgen", json_string("new"));
+	ir_add_stage(ext, "sqlgen", json_string("new"));
+	if ((fp = open_memstream(&out, &outlen)) == NULL)
+		fuzz_fail("open_memstream");
+	if (ir_write(fp, part) == -1)
+		fuzz_fail("ir_write failed on a memory stream");
+	fclose(fp);
+	if (outlen == 0 || out[outlen - 1] != '\n')
+		fuzz_fail("the document does not end with a newline");
+	if (exact) {
+		want = json_dumps(ext, JSON_COMPACT);
+		if (want == NULL || outlen != strlen(want) + 1 ||
+		    memcmp(out, want, outlen - 1) != 0)
+			fuzz_fail("the copy is not the whole document");
+		free(want);
+	} else {
+		got = json_loadb(out, outlen, JSON_REJECT_DUPLICATES, &err);
+		if (!json_equal(got, ext))
+			fuzz_fail("the copy does not mean the whole document");
+		json_decref(got);
+	}
+	free(out);
+	json_decref(part);
+	json_decref(ext);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	json_error_t err;
+	json_t *whole;
+	char *text;
 
 	if (size > FUZZ_MAX_INPUT)
 		return 0;
@@ -49,27 +97,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		json_decref(whole);
 		return 0;
 	}
-	if ((fp = fmemopen(text, strlen(text), "r")) == NULL)
-		fuzz_fail("fmemopen");
-	part = ir_read_only(fp, NULL, only);
-	fclose(fp);
-	same_members(part, whole);
-
-	ir_add_stage(part, "sqlgen", json_string("new"));
-	ir_add_stage(whole, "sqlgen", json_string("new"));
-	if ((fp = open_memstream(&out, &outlen)) == NULL)
-		fuzz_fail("open_memstream");
-	if (ir_write(fp, part) == -1)
-		fuzz_fail("ir_write failed on a memory stream");
-	fclose(fp);
-	want = json_dumps(whole, JSON_COMPACT);
-	if (want == NULL || outlen != strlen(want) + 1 ||
-	    memcmp(out, want, outlen - 1) != 0 || out[outlen - 1] != '\n')
-		fuzz_fail("the copy is not the whole document");
-	free(want);
-	free(out);
+	/* The input as a stage writes it, then as it came. */
+	round_trip(text, strlen(text), whole, 1);
+	round_trip((const char *)data, size, whole, 0);
 	free(text);
-	json_decref(part);
 	json_decref(whole);
 	return 0;
 }
