@@ -1587,8 +1587,8 @@ null_list() {
 @test "contract: exposes: null names no expose, so a build's output is refused" {
 	null_list exposes
 	validate
-	assert_status 1
-	assert_stderr_line "^$F:$(at '^ *outputs: ' orders): error: Managed Flink: Flink build ingest-orders: outputs\[0\]: orders is not the exposeId of any expose\$"
+	build_refused "$(at '^ *outputs: ' orders)" 'outputs[0]' \
+	    '^orders is not the exposeId of any expose$'
 }
 
 @test "contract: builds: null still warns that the managed lane checked nothing" {
