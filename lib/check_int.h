@@ -92,10 +92,10 @@ json_t	*chk_word(struct chk *, enum chk_word);
 /*
  * Whether an error may still look for a "did you mean" among a large
  * set of names (a stream's columns, a struct's fields): the first
- * CHK_MAX_SUGGESTIONS errors of a run may, the rest say none.  Each look
- * costs time in the size of the set, so without the bound a contract
- * with thousands of wrong names would be checked in quadratic time; a
- * person fixing that many does not need each suggestion.
+ * CHK_MAX_SUGGESTIONS errors of a contract may, the rest say none.
+ * Each look costs time in the size of the set, so without the bound a
+ * contract with thousands of wrong names would be checked in quadratic
+ * time; a person fixing that many does not need each suggestion.
  */
 #define CHK_MAX_SUGGESTIONS	100
 bool	 chk_suggest(struct chk *);

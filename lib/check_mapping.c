@@ -213,15 +213,26 @@ named_expr(const char *name, json_t *e)
 	return o;
 }
 
+/*
+ * hint: " (did you mean F?)" for a field F of struct st one edit away
+ * from name, or "" (also once the contract's suggestions are used up; see
+ * chk_suggest()).
+ */
 static void
-field_names(const struct ty *st, const char ***out, size_t *n)
+field_hint(struct chk *c, const struct ty *st, const char *name, char *hint,
+    size_t len)
 {
+	const char **names;
 	size_t i;
 
-	*out = xcalloc(st->nfields + 1, sizeof(**out));
+	hint[0] = '\0';
+	if (!chk_suggest(c))
+		return;
+	names = xcalloc(st->nfields + 1, sizeof(*names));
 	for (i = 0; i < st->nfields; i++)
-		(*out)[i] = st->fields[i].name;
-	*n = st->nfields;
+		names[i] = st->fields[i].name;
+	didyoumean(name, names, st->nfields, hint, len);
+	free(names);
 }
 
 /* Is name a stream column or explode whose declaration was refused? */
@@ -265,7 +276,7 @@ type_path(struct binder *b, struct loc *l, const struct path *p, bool quiet,
 	struct scol *sc = NULL;
 	json_t *steps;
 	const char **names;
-	size_t i, n;
+	size_t i;
 	char hint[160];
 	bool ok = false;
 
@@ -313,13 +324,8 @@ type_path(struct binder *b, struct loc *l, const struct path *p, bool quiet,
 
 			if (f == NULL) {
 				if (!quiet) {
-					hint[0] = '\0';
-					if (chk_suggest(b->c)) {
-						field_names(t, &names, &n);
-						didyoumean(st->name, names, n,
-						    hint, sizeof(hint));
-						free(names);
-					}
+					field_hint(b->c, t, st->name, hint,
+					    sizeof(hint));
 					cerr(b->c, l, "%s has no field %s%s",
 					    path_so_far(b, p, i), st->name,
 					    hint);
@@ -440,8 +446,7 @@ convert_struct(struct binder *b, const struct oloc *o, const struct ty *dst,
 	const struct ty_field *sf;
 	struct typed child;
 	struct oloc co = *o;
-	const char **names;
-	size_t i, n;
+	size_t i;
 	bool ok = true;
 	char hint[160];
 
@@ -454,13 +459,7 @@ convert_struct(struct binder *b, const struct oloc *o, const struct ty *dst,
 
 		co.name = cname;
 		if (sf == NULL) {
-			hint[0] = '\0';
-			if (chk_suggest(b->c)) {
-				field_names(src->type, &names, &n);
-				didyoumean(fname, names, n, hint,
-				    sizeof(hint));
-				free(names);
-			}
+			field_hint(b->c, src->type, fname, hint, sizeof(hint));
 			oerr(b, &co, "%s: the source struct has no field %s%s",
 			    cname, fname, hint);
 			free(cname);
@@ -666,8 +665,8 @@ entry_name_ok(struct binder *b, struct loc *l, const char *name,
 	struct path_step plain = { PATH_FIELD, NULL };
 	const struct ty *t = schema;
 	const struct ty_field *f;
-	const char *why, **names;
-	size_t i, n, k;
+	const char *why;
+	size_t i, k;
 	char hint[160];
 	bool ok;
 
@@ -699,13 +698,8 @@ entry_name_ok(struct binder *b, struct loc *l, const char *name,
 		if (f == NULL && i == 0 && name_in(b->xbad, p.steps[0].name))
 			break;	/* its declaration was refused */
 		if (f == NULL) {
-			hint[0] = '\0';
-			if (chk_suggest(b->c)) {
-				field_names(t, &names, &n);
-				didyoumean(p.steps[i].name, names, n, hint,
-				    sizeof(hint));
-				free(names);
-			}
+			field_hint(b->c, t, p.steps[i].name, hint,
+			    sizeof(hint));
 			cerr(b->c, l, "%s is not a column of %s%s", name,
 			    b->xpath, hint);
 			break;
