@@ -167,14 +167,14 @@ auth_check(struct chk *c, struct loc *l, json_t *binding, bool *ok,
 	return ir;
 }
 
+/* Whether s contains one of words. */
 static bool
-word_in(const char *s, const char *const *words, bool substring)
+has_word_part(const char *s, const char *const *words)
 {
 	size_t i;
 
 	for (i = 0; words[i] != NULL; i++)
-		if (substring ? strstr(s, words[i]) != NULL :
-		    strcmp(s, words[i]) == 0)
+		if (strstr(s, words[i]) != NULL)
 			return true;
 	return false;
 }
@@ -219,10 +219,10 @@ properties_check(struct chk *c, struct loc *l, json_t *binding, bool *ok)
 			    "a control character: Iceberg would resolve it "
 			    "from the job's environment (only catalogAuth "
 			    "references a variable)");
-		else if (word_in(k, reserved_props, false))
+		else if (word_index(k, reserved_props) >= 0)
 			cerr(c, l, "is set by fluid from binding.location and "
 			    "catalogAuth");
-		else if (word_in(k, secret_words, true))
+		else if (has_word_part(k, secret_words))
 			cerr(c, l, "looks like a credential: credentials "
 			    "never go into catalog properties; use "
 			    "catalogAuth or a Secret in "

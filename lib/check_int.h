@@ -149,6 +149,8 @@ void	 cwarn(struct chk *, const struct loc *, const char *fmt, ...)
 const char *didyoumean(const char *name, const char *const *cands,
 	    size_t n, char *buf, size_t buflen);
 
+/* The index of s in the NULL-terminated list words (NULL: none), or -1. */
+int	 word_index(const char *s, const char *const *words);
 /*
  * Refuse keys of obj not in the NULL-terminated list allowed (with a
  * did-you-mean).  Returns the number refused.

@@ -36,17 +36,6 @@ struct col_keys {
 	json_t		*value[NKEPT];	/* name, type, required, or NULL */
 };
 
-static int
-word_index(const char *s, const char *const *words)
-{
-	int i;
-
-	for (i = 0; words[i] != NULL; i++)
-		if (strcmp(s, words[i]) == 0)
-			return i;
-	return -1;
-}
-
 /*
  * A column has two or three keys, and is asked about a dozen: a walk
  * over what it has answers them all at once.

@@ -236,13 +236,15 @@ json_kind(const json_t *v)
 	return "a value";
 }
 
-static bool
-word_listed(const char *s, const char *const *words)
+int
+word_index(const char *s, const char *const *words)
 {
-	for (; words != NULL && *words != NULL; words++)
-		if (strcmp(s, *words) == 0)
-			return true;
-	return false;
+	int i;
+
+	for (i = 0; words != NULL && words[i] != NULL; i++)
+		if (strcmp(s, words[i]) == 0)
+			return i;
+	return -1;
 }
 
 int
@@ -266,7 +268,7 @@ only_keys_except(struct chk *c, struct loc *l, json_t *obj,
 	for (n = 0; allowed[n] != NULL; n++)
 		;
 	json_object_foreach(obj, k, v) {
-		if (word_listed(k, allowed) || word_listed(k, ignored))
+		if (word_index(k, allowed) >= 0 || word_index(k, ignored) >= 0)
 			continue;
 		loc_key(l, k);
 		if (has_control(k) || strlen(k) > 64)
