@@ -27,7 +27,7 @@ digest_start(void)
 	return started;
 }
 
-static void
+_Noreturn static void
 digest_fail(void)
 {
 	fputs("fluid: OpenSSL could not compute sha256\n", stderr);
@@ -74,7 +74,7 @@ digest_json(const json_t *v, char out[DIGEST_STRLEN])
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int mdlen = 0;
-	EVP_MD_CTX *ctx = NULL;	/* clang cannot see that digest_fail() exits */
+	EVP_MD_CTX *ctx;
 
 	if (!digest_start() || (ctx = EVP_MD_CTX_new()) == NULL ||
 	    !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL))

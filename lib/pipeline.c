@@ -105,7 +105,9 @@ pipeline_run(const struct resolve_opts *ro, enum diag_format fmt,
 		if (o.doc == NULL) {
 			/* What the next stage's reader says of nothing. */
 			json_decref(json_loadb("", 0, 0, &err));
-			fl_fatal("wrote no pipeline document: %s", err.text);
+			fl_setprogname(progname);
+			fl_fatal("%s wrote no pipeline document: %s", names[i],
+			    err.text);
 		}
 	}
 	fl_setprogname(progname);
