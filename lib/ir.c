@@ -10,7 +10,6 @@
 #include "diag.h"
 #include "ir.h"
 #include "xalloc.h"
-#include "yload.h"
 
 json_t *
 ir_new(void)
@@ -51,7 +50,7 @@ ir_add_stage(json_t *doc, const char *stage, json_t *section)
 #define IR_MAX_MEMBERS	64	/* of a document read in parts */
 
 static struct {
-	const json_t	*doc;		/* the tree parsed from them */
+	json_t		*doc;		/* the tree parsed from them (held) */
 	unsigned char	*buf;
 	size_t		 len;
 	size_t		 members;	/* of doc, as read */
@@ -322,8 +321,9 @@ ir_read_only(FILE *fp, const char *after, const char *const only[])
 		fl_fatal("expects a pipeline document on standard input "
 		    "(run fluid-resolve first)");
 	free(in.buf);
+	json_decref(in.doc);
 	memset(&in, 0, sizeof(in));
-	if (yload_slurp(fp, FL_MAX_IR_BYTES, &in.buf, &in.len) == -1) {
+	if (slurp(fp, FL_MAX_IR_BYTES, &in.buf, &in.len) == -1) {
 		if (errno == EFBIG)
 			fl_fatal("standard input is larger than %u bytes, the "
 			    "limit of a pipeline document", FL_MAX_IR_BYTES);
@@ -358,7 +358,8 @@ ir_read_only(FILE *fp, const char *after, const char *const only[])
 	refusing = NULL;
 	if (in.headlen == 0)	/* parsed whole: is it copyable? */
 		find_sections(doc);
-	in.doc = doc;
+	/* Held, so that no other tree can take its address meanwhile. */
+	in.doc = json_incref(doc);
 	in.members = json_object_size(doc);
 	in.stages = json_array_size(json_object_get(doc, "stages"));
 	return doc;
@@ -450,7 +451,9 @@ ir_write(FILE *fp, const json_t *doc)
 		stage = ir_last_stage((json_t *)doc);
 		added = json_pack("{s:O}", stage,
 		    json_object_get(doc, stage));
-		rc = irout_put(head, strlen(head), o) == -1 ||
+		/* Made before a byte is written: a failure writes nothing. */
+		rc = added == NULL ||
+		    irout_put(head, strlen(head), o) == -1 ||
 		    irout_put((const char *)in.buf + in.headlen,
 		    in.close - in.headlen, o) == -1 ||
 		    irout_put(",", 1, o) == -1;

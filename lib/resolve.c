@@ -243,7 +243,7 @@ load_file(struct resolver *r, const char *real, const char *display,
 		} else
 			rc = yload_file_pos(display, fp, FL_MAX_INPUT_BYTES,
 			    &doc, &pos, &r->load_nodes, r->d);
-	} else if ((rc = yload_slurp(fp, FL_MAX_INPUT_BYTES, &buf,
+	} else if ((rc = slurp(fp, FL_MAX_INPUT_BYTES, &buf,
 	    &len)) == -1)
 		rc = -2;
 	else {
@@ -533,21 +533,6 @@ toobig:
 	    FL_MAX_NODES);
 	r->failed = 1;
 	return -1;
-}
-
-/* The decimal digits of v at p; returns the end. */
-static char *
-put_digits(char *p, unsigned long long v)
-{
-	char buf[24], *d = buf + sizeof(buf);
-	size_t n;
-
-	do
-		*--d = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	n = (size_t)(buf + sizeof(buf) - d);
-	memcpy(p, d, n);
-	return p + n;
 }
 
 /*

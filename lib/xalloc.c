@@ -1,6 +1,7 @@
 /*
  * xalloc.c - allocation wrappers that exit on failure (see xalloc.h).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,15 +148,26 @@ sb_addc(struct sb *sb, char c)
 	sb_addn(sb, &c, 1);
 }
 
+char *
+put_digits(char *p, unsigned long long v)
+{
+	char buf[24], *d = buf + sizeof(buf);
+	size_t n;
+
+	do
+		*--d = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	n = (size_t)(buf + sizeof(buf) - d);
+	memcpy(p, d, n);
+	return p + n;
+}
+
 void
 sb_addu(struct sb *sb, unsigned long long v)
 {
-	char buf[24], *p = buf + sizeof(buf);
+	char buf[24];
 
-	do
-		*--p = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	sb_addn(sb, p, (size_t)(buf + sizeof(buf) - p));
+	sb_addn(sb, buf, (size_t)(put_digits(buf, v) - buf));
 }
 
 void
@@ -199,4 +211,43 @@ sb_steal(struct sb *sb)
 	sb->buf = NULL;
 	sb->len = sb->cap = 0;
 	return p ? p : xstrdup("");
+}
+
+int
+slurp(FILE *fp, size_t max, unsigned char **bufp, size_t *lenp)
+{
+	size_t len = 0, cap = 65536, n;
+	unsigned char *buf = xmalloc(cap);
+
+	for (;;) {
+		if (len == cap) {
+			if (cap > max) {
+				free(buf);
+				errno = EFBIG;
+				return -1;
+			}
+			/*
+			 * Never more than max + 1 bytes: one byte past the
+			 * limit is enough to know the input is too large.
+			 */
+			cap = cap > max / 2 ? max + 1 : cap * 2;
+			buf = xreallocarray(buf, cap, 1);
+		}
+		n = fread(buf + len, 1, cap - len, fp);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(fp)) {
+		free(buf);
+		return -1;
+	}
+	if (len > max) {
+		free(buf);
+		errno = EFBIG;
+		return -1;
+	}
+	*bufp = buf;
+	*lenp = len;
+	return 0;
 }

@@ -15,6 +15,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
@@ -39,11 +40,19 @@ void	 sb_adds(struct sb *, const char *);
 void	 sb_addc(struct sb *, char);
 /* The decimal digits of v, without printf. */
 void	 sb_addu(struct sb *, unsigned long long v);
+/* The same written at p, which has room for 20; returns their end. */
+char	*put_digits(char *p, unsigned long long v);
 /* v in decimal, as "%d" prints it, without printf. */
 void	 sb_addi(struct sb *, int v);
 void	 sb_addf(struct sb *, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void	 sb_truncate(struct sb *, size_t len);
 char	*sb_steal(struct sb *);
+
+/*
+ * Read a whole file or stream into memory, refusing more than max bytes.
+ * Returns 0, or -1 with errno set (EFBIG when too large).
+ */
+int	 slurp(FILE *fp, size_t max, unsigned char **buf, size_t *len);
 
 #endif

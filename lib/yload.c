@@ -685,45 +685,6 @@ yload_buffer(const char *name, const unsigned char *buf, size_t len,
 	return 0;
 }
 
-int
-yload_slurp(FILE *fp, size_t max, unsigned char **bufp, size_t *lenp)
-{
-	size_t len = 0, cap = 65536, n;
-	unsigned char *buf = xmalloc(cap);
-
-	for (;;) {
-		if (len == cap) {
-			if (cap > max) {
-				free(buf);
-				errno = EFBIG;
-				return -1;
-			}
-			/*
-			 * Never more than max + 1 bytes: one byte past the
-			 * limit is enough to know the input is too large.
-			 */
-			cap = cap > max / 2 ? max + 1 : cap * 2;
-			buf = xreallocarray(buf, cap, 1);
-		}
-		n = fread(buf + len, 1, cap - len, fp);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(fp)) {
-		free(buf);
-		return -1;
-	}
-	if (len > max) {
-		free(buf);
-		errno = EFBIG;
-		return -1;
-	}
-	*bufp = buf;
-	*lenp = len;
-	return 0;
-}
-
 void
 ypos_free(struct ypos *p)
 {

@@ -82,10 +82,4 @@ struct jptab *ypos_table(const struct ypos *, json_t *doc);
 /* What a plain (unquoted) scalar means under the core schema. */
 enum yload_plain yload_plain_kind(const char *s, size_t len);
 
-/*
- * Read a whole file or stream into memory, refusing more than max bytes.
- * Returns 0, or -1 with errno set (EFBIG when too large).
- */
-int	yload_slurp(FILE *fp, size_t max, unsigned char **buf, size_t *len);
-
 #endif
