@@ -851,11 +851,8 @@ check_fragment(struct chk *c, const char *kind, const char *version,
 	} else if (strcmp(kind, "schema") == 0) {
 		if ((t = schema_columns(c, &l, doc, NULL, &ok, NULL)) != NULL &&
 		    ok) {
-			json_t *tj = ty_to_json_shared(t, NULL, &c->names);
-
-			ir = json_pack("{s:s, s:O}", "fragment", kind,
-			    "columns", json_object_get(tj, "fields"));
-			json_decref(tj);
+			ir = json_pack("{s:s, s:o}", "fragment", kind,
+			    "columns", columns_json(c, t, NULL));
 		}
 		ty_free(t);
 	} else {

@@ -399,22 +399,6 @@ s3_names_bucket(const char *s)
 	    s[5] != '\0' && s[5] != '/';
 }
 
-/* The table's columns: schema's fields, in expose order. */
-static json_t *
-columns_json(struct chk *c, const struct ty *schema, json_t *names)
-{
-	json_t *a = json_array(), *n;
-	size_t i;
-
-	for (i = 0; i < schema->nfields; i++) {
-		n = field_name_json(names, schema, i);
-		json_array_append_new(a, ty_to_json_shared(
-		    schema->fields[i].type, n, &c->names));
-		json_decref(n);
-	}
-	return a;
-}
-
 json_t *
 expose_check(struct chk *c, struct loc *l, json_t *expose, struct ty *schema,
     json_t *names, json_t *bad)

@@ -186,6 +186,8 @@ bool	 has_control(const char *s);
  * (the contract's own strings, see schema_columns()) has it, else made.
  */
 json_t	*field_name_json(json_t *names, const struct ty *st, size_t i);
+/* st's fields in IR column form, in order, named as field_name_json(). */
+json_t	*columns_json(struct chk *, const struct ty *st, json_t *names);
 /* s in lower case (ASCII), for case-insensitive name indexes. */
 char	*lower_dup(const char *s);
 /*

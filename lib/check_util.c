@@ -450,6 +450,21 @@ field_name_json(json_t *names, const struct ty *st, size_t i)
 	return n != NULL ? json_incref(n) : json_string(st->fields[i].name);
 }
 
+json_t *
+columns_json(struct chk *c, const struct ty *st, json_t *names)
+{
+	json_t *a = json_array(), *n;
+	size_t i;
+
+	for (i = 0; i < st->nfields; i++) {
+		n = field_name_json(names, st, i);
+		json_array_append_new(a, ty_to_json_shared(st->fields[i].type,
+		    n, &c->names));
+		json_decref(n);
+	}
+	return a;
+}
+
 const char *
 lower_in(const char *s, char buf[CHK_LOWER_BUF], char **to_free)
 {
