@@ -28,6 +28,8 @@ static const char *const kind_names[] = {
 };
 
 #define NKINDS	(sizeof(kind_names) / sizeof(kind_names[0]))
+/* struct ty_names keeps a name per kind: a kind added needs one there. */
+_Static_assert(NKINDS == TY_MAP + 1, "kind_names and ty_names.plain differ");
 
 /*
  * Parameters are parsed with a cap, so that a long run of digits is
