@@ -613,17 +613,17 @@ stream_value(struct chk *c, struct loc *l, json_t *stream, struct stream *s,
 	struct loc_mark m = loc_mark(l);
 	const char *kind, *fmt, *keyfmt = NULL;
 	struct ty *st;
-	json_t *v, *names = json_array();
+	json_t *v, *names;
 	size_t i;
 	bool ok;
 
 	if (!json_is_object(stream)) {
-		json_decref(names);
 		cerr(c, l, "must be a mapping with kind, topic, format and "
 		    "schema");
 		s->broken = true;
 		return false;
 	}
+	names = json_array();
 	ok = only_keys(c, l, stream, stream_keys) == 0;
 	kind = get_enum(c, l, stream, "kind", true, kinds);
 	ok &= topic_ok(c, l, stream);
