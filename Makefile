@@ -30,7 +30,7 @@ ALL_LDFLAGS = $(LDFLAGS_CONFIGURED) $(LDFLAGS)
 
 LIB_SRCS = lib/xalloc.c lib/diag.c lib/jptr.c lib/yload.c lib/yemit.c \
 	lib/resolve.c lib/ir.c lib/types.c lib/path.c lib/digest.c \
-	lib/atomic.c lib/cli.c lib/url.c lib/check.c lib/check_util.c \
+	lib/atomic.c lib/url.c lib/check.c lib/check_util.c \
 	lib/check_schema.c lib/check_stream.c lib/check_expose.c \
 	lib/check_mapping.c lib/sqlq.c lib/sqlgen.c lib/utf8.c \
 	lib/stage_resolve.c lib/stage_check.c lib/stage_sqlgen.c \
@@ -41,6 +41,8 @@ LIBFLUID = $(O)/lib/libfluid.a
 
 TOOLS = fluid fluid-resolve fluid-check fluid-sqlgen
 TOOL_BINS = $(addprefix $(O)/bin/,$(TOOLS))
+# What every tool's main() shares, and the only code that exits.
+TOOL_COMMON = $(O)/tools/cli.o
 
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(O)/bin/%,\
 	$(wildcard tests/unit/t_*.c))
@@ -63,9 +65,14 @@ $(LIBFLUID): $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $(LIB_OBJS)
 
-$(O)/bin/%: tools/%.c $(LIBFLUID) $(LIB_HDRS)
+$(O)/tools/%.o: tools/%.c tools/cli.h $(LIB_HDRS) config.mk
+	@mkdir -p $(O)/tools
+	$(CC) $(ALL_CFLAGS) -Itools -c $< -o $@
+
+$(O)/bin/%: tools/%.c tools/cli.h $(TOOL_COMMON) $(LIBFLUID) $(LIB_HDRS)
 	@mkdir -p $(O)/bin
-	$(CC) $(ALL_CFLAGS) $< -o $@ $(ALL_LDFLAGS) $(LIBFLUID) $(PKG_LIBS)
+	$(CC) $(ALL_CFLAGS) -Itools $< -o $@ $(ALL_LDFLAGS) $(TOOL_COMMON) \
+	    $(LIBFLUID) $(PKG_LIBS)
 
 $(O)/bin/t_%: tests/unit/t_%.c tests/unit/tap.h $(LIBFLUID) $(LIB_HDRS)
 	@mkdir -p $(O)/bin
@@ -100,7 +107,7 @@ install: all
 	$(if $(MAN7),cp $(MAN7) $(DESTDIR)$(MANDIR)/man7/)
 
 clean:
-	rm -rf bin lib/*.o lib/libfluid.a build tests/tmp
+	rm -rf bin lib/*.o lib/libfluid.a tools/*.o build tests/tmp
 
 distclean: clean
 	rm -rf config.mk config.log config.status configure autom4te.cache

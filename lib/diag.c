@@ -36,21 +36,13 @@ diags_release(struct diags *d)
 }
 
 void
-diags_set_positions(struct diags *d, json_t *positions, json_t *files)
+diags_set_resolve(struct diags *d, json_t *section)
 {
 	jptab_free(d->table);
 	d->table = NULL;
 	d->decoded = 0;
-	d->document = NULL;
-	d->positions = positions;
-	d->files = files;
-}
-
-void
-diags_set_resolve(struct diags *d, json_t *section)
-{
-	diags_set_positions(d, json_object_get(section, "positions"),
-	    json_object_get(section, "files"));
+	d->positions = json_object_get(section, "positions");
+	d->files = json_object_get(section, "files");
 	d->document = json_object_get(section, "document");
 }
 
@@ -215,6 +207,8 @@ diag_new(struct diags *d, enum diag_level level)
 	g->level = level;
 	if (level == DIAG_ERROR)
 		d->nerrors++;
+	else if (level == DIAG_FATAL)
+		d->nfatal++;
 	else
 		d->nwarnings++;
 	return g;
@@ -227,47 +221,20 @@ diag_locate(struct diags *d, const char *ptr, const char **file,
 	struct jptab *t;
 	const int *v;
 	size_t n;
-	char *p, *slash;
-	json_t *pos;
-	int found = 0;
 
-	if (ptr == NULL || d->positions == NULL)
+	if (ptr == NULL || (t = decode(d)) == NULL)
 		return 0;
-	if (!json_is_object(d->positions)) {
-		if ((t = decode(d)) == NULL)
-			return 0;
-		/* Fall back to the parent: "/a/b" -> "/a" -> "". */
-		n = strlen(ptr);
-		while ((v = jptab_get(t, ptr, n)) == NULL && n > 0)
-			while (n > 0 && ptr[--n] != '/')
-				;
-		if (v == NULL)
-			return 0;
-		*file = json_string_value(json_array_get(d->files,
-		    (size_t)v[0]));
-		*line = v[1];
-		*col = v[2];
-		return *file != NULL;
-	}
-	p = xstrdup(ptr);
-	for (;;) {
-		pos = json_object_get(d->positions, p);
-		if (json_is_array(pos) && json_array_size(pos) == 3) {
-			*file = json_string_value(json_array_get(d->files,
-			    (size_t)json_integer_value(json_array_get(pos, 0))));
-			*line = (int)json_integer_value(json_array_get(pos, 1));
-			*col = (int)json_integer_value(json_array_get(pos, 2));
-			found = *file != NULL;
-			break;
-		}
-		if (*p == '\0')
-			break;
-		/* Fall back to the parent: "/a/b" -> "/a" -> "". */
-		slash = strrchr(p, '/');
-		*slash = '\0';
-	}
-	free(p);
-	return found;
+	/* Fall back to the parent: "/a/b" -> "/a" -> "". */
+	n = strlen(ptr);
+	while ((v = jptab_get(t, ptr, n)) == NULL && n > 0)
+		while (n > 0 && ptr[--n] != '/')
+			;
+	if (v == NULL)
+		return 0;
+	*file = json_string_value(json_array_get(d->files, (size_t)v[0]));
+	*line = v[1];
+	*col = v[2];
+	return *file != NULL;
 }
 
 void
@@ -329,6 +296,10 @@ diag_print(const struct diags *d, FILE *fp, enum diag_format fmt,
 
 	for (i = 0; i < d->n; i++) {
 		g = &d->v[i];
+		if (g->level == DIAG_FATAL) {
+			fprintf(fp, "%s: %s\n", prog, g->msg);
+			continue;
+		}
 		if (fmt == DIAG_FORMAT_JSON) {
 			o = json_pack("{s:s, s:s}", "level", level_name(g->level),
 			    "message", g->msg);
@@ -369,7 +340,38 @@ diag_print(const struct diags *d, FILE *fp, enum diag_format fmt,
 int
 diag_status(const struct diags *d)
 {
-	return d->nerrors ? 1 : 0;
+	if (d->nfatal)
+		return EXIT_USAGE;
+	return d->nerrors ? EXIT_REFUSED : EXIT_OK;
+}
+
+void
+diag_fatal(struct diags *d, const char *fmt, ...)
+{
+	int e = errno;	/* for a format ending in ':' */
+	struct diag *g = diag_new(d, DIAG_FATAL);
+	va_list ap;
+
+	errno = e;
+	va_start(ap, fmt);
+	g->msg = fl_vmessage(fmt, ap);
+	va_end(ap);
+}
+
+const char *
+diag_json_kind(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:	return "a mapping";
+	case JSON_ARRAY:	return "a list";
+	case JSON_STRING:	return "a string";
+	case JSON_INTEGER:	return "an integer";
+	case JSON_REAL:		return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE:	return "a boolean";
+	case JSON_NULL:		return "empty";
+	}
+	return "a value";
 }
 
 void
@@ -387,37 +389,30 @@ fl_progname(void)
 }
 
 /* One line, as a diagnostic is, whatever the arguments quote. */
-static void
-vmsg(const char *fmt, va_list ap)
+char *
+fl_vmessage(const char *fmt, va_list ap)
 {
 	int e = errno;
 	size_t n = strlen(fmt);
-	char *msg = one_line(xvasprintf(fmt, ap));
+	char *msg = one_line(xvasprintf(fmt, ap)), *with;
 
-	fprintf(stderr, "%s: %s", progname, msg);
-	if (n > 0 && fmt[n - 1] == ':')
-		fprintf(stderr, " %s", strerror(e));
-	fputc('\n', stderr);
-	free(msg);
-}
-
-void
-fl_fatal(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg(fmt, ap);
-	va_end(ap);
-	exit(2);
+	if (n > 0 && fmt[n - 1] == ':') {
+		with = xasprintf("%s %s", msg, strerror(e));
+		free(msg);
+		msg = with;
+	}
+	return msg;
 }
 
 void
 fl_warnx(const char *fmt, ...)
 {
 	va_list ap;
+	char *msg;
 
 	va_start(ap, fmt);
-	vmsg(fmt, ap);
+	msg = fl_vmessage(fmt, ap);
 	va_end(ap);
+	fprintf(stderr, "%s: %s\n", progname, msg);
+	free(msg);
 }

@@ -7,9 +7,11 @@
  *	FILE:LINE:COL: error: MESSAGE
  *
  * or, with --diagnostics=json, one JSON object per line.  The exit status
- * of every fluid tool comes from diag_status(): 0 when no error was
- * added, 1 when the input was refused.  Usage and environment errors
- * (status 2) are not diagnostics; tools report them with fl_fatal().
+ * of every fluid tool comes from diag_status(): EXIT_OK when no error
+ * was added, EXIT_REFUSED when the input was refused, EXIT_USAGE when a
+ * usage or environment error (an unreadable file, a broken pipeline
+ * document) was added with diag_fatal().  The library never exits: it
+ * adds the diagnostic and returns, and the tool decides.
  *
  * A diagnostic is placed by a JSON pointer into the resolved contract.
  * fluid-resolve writes where every node of the contract stands as one
@@ -29,20 +31,28 @@
  * with no entry falls back to its nearest ancestor that has one, so
  * "the field is missing" errors point at the mapping that lacks it.
  * Records that do not match the document (a tool reordered its keys)
- * place nothing.  The older form, an object from pointers to [file
- * index, line, column], is still read.
+ * place nothing.
  */
 #ifndef FLUID_DIAG_H
 #define FLUID_DIAG_H
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <jansson.h>
 
 struct jptab;
 
+/* The exit statuses of every fluid tool (fluid(7)). */
+enum fl_exit {
+	EXIT_OK = 0,		/* done; for diff: no differences */
+	EXIT_REFUSED = 1,	/* the input was refused, or differs */
+	EXIT_USAGE = 2		/* bad usage, unreadable file, failed write */
+};
+
 enum diag_level {
 	DIAG_WARNING,
-	DIAG_ERROR
+	DIAG_ERROR,
+	DIAG_FATAL	/* usage or environment: printed "prog: msg" */
 };
 
 enum diag_format {
@@ -64,8 +74,8 @@ struct diags {
 	size_t		 n, cap;
 	size_t		 nerrors;
 	size_t		 nwarnings;
-	json_t		*positions;	/* borrowed: the records, or (older
-					   form) pointer -> [f, l, c] */
+	size_t		 nfatal;	/* usage or environment errors */
+	json_t		*positions;	/* borrowed: the records */
 	json_t		*files;		/* borrowed: array of file names */
 	json_t		*document;	/* borrowed: what the records follow */
 	struct jptab	*table;		/* the records decoded, or NULL */
@@ -79,11 +89,6 @@ void	diags_release(struct diags *);
  * resolve section (borrowed: it must outlive d's last diag_at()).
  */
 void	diags_set_resolve(struct diags *, json_t *section);
-/*
- * The same with positions and files alone: only for the older, object
- * form of the positions (string records need the document).
- */
-void	diags_set_positions(struct diags *, json_t *positions, json_t *files);
 
 /* Add a diagnostic placed by a JSON pointer (may be NULL). */
 void	diag_at(struct diags *, enum diag_level, const char *ptr,
@@ -92,6 +97,17 @@ void	diag_at(struct diags *, enum diag_level, const char *ptr,
 void	diag_pos(struct diags *, enum diag_level, const char *file,
 	    int line, int col, const char *fmt, ...)
 	    __attribute__((format(printf, 6, 7)));
+
+/*
+ * A usage or environment error: diag_status() becomes EXIT_USAGE, and
+ * it prints as "prog: message" in either format, as it always has.  As
+ * with cproc's fatal(), a format ending in ':' appends strerror(errno).
+ */
+void	diag_fatal(struct diags *, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+/* How a message names the kind of a JSON value: "a mapping", "a list"... */
+const char *diag_json_kind(const json_t *);
 
 /*
  * Where a pointer is: fills file/line/col, returns 0 if unknown.  The
@@ -106,14 +122,13 @@ void	diag_print(const struct diags *, FILE *, enum diag_format,
 	    const char *prog);
 int	diag_status(const struct diags *);
 
-/*
- * Usage and environment errors: print "prog: message" and exit 2.
- * Like cproc's fatal(), a format ending in ':' appends strerror(errno).
- */
+/* The name "prog: message" lines start with (see cli.h for fl_fatal()). */
 void	fl_setprogname(const char *);
 const char *fl_progname(void);
-void	fl_fatal(const char *fmt, ...)
-	    __attribute__((format(printf, 1, 2), noreturn));
+/* Print "prog: message" now; a format ending in ':' appends strerror. */
 void	fl_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The message fl_warnx() would print, without "prog: " (a new string). */
+char	*fl_vmessage(const char *fmt, va_list ap)
+	    __attribute__((format(printf, 1, 0)));
 
 #endif

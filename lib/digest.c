@@ -8,6 +8,7 @@
 #include <openssl/evp.h>
 
 #include "digest.h"
+#include "xalloc.h"
 
 /*
  * OpenSSL starts itself on first use by reading the system's
@@ -27,11 +28,14 @@ digest_start(void)
 	return started;
 }
 
+/*
+ * sha256 is built into every libcrypto and needs no provider we could
+ * lack; what EVP_Digest() can still fail at is allocating its context.
+ */
 _Noreturn static void
 digest_fail(void)
 {
-	fputs("fluid: OpenSSL could not compute sha256\n", stderr);
-	exit(2);
+	xalloc_die("OpenSSL could not compute sha256");
 }
 
 /* "sha256:" and the digest in lower-case hex, as DIGEST_STRLEN allows. */

@@ -17,7 +17,6 @@
  *	utf8.h     one UTF-8 character                     (utf8.c)
  *	digest.h   sha256 digests                          (digest.c)
  *	atomic.h   all-or-nothing file writes              (atomic.c)
- *	cli.h      what every tool's main() does           (cli.c)
  *	check.h    the static rules, IR out                (check*.c)
  *	url.h      URLs through libcurl's parser           (url.c)
  *	sqlq.h     SQL identifiers and literals            (sqlq.c)
@@ -44,11 +43,11 @@
 #include "path.h"
 #include "digest.h"
 #include "atomic.h"
-#include "cli.h"
 #include "check.h"
 #include "url.h"
 #include "sqlq.h"
 #include "sqlgen.h"
+#include "stage.h"
 #include "pipeline.h"
 
 #endif

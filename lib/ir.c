@@ -41,16 +41,17 @@ ir_add_stage(json_t *doc, const char *stage, json_t *section)
 }
 
 /*
- * The bytes of the document ir_read() read, kept so that ir_write() can
- * pass the sections it was given through as they came instead of
- * writing them again: dumping a large tree costs more than parsing it,
- * and fluid-sqlgen would dump the resolve and check sections only to
- * give back the bytes it read.
+ * A document and the bytes ir_read() read it from, kept so that
+ * ir_write() can pass the sections it was given through as they came
+ * instead of writing them again: dumping a large tree costs more than
+ * parsing it, and fluid-sqlgen would dump the resolve and check
+ * sections only to give back the bytes it read.  A handle from
+ * ir_wrap() has no bytes.
  */
 #define IR_MAX_MEMBERS	64	/* of a document read in parts */
 
-static struct {
-	json_t		*doc;		/* the tree parsed from them (held) */
+struct ir {
+	json_t		*doc;		/* the tree (a reference held) */
 	unsigned char	*buf;
 	size_t		 len;
 	size_t		 members;	/* of doc, as read */
@@ -66,7 +67,7 @@ static struct {
 		const char	*key;	/* in buf, without its quotes */
 		size_t		 len;
 	}		 skipped[IR_MAX_MEMBERS];	/* their keys */
-} in;
+};
 
 /*
  * JSON's blank space.  Not strchr(" \t\r\n", c), which finds the
@@ -101,8 +102,6 @@ header(const json_t *doc, size_t nstages)
 	return s;
 }
 
-static json_t *volatile refusing;	/* volatile: stores a compiler may not drop */
-
 /* Past the JSON string that starts at p, or NULL. */
 static const char *
 skip_string(const char *p, const char *end)
@@ -131,19 +130,19 @@ compact(const char *p, const char *end)
 }
 
 /*
- * Record in in.headlen and in.close whether the bytes read are the
+ * Record in in->headlen and in->close whether the bytes read are the
  * document doc in the form the stages write: its compact header, then
  * the sections with no blank space outside their strings, then the
  * closing brace, blank space allowed only after it.
  */
 static void
-find_sections(const json_t *doc)
+find_sections(struct ir *in, const json_t *doc)
 {
-	const char *buf = (const char *)in.buf;
+	const char *buf = (const char *)in->buf;
 	char *head;
-	size_t hl, end = in.len;
+	size_t hl, end = in->len;
 
-	in.headlen = in.close = 0;
+	in->headlen = in->close = 0;
 	if ((head = header(doc, json_array_size(json_object_get(doc,
 	    "stages")))) == NULL)
 		return;
@@ -152,8 +151,8 @@ find_sections(const json_t *doc)
 		end--;
 	if (end > hl + 1 && memcmp(buf, head, hl) == 0 && buf[hl] == ',' &&
 	    buf[end - 1] == '}' && compact(buf + hl, buf + end - 1)) {
-		in.headlen = hl;
-		in.close = end - 1;
+		in->headlen = hl;
+		in->close = end - 1;
 	}
 	free(head);
 }
@@ -206,13 +205,13 @@ skip_value(const char *p, const char *end)
 }
 
 /*
- * The members of the top-level object in.buf into m; their number, or 0
- * when in.buf is not such an object without blank space between members.
+ * The members of the top-level object in->buf into m; their number, or 0
+ * when in->buf is not such an object without blank space between members.
  */
 static size_t
-members(struct member m[IR_MAX_MEMBERS])
+members(const struct ir *in, struct member m[IR_MAX_MEMBERS])
 {
-	const char *p = (const char *)in.buf, *end = p + in.len, *k;
+	const char *p = (const char *)in->buf, *end = p + in->len, *k;
 	size_t n = 0;
 
 	while (end > p && is_blank(end[-1]))
@@ -264,14 +263,14 @@ wanted(const struct member *m, const char *const only[])
  * only from bytes in the form a stage writes.
  */
 static json_t *
-parse_parts(const char *const only[])
+parse_parts(struct ir *in, const char *const only[])
 {
 	struct member m[IR_MAX_MEMBERS];
 	json_error_t err;
 	json_t *doc, *v;
 	size_t n, i, j, unparsed = 0;
 
-	if ((n = members(m)) == 0)
+	if ((n = members(in, m)) == 0)
 		return NULL;
 	for (i = 0; i < n; i++)
 		for (j = 0; j < i; j++)
@@ -281,8 +280,8 @@ parse_parts(const char *const only[])
 	doc = json_object();
 	for (i = 0; i < n; i++) {
 		if (!wanted(&m[i], only)) {
-			in.skipped[unparsed].key = m[i].key;
-			in.skipped[unparsed].len = m[i].keylen;
+			in->skipped[unparsed].key = m[i].key;
+			in->skipped[unparsed].len = m[i].keylen;
 			unparsed++;
 			continue;
 		}
@@ -295,74 +294,112 @@ parse_parts(const char *const only[])
 		}
 	}
 	if (json_is_array(json_object_get(doc, "stages")))
-		find_sections(doc);
-	if (in.headlen == 0) {
+		find_sections(in, doc);
+	if (in->headlen == 0) {
 		json_decref(doc);
 		return NULL;
 	}
-	in.unparsed = unparsed;
+	in->unparsed = unparsed;
 	return doc;
 }
 
-json_t *
-ir_read(FILE *fp, const char *after)
+struct ir *
+ir_wrap(json_t *doc)
 {
-	return ir_read_only(fp, after, NULL);
+	struct ir *in = xmalloc(sizeof(*in));
+
+	memset(in, 0, sizeof(*in));
+	in->doc = doc;
+	return in;
 }
 
 json_t *
-ir_read_only(FILE *fp, const char *after, const char *const only[])
+ir_doc(const struct ir *in)
 {
-	json_error_t err;
-	json_t *doc = NULL;
+	return in->doc;
+}
+
+void
+ir_free(struct ir *in)
+{
+	if (in == NULL)
+		return;
+	json_decref(in->doc);
+	free(in->buf);
+	free(in);
+}
+
+/* The checks of ir_read() on the tree: -1 after a fatal diagnostic. */
+static int
+header_ok(json_t *doc, const char *after, struct diags *d)
+{
 	const char *last;
 
-	if (isatty(fileno(fp)))
-		fl_fatal("expects a pipeline document on standard input "
-		    "(run fluid-resolve first)");
-	free(in.buf);
-	json_decref(in.doc);
-	memset(&in, 0, sizeof(in));
-	if (slurp(fp, FL_MAX_IR_BYTES, &in.buf, &in.len) == -1) {
-		if (errno == EFBIG)
-			fl_fatal("standard input is larger than %u bytes, the "
-			    "limit of a pipeline document", FL_MAX_IR_BYTES);
-		fl_fatal("cannot read standard input:");
-	}
-	if (in.len == 0)
-		fl_fatal("standard input is empty (did the previous stage "
-		    "fail?)");
-	if (only != NULL)
-		doc = parse_parts(only);
-	if (doc == NULL)
-		doc = json_loadb((const char *)in.buf, in.len,
-		    JSON_REJECT_DUPLICATES, &err);
-	if (doc == NULL)
-		fl_fatal("standard input is not a pipeline document: line %d "
-		    "column %d: %s", err.line, err.column, err.text);
-	/*
-	 * The refusals below exit with the document in hand: a static
-	 * holds it meanwhile, so that a leak checker sees it in use.
-	 */
-	refusing = doc;
 	if (!json_is_object(doc) ||
 	    json_integer_value(json_object_get(doc, "fluidIR")) != IR_VERSION ||
-	    !json_is_array(json_object_get(doc, "stages")))
-		fl_fatal("standard input is not a fluid pipeline document "
+	    !json_is_array(json_object_get(doc, "stages"))) {
+		diag_fatal(d, "standard input is not a fluid pipeline document "
 		    "of version %d", IR_VERSION);
+		return -1;
+	}
 	last = ir_last_stage(doc);
-	if (after != NULL && (last == NULL || strcmp(last, after) != 0))
-		fl_fatal("expects the output of fluid-%s, got %s%s", after,
+	if (after != NULL && (last == NULL || strcmp(last, after) != 0)) {
+		diag_fatal(d, "expects the output of fluid-%s, got %s%s", after,
 		    last ? "the output of fluid-" : "an empty pipeline",
 		    last ? last : "");
-	refusing = NULL;
-	if (in.headlen == 0)	/* parsed whole: is it copyable? */
-		find_sections(doc);
-	/* Held, so that no other tree can take its address meanwhile. */
-	in.doc = json_incref(doc);
-	in.members = json_object_size(doc);
-	in.stages = json_array_size(json_object_get(doc, "stages"));
-	return doc;
+		return -1;
+	}
+	return 0;
+}
+
+struct ir *
+ir_read(FILE *fp, const char *after, const char *const only[],
+    struct diags *d)
+{
+	json_error_t err;
+	struct ir *in;
+	json_t *doc = NULL;
+
+	if (isatty(fileno(fp))) {
+		diag_fatal(d, "expects a pipeline document on standard input "
+		    "(run fluid-resolve first)");
+		return NULL;
+	}
+	in = ir_wrap(NULL);
+	if (slurp(fp, FL_MAX_IR_BYTES, &in->buf, &in->len) == -1) {
+		if (errno == EFBIG)
+			diag_fatal(d, "standard input is larger than %u bytes, "
+			    "the limit of a pipeline document", FL_MAX_IR_BYTES);
+		else
+			diag_fatal(d, "cannot read standard input:");
+		goto fail;
+	}
+	if (in->len == 0) {
+		diag_fatal(d, "standard input is empty (did the previous stage "
+		    "fail?)");
+		goto fail;
+	}
+	if (only != NULL)
+		doc = parse_parts(in, only);
+	if (doc == NULL)
+		doc = json_loadb((const char *)in->buf, in->len,
+		    JSON_REJECT_DUPLICATES, &err);
+	if (doc == NULL) {
+		diag_fatal(d, "standard input is not a pipeline document: line "
+		    "%d column %d: %s", err.line, err.column, err.text);
+		goto fail;
+	}
+	in->doc = doc;
+	if (header_ok(doc, after, d) == -1)
+		goto fail;
+	if (in->headlen == 0)	/* parsed whole: is it copyable? */
+		find_sections(in, doc);
+	in->members = json_object_size(doc);
+	in->stages = json_array_size(json_object_get(doc, "stages"));
+	return in;
+fail:
+	ir_free(in);
+	return NULL;
 }
 
 /*
@@ -414,27 +451,30 @@ irout_put(const char *s, size_t n, void *arg)
  * stage's name.  Otherwise the document is written whole.
  */
 static int
-passable(const json_t *doc)
+passable(const struct ir *in)
 {
 	const char *stage;
 	size_t i;
 
-	if (doc != in.doc || doc == NULL || in.headlen == 0 ||
-	    json_object_size(doc) != in.members + 1 ||
-	    json_array_size(json_object_get(doc, "stages")) != in.stages + 1 ||
+	const json_t *doc = in->doc;
+
+	if (doc == NULL || in->headlen == 0 ||
+	    json_object_size(doc) != in->members + 1 ||
+	    json_array_size(json_object_get(doc, "stages")) != in->stages + 1 ||
 	    (stage = ir_last_stage((json_t *)doc)) == NULL ||
 	    json_object_get(doc, stage) == NULL)
 		return 0;
-	for (i = 0; i < in.unparsed; i++)
-		if (strlen(stage) == in.skipped[i].len &&
-		    memcmp(stage, in.skipped[i].key, in.skipped[i].len) == 0)
+	for (i = 0; i < in->unparsed; i++)
+		if (strlen(stage) == in->skipped[i].len &&
+		    memcmp(stage, in->skipped[i].key, in->skipped[i].len) == 0)
 			return 0;	/* a stale section of that name */
 	return 1;
 }
 
 int
-ir_write(FILE *fp, const json_t *doc)
+ir_write(FILE *fp, const struct ir *in, struct diags *d)
 {
+	const json_t *doc = in->doc;
 	struct irout *o = xmalloc(sizeof(*o));
 	json_error_t err;
 	json_t *added, *whole;
@@ -446,7 +486,7 @@ ir_write(FILE *fp, const json_t *doc)
 	o->failed = 0;
 	o->skip = 0;
 	o->len = 0;
-	if (passable(doc) && (head = header(doc, in.stages + 1)) != NULL) {
+	if (passable(in) && (head = header(doc, in->stages + 1)) != NULL) {
 		/* The new header, the sections as read, the new section. */
 		stage = ir_last_stage((json_t *)doc);
 		added = json_pack("{s:O}", stage,
@@ -454,22 +494,25 @@ ir_write(FILE *fp, const json_t *doc)
 		/* Made before a byte is written: a failure writes nothing. */
 		rc = added == NULL ||
 		    irout_put(head, strlen(head), o) == -1 ||
-		    irout_put((const char *)in.buf + in.headlen,
-		    in.close - in.headlen, o) == -1 ||
+		    irout_put((const char *)in->buf + in->headlen,
+		    in->close - in->headlen, o) == -1 ||
 		    irout_put(",", 1, o) == -1;
 		o->skip = 1;	/* {"stage":{...}} without its opening brace */
 		rc = rc || json_dump_callback(added, irout_put, o,
 		    JSON_COMPACT) == -1;
 		json_decref(added);
 		free(head);
-	} else if (doc == in.doc && in.unparsed > 0) {
+	} else if (in->unparsed > 0) {
 		/* Sections were left unparsed: parse them to write it all. */
-		whole = json_loadb((const char *)in.buf, in.len,
+		whole = json_loadb((const char *)in->buf, in->len,
 		    JSON_REJECT_DUPLICATES, &err);
-		if (whole == NULL)
-			fl_fatal("standard input is not a pipeline document: "
-			    "line %d column %d: %s", err.line, err.column,
-			    err.text);
+		if (whole == NULL) {
+			diag_fatal(d, "standard input is not a pipeline "
+			    "document: line %d column %d: %s", err.line,
+			    err.column, err.text);
+			free(o);
+			return -1;
+		}
 		json_object_update(whole, (json_t *)doc);
 		rc = json_dump_callback(whole, irout_put, o,
 		    JSON_COMPACT) == -1;
@@ -479,6 +522,8 @@ ir_write(FILE *fp, const json_t *doc)
 	rc = rc || irout_put("\n", 1, o) == -1 || irout_flush(o) == -1 ||
 	    fflush(fp) == EOF || ferror(fp) ? -1 : 0;
 	free(o);
+	if (rc == -1)
+		diag_fatal(d, "cannot write standard output:");
 	return rc;
 }
 

@@ -12,8 +12,13 @@
  * refuses a document whose last stage is not the one it follows, with a
  * message that says which stage to run first.
  *
- * Ownership: ir_read() returns a new reference; ir_add_stage() steals
- * the section it is given.
+ * A document read is a handle, struct ir: the tree, and the bytes it was
+ * read from, so that ir_write() can copy the sections a stage did not
+ * touch as they came.  Each handle holds its own bytes: a program may
+ * read two documents (diff reads a baseline) and write either.
+ *
+ * Ownership: ir_add_stage() steals the section it is given; ir_doc()
+ * and ir_section() return borrowed references.
  */
 #ifndef FLUID_IR_H
 #define FLUID_IR_H
@@ -21,27 +26,36 @@
 #include <stdio.h>
 #include <jansson.h>
 
+#include "diag.h"
+
 #define IR_VERSION	1
 
-/* A new document holding only the header. */
+struct ir;
+
+/* A new document holding only the header (a new reference). */
 json_t	*ir_new(void);
 /*
  * Read a document from fp.  after names the stage that must have run
- * last (NULL: any).  On any problem prints one line naming the problem
- * and exits 2: a wrong or broken pipeline is a usage error.
+ * last (NULL: any).  On any problem adds one fatal diagnostic to d (a
+ * wrong or broken pipeline is a usage error, EXIT_USAGE) and returns
+ * NULL.
+ *
+ * only (NULL-terminated, or NULL for everything) names the sections to
+ * parse when the document has the compact form the stages write; the
+ * others are not parsed, only found, and ir_write() copies them.  The
+ * tree then holds only the header and those sections.  A document in
+ * another form is parsed whole.  A section left unparsed is not
+ * checked: broken JSON, a duplicate key or bad UTF-8 inside it is
+ * copied, and the next stage that parses it refuses it.
  */
-json_t	*ir_read(FILE *fp, const char *after);
-/*
- * ir_read(), parsing only the sections named in only (NULL-terminated)
- * when the document has the compact form the stages write; the others
- * are not parsed, only found, and ir_write() copies them.  The document
- * returned then holds only the header and those sections.  A document
- * in another form is parsed whole.  only NULL: parse everything.
- * A section left unparsed is not checked: broken JSON, a duplicate key
- * or bad UTF-8 inside it is copied, and the next stage that parses it
- * refuses it.
- */
-json_t	*ir_read_only(FILE *fp, const char *after, const char *const only[]);
+struct ir *ir_read(FILE *fp, const char *after, const char *const only[],
+	    struct diags *d);
+/* A handle for a tree the caller made (stolen), to write it. */
+struct ir *ir_wrap(json_t *doc);
+/* The tree of a handle (borrowed: it lives as long as the handle). */
+json_t	*ir_doc(const struct ir *);
+/* Release a handle, its bytes and its reference to the tree. */
+void	 ir_free(struct ir *);
 /* Append stage to "stages" and set its section (stolen). */
 void	 ir_add_stage(json_t *doc, const char *stage, json_t *section);
 /* The section of a stage (borrowed), or NULL. */
@@ -49,14 +63,14 @@ json_t	*ir_section(json_t *doc, const char *stage);
 /* The last stage that ran, or NULL. */
 const char *ir_last_stage(json_t *doc);
 /*
- * Write doc to fp followed by a newline and flush.  Returns 0, or -1 if
- * the write failed (a closed pipe or a full disk is an error, not
- * silence); the caller reports it and exits 2.  When doc is the
- * document last read, extended by ir_add_stage() and changed nowhere
- * else (the rule for every stage), the sections read are copied from
- * the bytes read rather than written again.
+ * Write the handle's tree to fp followed by a newline and flush.
+ * Returns 0, or -1 after adding a fatal diagnostic to d (a closed pipe
+ * or a full disk is an error, not silence).  When the tree is the one
+ * read, extended by ir_add_stage() and changed nowhere else (the rule
+ * for every stage), the sections read are copied from the bytes read
+ * rather than written again.
  */
-int	 ir_write(FILE *fp, const json_t *doc);
+int	 ir_write(FILE *fp, const struct ir *, struct diags *d);
 /*
  * Let doc (a reference the caller owns) go with the process instead of
  * freeing it node by node: a tool calls this just before it exits, where

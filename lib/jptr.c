@@ -249,16 +249,3 @@ jptab_get(const struct jptab *t, const char *ptr, size_t len)
 
 	return *slot ? t->ents[*slot - 1].v : NULL;
 }
-
-size_t
-jptab_count(const struct jptab *t)
-{
-	return t->n;
-}
-
-const char *
-jptab_entry(const struct jptab *t, size_t i, const int **vals)
-{
-	*vals = t->ents[i].v;
-	return t->keys.buf + t->ents[i].off;
-}

@@ -36,9 +36,7 @@ json_t	*jptr_get(json_t *root, const char *ptr);
  * arena and one hash index, so that a node costs a few bytes and no
  * allocation of its own.  jptab_put() replaces the value of a pointer
  * already there; jptab_get() returns the three values (valid until the
- * next put) or NULL.  Entries are numbered from 0 in the order they
- * were first put: jptab_entry() returns the pointer and values of
- * entry i.
+ * next put) or NULL.
  */
 struct jptab;
 
@@ -47,7 +45,5 @@ void	 jptab_free(struct jptab *);
 void	 jptab_put(struct jptab *, const char *ptr, size_t len, int a, int b,
 	    int c);
 const int *jptab_get(const struct jptab *, const char *ptr, size_t len);
-size_t	 jptab_count(const struct jptab *);
-const char *jptab_entry(const struct jptab *, size_t i, const int **vals);
 
 #endif

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cli.h"
 #include "ir.h"
 #include "pipeline.h"
+#include "stage.h"
 
 /* What a stage handed on, and how it ended. */
 struct out {
@@ -39,13 +39,12 @@ static void
 run_resolve(const struct resolve_opts *ro, enum diag_format fmt,
     struct out *o)
 {
-	struct cli cli = { NULL, fmt };
 	struct diags d;
-	json_t *doc;
+	json_t *doc = NULL;
 
-	stage_resolve_opts(&cli, ro);
 	diags_init(&d);
-	doc = stage_resolve(ro, &d);
+	if (stage_resolve_opts(ro, &d) == 0)
+		doc = stage_resolve(ro, &d);
 	finish(fmt, &d, doc, o);
 	json_decref(doc);
 	diags_release(&d);
@@ -87,6 +86,7 @@ pipeline_run(const struct resolve_opts *ro, enum diag_format fmt,
 		"fluid-resolve", "fluid-check", "fluid-sqlgen"
 	};
 	struct out o = { NULL, 0 };
+	struct diags d;
 	json_error_t err;
 	int i;
 
@@ -106,8 +106,13 @@ pipeline_run(const struct resolve_opts *ro, enum diag_format fmt,
 			/* What the next stage's reader says of nothing. */
 			json_decref(json_loadb("", 0, 0, &err));
 			fl_setprogname(progname);
-			fl_fatal("%s wrote no pipeline document: %s", names[i],
-			    err.text);
+			diags_init(&d);
+			diag_fatal(&d, "%s wrote no pipeline document: %s",
+			    names[i], err.text);
+			diag_print(&d, stderr, fmt, progname);
+			o.status = diag_status(&d);
+			diags_release(&d);
+			break;
 		}
 	}
 	fl_setprogname(progname);

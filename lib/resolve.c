@@ -693,18 +693,6 @@ find_root(struct resolver *r, const char *dir)
 	return 0;
 }
 
-static const char *
-json_kind(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:	return "a mapping";
-	case JSON_ARRAY:	return "a list";
-	case JSON_STRING:	return "a string";
-	case JSON_NULL:		return "empty";
-	default:		return "a scalar";
-	}
-}
-
 static void
 resolver_release(struct resolver *r)
 {
@@ -743,11 +731,16 @@ resolve_run(const struct resolve_opts *o, struct diags *d)
 	r.d = d;
 	sb_init(&r.positions);
 	r.byreal = json_object();
-	if ((r.cwd = getcwd(NULL, 0)) == NULL)
-		fl_fatal("cannot get the working directory:");
+	dir = NULL;
+	if ((r.cwd = getcwd(NULL, 0)) == NULL) {
+		diag_fatal(d, "cannot get the working directory:");
+		goto out;
+	}
 	if (o->path != NULL) {
-		if (realpath(o->path, real) == NULL)
-			fl_fatal("cannot open '%s':", o->path);
+		if (realpath(o->path, real) == NULL) {
+			diag_fatal(d, "cannot open '%s':", o->path);
+			goto out;
+		}
 		dir = dir_of(real);
 	} else
 		dir = xstrdup(r.cwd);
@@ -766,11 +759,15 @@ resolve_run(const struct resolve_opts *o, struct diags *d)
 		 */
 		FILE *fp = open_regular(real);
 
-		if (fp == NULL && (errno == EISDIR || errno == ENODEV))
-			fl_fatal("cannot read '%s': not a regular file",
+		if (fp == NULL && (errno == EISDIR || errno == ENODEV)) {
+			diag_fatal(d, "cannot read '%s': not a regular file",
 			    o->path);
-		if (fp == NULL)
-			fl_fatal("cannot open '%s':", o->path);
+			goto out;
+		}
+		if (fp == NULL) {
+			diag_fatal(d, "cannot open '%s':", o->path);
+			goto out;
+		}
 		fi = load_file(&r, real, o->path, fp);
 		fclose(fp);
 	} else
@@ -797,7 +794,7 @@ resolve_run(const struct resolve_opts *o, struct diags *d)
 	if (want_list ? !json_is_array(v) : !json_is_object(v)) {
 		error_at(&r, 0, "", "%s must be %s at the top level, not %s",
 		    o->fragment ? o->fragment : "a contract",
-		    want_list ? "a list" : "a mapping", json_kind(v));
+		    want_list ? "a list" : "a mapping", diag_json_kind(v));
 		goto out;
 	}
 	if (r.files[0].yp->refs == 0 && r.files[0].yp->aliases == 0) {

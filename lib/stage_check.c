@@ -1,14 +1,9 @@
 /*
- * stage_check.c - what fluid-check does to the document (see pipeline.h).
- *
- * One file per stage: a program links only its own stage from
- * libfluid.a, and so only the libraries that stage needs (fluid-check's
- * URL checks bring libcurl and, through its static closure, Kerberos,
- * whose start costs a millisecond in every process).
+ * stage_check.c - what fluid-check does to the document (see stage.h).
  */
 #include "check.h"
 #include "ir.h"
-#include "pipeline.h"
+#include "stage.h"
 
 json_t *
 stage_check(json_t *doc, struct diags *d)

@@ -1,27 +1,30 @@
 /*
- * stage_resolve.c - what fluid-resolve does to the document (see pipeline.h).
- *
- * One file per stage: a program links only its own stage from
- * libfluid.a, and so only the libraries that stage needs (fluid-check's
- * URL checks bring libcurl and, through its static closure, Kerberos,
- * whose start costs a millisecond in every process).
+ * stage_resolve.c - what fluid-resolve does to the document (see stage.h).
  */
-#include "cli.h"
 #include "ir.h"
-#include "pipeline.h"
+#include "stage.h"
 
-void
-stage_resolve_opts(struct cli *cli, const struct resolve_opts *ro)
+int
+stage_resolve_opts(const struct resolve_opts *ro, struct diags *d)
 {
-	if (ro->fragment != NULL && !resolve_fragment_kind_ok(ro->fragment))
-		cli_usage_error(cli, "unknown fragment kind '%s' (use "
-		    "streamSource, schema or recordMapping)", ro->fragment);
+	const char *why = NULL;
+
+	if (ro->fragment != NULL && !resolve_fragment_kind_ok(ro->fragment)) {
+		diag_fatal(d, "unknown fragment kind '%s' (use streamSource, "
+		    "schema or recordMapping) (see '%s --help')", ro->fragment,
+		    fl_progname());
+		return -1;
+	}
 	if (ro->fragment != NULL && ro->schema_version == NULL)
-		cli_usage_error(cli, "--fragment needs --schema-version: a "
-		    "fragment does not say which schema it follows");
+		why = "--fragment needs --schema-version: a fragment does not "
+		    "say which schema it follows";
 	if (ro->fragment == NULL && ro->schema_version != NULL)
-		cli_usage_error(cli, "--schema-version goes with --fragment; "
-		    "a contract names its own fluidVersion");
+		why = "--schema-version goes with --fragment; a contract "
+		    "names its own fluidVersion";
+	if (why == NULL)
+		return 0;
+	diag_fatal(d, "%s (see '%s --help')", why, fl_progname());
+	return -1;
 }
 
 json_t *

@@ -1,17 +1,12 @@
 /*
- * stage_sqlgen.c - what fluid-sqlgen does to the document (see pipeline.h).
- *
- * One file per stage: a program links only its own stage from
- * libfluid.a, and so only the libraries that stage needs (fluid-check's
- * URL checks bring libcurl and, through its static closure, Kerberos,
- * whose start costs a millisecond in every process).
+ * stage_sqlgen.c - what fluid-sqlgen does to the document (see stage.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "digest.h"
 #include "ir.h"
-#include "pipeline.h"
+#include "stage.h"
 #include "sqlgen.h"
 
 json_t *

@@ -8,12 +8,21 @@
 
 #include "xalloc.h"
 
+_Noreturn void
+xalloc_die(const char *what)
+{
+	/* Exit status 2: the environment, not the contract, failed. */
+	if (what != NULL)
+		fprintf(stderr, "fluid: out of memory (%s)\n", what);
+	else
+		fputs("fluid: out of memory\n", stderr);
+	exit(2);	/* EXIT_USAGE: the documented out-of-memory abort */
+}
+
 static void
 oom(void)
 {
-	/* Exit status 2: the environment, not the contract, failed. */
-	fputs("fluid: out of memory\n", stderr);
-	exit(2);
+	xalloc_die(NULL);
 }
 
 void *

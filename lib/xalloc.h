@@ -17,6 +17,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/*
+ * The one way out of the library: "fluid: out of memory (what)" and
+ * exit 2.  For allocation failures only, here and in the libraries we
+ * call (libyaml's parser setup, OpenSSL's digest context), whose only
+ * failure is to allocate.
+ */
+_Noreturn void xalloc_die(const char *what);
+
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
 void *xreallocarray(void *p, size_t nmemb, size_t size);

@@ -622,10 +622,9 @@ load(const char *name, yaml_parser_t *parser, const unsigned char *buf,
 static void
 parser_init(yaml_parser_t *parser)
 {
-	if (!yaml_parser_initialize(parser)) {
-		fputs("fluid: out of memory\n", stderr);
-		exit(2);
-	}
+	/* libyaml fails here only when it cannot allocate its buffers. */
+	if (!yaml_parser_initialize(parser))
+		xalloc_die("libyaml could not start a parser");
 }
 
 int
@@ -659,30 +658,6 @@ yload_file_pos(const char *name, FILE *fp, size_t max, json_t **doc,
 		return -2;
 	}
 	return rc;
-}
-
-int
-yload_buffer(const char *name, const unsigned char *buf, size_t len,
-    json_t **doc, json_t **pos, size_t *nodes, struct diags *d)
-{
-	struct ypos *yp;
-	struct jptab *t;
-	const int *v;
-	const char *k;
-	size_t i;
-
-	*pos = NULL;
-	if (yload_buffer_pos(name, buf, len, doc, &yp, nodes, d) == -1)
-		return -1;
-	t = ypos_table(yp, *doc);
-	ypos_free(yp);
-	*pos = json_object();
-	for (i = 0; i < jptab_count(t); i++) {
-		k = jptab_entry(t, i, &v);
-		json_object_set_new(*pos, k, json_pack("[i, i]", v[0], v[1]));
-	}
-	jptab_free(t);
-	return 0;
 }
 
 void

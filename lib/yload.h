@@ -34,11 +34,7 @@ enum yload_plain {
  * Load buf (len bytes) named name in diagnostics.  Returns 0 on success;
  * -1 after adding an error to d.  *nodes is the budget: it is increased
  * by the number of nodes built and checked against FL_MAX_NODES.
- */
-int	yload_buffer(const char *name, const unsigned char *buf, size_t len,
-	    json_t **doc, json_t **pos, size_t *nodes, struct diags *d);
-/*
- * The same, with the positions as a list in the order of the file: one
+ * *pos is the positions as a list in the order of the file: one
  * per node, the nodes of an alias's copy left out (the alias has one),
  * which is the order of the document when it has no alias.  What
  * fluid-resolve uses: it takes the list as it is for a contract with no

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "fluid.h"
+#include "cli.h"
 
 static const char usage[] =
 "usage: fluid-check [--diagnostics=text|json] < RESOLVED\n"
@@ -32,7 +33,8 @@ main(int argc, char *argv[])
 	};
 	struct cli cli = { usage, DIAG_FORMAT_TEXT };
 	struct diags d;
-	json_t *doc, *ir;
+	struct ir *in;
+	json_t *ir = NULL;
 	int c, idx, status;
 
 	fl_setprogname(argv[0]);
@@ -47,11 +49,13 @@ main(int argc, char *argv[])
 	if (optind != argc)
 		cli_usage_error(&cli, "reads standard input; no FILE");
 
-	doc = ir_read(stdin, "resolve");
 	diags_init(&d);
-	ir = stage_check(doc, &d);
-	status = cli_finish(&cli, &d, ir ? doc : NULL);
-	ir_keep_until_exit(doc);
+	if ((in = ir_read(stdin, "resolve", NULL, &d)) != NULL)
+		ir = stage_check(ir_doc(in), &d);
+	status = cli_finish(&cli, &d, ir ? in : NULL);
+	if (in != NULL)
+		ir_keep_until_exit(json_incref(ir_doc(in)));
+	ir_free(in);
 	diags_release(&d);
 	return status;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fluid.h"
+#include "cli.h"
 
 static const char usage[] =
 "usage: fluid-resolve [--diagnostics=text|json] [FILE]\n"
@@ -38,6 +39,7 @@ main(int argc, char *argv[])
 	struct cli cli = { usage, DIAG_FORMAT_TEXT };
 	struct resolve_opts ro = { NULL, NULL, NULL };
 	struct diags d;
+	struct ir *out;
 	json_t *doc;
 	int c, idx, status;
 
@@ -67,12 +69,14 @@ main(int argc, char *argv[])
 	if (argc > 1)
 		cli_usage_error(&cli, "expects at most one FILE");
 	ro.path = argc == 1 && strcmp(argv[0], "-") != 0 ? argv[0] : NULL;
-	stage_resolve_opts(&cli, &ro);
 
 	diags_init(&d);
-	doc = stage_resolve(&ro, &d);
-	status = cli_finish(&cli, &d, doc);
-	ir_keep_until_exit(doc);
+	doc = stage_resolve_opts(&ro, &d) == 0 ? stage_resolve(&ro, &d) : NULL;
+	out = doc != NULL ? ir_wrap(doc) : NULL;
+	status = cli_finish(&cli, &d, out);
+	if (doc != NULL)
+		ir_keep_until_exit(json_incref(doc));
+	ir_free(out);
 	diags_release(&d);
 	return status;
 }

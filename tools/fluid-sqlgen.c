@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fluid.h"
+#include "cli.h"
 
 static const char usage[] =
 "usage: fluid-sqlgen [--diagnostics=text|json] < CHECKED\n"
@@ -40,6 +41,7 @@ main(int argc, char *argv[])
 	struct cli cli = { usage, DIAG_FORMAT_TEXT };
 	const char *want = NULL;
 	struct diags d;
+	struct ir *in;
 	json_t *doc, *builds, *out, *one;
 	int c, idx, status, sql_only = 0;
 
@@ -70,12 +72,16 @@ main(int argc, char *argv[])
 		cli_usage_error(&cli, "--build goes with --sql");
 
 	/* The SQL is made from the check section alone. */
-	doc = ir_read_only(stdin, "check", check_only);
+	diags_init(&d);
+	if ((in = ir_read(stdin, "check", check_only, &d)) == NULL) {
+		diag_print(&d, stderr, cli.diagfmt, fl_progname());
+		return diag_status(&d);
+	}
+	doc = ir_doc(in);
 	builds = json_object_get(ir_section(doc, "check"), "builds");
 	if (sql_only && want == NULL && json_array_size(builds) != 1)
 		cli_usage_error(&cli, "the contract has %zu managed builds: "
 		    "name one with --build", json_array_size(builds));
-	diags_init(&d);
 	out = stage_sqlgen_builds(doc, want, &d);
 	one = json_array_get(out, 0);
 	if (want != NULL && one == NULL && diag_status(&d) == 0)
@@ -93,10 +99,11 @@ main(int argc, char *argv[])
 		}
 	} else {
 		ir_add_stage(doc, "sqlgen", json_pack("{s:O}", "builds", out));
-		status = cli_finish(&cli, &d, doc);
+		status = cli_finish(&cli, &d, in);
 	}
 	json_decref(out);
-	ir_keep_until_exit(doc);
+	ir_keep_until_exit(json_incref(doc));
+	ir_free(in);
 	diags_release(&d);
 	return status;
 }

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "fluid.h"
+#include "cli.h"
 #include "pipeline.h"
 
 static const char usage[] =
@@ -148,6 +149,8 @@ cmd_validate(int argc, char *argv[])
 			printf("%s: ok\n", a.file);
 		if (st > worst)
 			worst = st;
+		if (st == EXIT_USAGE)
+			break;
 	}
 	st = flush_stdout();
 	return st != 0 ? st : worst;

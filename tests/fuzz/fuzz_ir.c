@@ -1,6 +1,6 @@
 /*
  * fuzz_ir.c - reading a pipeline document in parts and writing it by
- * copying the sections read (ir_read_only(), ir_write(); see ir.h).
+ * copying the sections read (ir_read(), ir_write(); see ir.h).
  *
  * The input is JSON.  An object with "fluidIR": 1 and a "stages" array
  * is written compact, as a stage writes it, read back with only "check"
@@ -42,6 +42,8 @@ round_trip(const char *buf, size_t len, json_t *whole, int exact)
 {
 	static const char *const only[] = { "check", NULL };
 	json_error_t err;
+	struct diags d;
+	struct ir *in;
 	json_t *part, *got, *ext = json_deep_copy(whole);
 	char *want, *out = NULL;
 	size_t outlen = 0;
@@ -49,15 +51,17 @@ round_trip(const char *buf, size_t len, json_t *whole, int exact)
 
 	if ((fp = fmemopen((void *)buf, len, "r")) == NULL)
 		fuzz_fail("fmemopen");
-	if ((part = ir_read_only(fp, NULL, only)) == NULL)
-		fuzz_fail("ir_read_only gave nothing for a good document");
+	diags_init(&d);
+	if ((in = ir_read(fp, NULL, only, &d)) == NULL)
+		fuzz_fail("ir_read gave nothing for a good document");
 	fclose(fp);
+	part = ir_doc(in);
 	same_members(part, whole);
 	ir_add_stage(part, "sqlgen", json_string("new"));
 	ir_add_stage(ext, "sqlgen", json_string("new"));
 	if ((fp = open_memstream(&out, &outlen)) == NULL)
 		fuzz_fail("open_memstream");
-	if (ir_write(fp, part) == -1)
+	if (ir_write(fp, in, &d) == -1)
 		fuzz_fail("ir_write failed on a memory stream");
 	fclose(fp);
 	if (outlen == 0 || out[outlen - 1] != '\n')
@@ -75,7 +79,8 @@ round_trip(const char *buf, size_t len, json_t *whole, int exact)
 		json_decref(got);
 	}
 	free(out);
-	json_decref(part);
+	ir_free(in);
+	diags_release(&d);
 	json_decref(ext);
 }
 

@@ -18,6 +18,20 @@
 
 #include "fluid.h"
 
+/* The library never exits; this program does, on a usage or write error. */
+static _Noreturn void __attribute__((format(printf, 1, 2)))
+die(const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	msg = fl_vmessage(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "seedgen: %s\n", msg);
+	exit(2);
+}
+
 static const char *outdir;
 
 static void
@@ -28,7 +42,7 @@ seed(const char *kind, const char *text, size_t len)
 	digest_bytes(text, len, digest);
 	path = xasprintf("%s/%s/%.16s", outdir, kind, digest + 7);
 	if (atomic_write(path, text, len) == -1)
-		fl_fatal("cannot write '%s':", path);
+		die("cannot write '%s':", path);
 	free(path);
 }
 
@@ -77,7 +91,7 @@ main(int argc, char *argv[])
 
 	fl_setprogname("seedgen");
 	if (argc < 2)
-		fl_fatal("usage: seedgen OUTDIR FILE...");
+		die("usage: seedgen OUTDIR FILE...");
 	outdir = argv[1];
 	for (i = 2; i < argc; i++) {
 		o.path = argv[i];
@@ -87,8 +101,7 @@ main(int argc, char *argv[])
 			seed_json("check", json_object_get(section,
 			    "document"));
 			harvest(json_object_get(section, "document"));
-			diags_set_positions(&d, json_object_get(section,
-			    "positions"), json_object_get(section, "files"));
+			diags_set_resolve(&d, section);
 			if ((ir = check_run(section, &d)) != NULL) {
 				seed_json("sqlgen", ir);
 				harvest(ir);

@@ -33,6 +33,20 @@ cli_common(struct cli *c, const char *opt, const char *arg)
 }
 
 void
+fl_fatal(const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	msg = fl_vmessage(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s: %s\n", fl_progname(), msg);
+	free(msg);
+	exit(EXIT_USAGE);
+}
+
+void
 cli_usage_error(const struct cli *c, const char *fmt, ...)
 {
 	va_list ap;
@@ -50,15 +64,17 @@ cli_usage_error(const struct cli *c, const char *fmt, ...)
 }
 
 int
-cli_finish(const struct cli *c, struct diags *d, json_t *doc)
+cli_finish(const struct cli *c, struct diags *d, const struct ir *out)
 {
 	int status;
 
+	/* The diagnostics first: a terminal shows them before the output. */
 	diag_print(d, stderr, c->diagfmt, fl_progname());
 	status = diag_status(d);
-	if (status == EXIT_OK && doc != NULL && ir_write(stdout, doc) == -1) {
-		fl_warnx("cannot write standard output:");
-		status = EXIT_USAGE;
+	if (status == EXIT_OK && out != NULL && ir_write(stdout, out, d) == -1) {
+		/* ir_write() added why, last: print that one too. */
+		fprintf(stderr, "%s: %s\n", fl_progname(), d->v[d->n - 1].msg);
+		status = diag_status(d);
 	}
 	return status;
 }

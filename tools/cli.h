@@ -1,7 +1,8 @@
 /*
  * cli.h - the parts of main() that every fluid tool shares: the common
  * options (--help, --version, --diagnostics=), writing the result and
- * the exit status.  The exit statuses, for every tool (see fluid.7):
+ * the exit status (enum fl_exit, in diag.h).  It lives in tools/, not
+ * in lib/: these functions exit, and nothing in libfluid.a does.
  */
 #ifndef FLUID_CLI_H
 #define FLUID_CLI_H
@@ -11,11 +12,9 @@
 
 #include "diag.h"
 
-#define FLUID_VERSION_STRING	"0.1.0"
+struct ir;
 
-#define EXIT_OK		0	/* done; for diff: no differences */
-#define EXIT_REFUSED	1	/* the input was refused, or differs */
-#define EXIT_USAGE	2	/* bad usage, unreadable file, failed write */
+#define FLUID_VERSION_STRING	"0.1.0"
 
 struct cli {
 	const char		*usage;	/* full --help text */
@@ -27,6 +26,12 @@ struct cli {
  * to handle.  --help prints the usage and exits 0.
  */
 int	cli_common(struct cli *, const char *opt, const char *arg);
+/*
+ * Usage and environment errors: print "prog: message" and exit
+ * EXIT_USAGE.  A format ending in ':' appends strerror(errno).
+ */
+void	fl_fatal(const char *fmt, ...)
+	    __attribute__((format(printf, 1, 2), noreturn));
 /* Print one line naming the problem to stderr and exit 2. */
 void	cli_usage_error(const struct cli *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3), noreturn));
@@ -38,9 +43,9 @@ void	cli_usage_error(const struct cli *, const char *fmt, ...)
 void	cli_bad_option(const struct cli *, char *const argv[], int ch)
 	    __attribute__((noreturn));
 /*
- * Finish a stage: print the diagnostics, write doc (if not NULL and no
+ * Finish a stage: print the diagnostics, write out (if not NULL and no
  * error was found) to stdout, and return the exit status.
  */
-int	cli_finish(const struct cli *, struct diags *, json_t *doc);
+int	cli_finish(const struct cli *, struct diags *, const struct ir *out);
 
 #endif

@@ -1,0 +1,34 @@
+/*
+ * stage.h - what each fluid-* program does to the pipeline document,
+ * once its options are read.  The programs (tools/fluid-*.c) and the
+ * driver's in-process pipeline (pipeline.c) call the same functions, so
+ * the two cannot drift apart.  Each adds its diagnostics to d and
+ * returns; none prints or exits.
+ *
+ * One file per stage (stage_*.c): a program links only its own stage
+ * from libfluid.a, and with it only the libraries that stage calls.
+ */
+#ifndef FLUID_STAGE_H
+#define FLUID_STAGE_H
+
+#include <jansson.h>
+
+#include "diag.h"
+#include "resolve.h"
+
+/*
+ * fluid-resolve's option rules: 0, or -1 after a usage error in d
+ * (its message ends with where the usage is: see 'PROG --help').
+ */
+int	 stage_resolve_opts(const struct resolve_opts *, struct diags *d);
+/* A new document with the resolve section, or NULL (errors in d). */
+json_t	*stage_resolve(const struct resolve_opts *, struct diags *d);
+/* Add the check section to doc; it (borrowed), or NULL (errors in d). */
+json_t	*stage_check(json_t *doc, struct diags *d);
+/*
+ * The sqlgen section's "builds": {build, digest, sql} for each build of
+ * the check section (only the one called want, when not NULL).
+ */
+json_t	*stage_sqlgen_builds(json_t *doc, const char *want, struct diags *d);
+
+#endif
