@@ -1,28 +1,51 @@
 /*
  * fluid.h - the one header the tools include.
  *
- * libfluid.a holds everything the stages share; each module has its own
- * header, named after its function prefix, which says what it owns:
+ * libfluid.a holds everything the stages share.  The tree is flat, as
+ * mandoc's and cproc's are: a module is a file (or files sharing a
+ * prefix) with a header named after its function prefix, which says
+ * what it owns:
  *
  *	xalloc.h   xmalloc() and friends, struct sb        (xalloc.c)
- *	diag.h     diagnostics, exit status, fl_fatal()    (diag.c)
+ *	diag.h     diagnostics, exit statuses, diag_*()    (diag.c)
  *	bounds.h   the fixed input limits
- *	jptr.h     JSON pointers                           (jptr.c)
+ *	jptr.h     JSON pointers, jptr_ and jptab_         (jptr.c)
  *	yload.h    YAML -> JSON with positions             (yload.c)
  *	yemit.h    JSON -> YAML                            (yemit.c)
  *	resolve.h  $ref and workspace resolution           (resolve.c)
- *	ir.h       the pipeline document                   (ir.c)
- *	types.h    FLUID column types                      (types.c)
+ *	ir.h       the pipeline document, struct ir        (ir.c)
+ *	types.h    FLUID column types, ty_                 (types.c)
  *	path.h     mapping paths                           (path.c)
  *	utf8.h     one UTF-8 character                     (utf8.c)
  *	digest.h   sha256 digests                          (digest.c)
  *	atomic.h   all-or-nothing file writes              (atomic.c)
- *	check.h    the static rules, IR out                (check*.c)
+ *	check.h    the static rules, IR out; its internals
+ *	           are chk_ in check_int.h                 (check*.c)
  *	url.h      URLs through libcurl's parser           (url.c)
  *	sqlq.h     SQL identifiers and literals            (sqlq.c)
  *	sqlgen.h   IR -> Flink SQL                         (sqlgen.c)
- *	pipeline.h each stage, and all in one process      (stage_*.c,
- *	                                                   pipeline.c)
+ *	stage.h    what each fluid-* program does          (stage_*.c)
+ *	pipeline.h the stages in one process, for fluid    (pipeline.c)
+ *
+ * The modules still to come take these prefixes: net_ (the libcurl
+ * HTTP wrapper, net.h), kube_ (kubectl and resources, kube.h), allow_
+ * (the operator allowlists), diff_, verify_, odcs_ and gw_ (the SQL
+ * Gateway client).
+ *
+ * Who may include whom:
+ *  - The stage and pipeline layers join the others; no other module
+ *    includes stage.h or pipeline.h, and no module includes fluid.h.
+ *  - The checker, the renderers (sqlgen, sqlq, types, path, yemit),
+ *    the stages and everything they include never include net.h or
+ *    kube.h, nor call a network or process function (libcurl's easy or
+ *    multi interface, sockets, fork, exec, posix_spawn): generate, plan
+ *    and dry runs cannot contact anything.  url.c calls only libcurl's
+ *    URL parser.  tests/bats/layout.bats enforces it, on the includes
+ *    and on the symbols of the objects.
+ *  - Nothing in lib/ exits or prints to stdout.  A usage or environment
+ *    error is a fatal diagnostic (diag_fatal()); the tools decide, with
+ *    tools/cli.h, the only code that exits, but for xalloc_die() on out
+ *    of memory.
  *
  * Ownership follows jansson: functions that return json_t * return a new
  * reference unless their header says "borrowed"; a function that takes

@@ -1,0 +1,154 @@
+#!/usr/bin/env bats
+# layout.bats - the rule of lib/fluid.h: the modules that check, render
+# and run the stages never reach the network or start a process, so
+# that generate, plan and dry runs cannot contact anything.  Checked on
+# the sources (what they include, through every header) and on the
+# objects and programs built (what they call).
+
+load helpers
+
+setup() { fluid_setup; }
+teardown() { fluid_teardown; }
+
+# The modules allowed to contact something: the libcurl HTTP wrapper,
+# kubectl, and the stages built on them.
+contacting='^(net|kube|verify|gw)([_.]|$)'
+bad_headers='^(net|kube)([_.].*)?\.h$'
+bad_system='^(spawn\.h|sys/socket\.h|netdb\.h)$'
+bad_symbols='^(curl_easy_|curl_multi_|curl_global_|curl_share_|posix_spawn|exec[lv]|fork$|vfork$|system$|popen$|socket$|connect$|getaddrinfo$)'
+
+# include_rule DIR: every file of DIR (a lib/) that may not contact
+# anything includes, directly or through its headers, no module that
+# may.  Prints "FILE includes HEADER (through A -> B)" for each breach.
+include_rule() {
+	local dir=$1 f rc=0
+	for f in "$dir"/*.c "$dir"/*.h; do
+		local base=${f##*/}
+		[[ ${base%.*} =~ $contacting ]] && continue
+		awk -v dir="$dir" -v start="$base" -v badh="$bad_headers" \
+		    -v bads="$bad_system" '
+		function scan(file, via,   line, h, q) {
+			if (file in seen) return
+			seen[file] = 1
+			while ((getline line < (dir "/" file)) > 0) {
+				if (line ~ /^#[ \t]*include[ \t]*"/) {
+					h = line; sub(/^#[ \t]*include[ \t]*"/, "", h)
+					sub(/".*/, "", h)
+					if (h ~ badh) {
+						print start " includes " h " (through " via " -> " h ")"
+						bad = 1
+					}
+					q[h] = 1
+				} else if (line ~ /^#[ \t]*include[ \t]*</) {
+					h = line; sub(/^#[ \t]*include[ \t]*</, "", h)
+					sub(/>.*/, "", h)
+					if (h ~ bads || (h == "curl/curl.h" &&
+					    file != "url.c" && file != "url.h")) {
+						print start " includes <" h "> (through " via ")"
+						bad = 1
+					}
+				}
+			}
+			close(dir "/" file)
+			for (h in q)
+				scan(h, via " -> " h)
+		}
+		BEGIN { scan(start, start); exit bad }' || rc=1
+	done
+	return $rc
+}
+
+# symbol_rule OBJ...: none of the objects calls a network or process
+# function.  Prints "OBJ calls SYMBOL" for each.
+symbol_rule() {
+	local o s rc=0
+	for o in "$@"; do
+		for s in $(nm -u "$o" | awk '{ print $NF }'); do
+			if [[ $s =~ $bad_symbols ]]; then
+				echo "${o##*/} calls $s"
+				rc=1
+			fi
+		done
+	done
+	return $rc
+}
+
+@test "layout: no checker, renderer or stage source includes a network or kubectl module" {
+	run include_rule "$TOP/lib"
+	assert_status 0
+	assert_equal "$output" "" "breaches"
+}
+
+@test "layout: the include rule fails when a checker file includes the network module" {
+	cp -R "$TOP/lib" "$TMP/lib"
+	printf '/* net.h */\n#include <curl/curl.h>\n' >"$TMP/lib/net.h"
+	sed -i 's|#include "check_int.h"|#include "check_int.h"\n#include "net.h"|' \
+	    "$TMP/lib/check_util.c"
+	run include_rule "$TMP/lib"
+	[ "$status" -ne 0 ] || fail "the rule let check_util.c include net.h" "$output"
+	[[ $output == *"check_util.c includes net.h (through check_util.c -> net.h)"* ]] ||
+	    fail "no line naming the breach" "$output"
+	# Through a header, too: every file that includes check_int.h.
+	cp "$TOP/lib/check_util.c" "$TMP/lib/check_util.c"
+	sed -i 's|#include <jansson.h>|#include <jansson.h>\n#include "net.h"|' \
+	    "$TMP/lib/check_int.h"
+	grep -q 'net.h' "$TMP/lib/check_int.h" || fail "the test could not edit check_int.h"
+	run include_rule "$TMP/lib"
+	[ "$status" -ne 0 ] || fail "the rule let check_int.h include net.h" "$output"
+	[[ $output == *"check_expose.c includes net.h (through check_expose.c -> check_int.h -> net.h)"* ]] ||
+	    fail "no line naming the breach through the header" "$output"
+}
+
+@test "layout: the include rule refuses <spawn.h> and <curl/curl.h> outside url.c" {
+	cp -R "$TOP/lib" "$TMP/lib"
+	sed -i '0,/#include <stdlib.h>/s||#include <stdlib.h>\n#include <spawn.h>\n#include <curl/curl.h>|' \
+	    "$TMP/lib/sqlgen.c"
+	grep -q '<spawn.h>' "$TMP/lib/sqlgen.c" || fail "the test could not edit sqlgen.c"
+	run include_rule "$TMP/lib"
+	[ "$status" -ne 0 ] || fail "the rule let sqlgen.c include <spawn.h>" "$output"
+	[[ $output == *"sqlgen.c includes <spawn.h>"* ]] || fail "spawn.h not named" "$output"
+	[[ $output == *"sqlgen.c includes <curl/curl.h>"* ]] || fail "curl.h not named" "$output"
+}
+
+@test "layout: no object of a checker, renderer or stage module calls a network or process function" {
+	local objs=() f base
+	for f in "$REAL_BIN"/../lib/*.o; do
+		base=${f##*/}
+		[[ ${base%.o} =~ $contacting ]] && continue
+		objs+=("$f")
+	done
+	[ "${#objs[@]}" -gt 10 ] || fail "no objects found beside $REAL_BIN" "${objs[*]}"
+	run symbol_rule "${objs[@]}"
+	assert_status 0
+	assert_equal "$output" "" "calls"
+}
+
+@test "layout: the symbol rule fails on an object that calls curl_easy_perform or posix_spawn" {
+	cat >"$TMP/check_fake.c" <<-'EOF'
+	#include <spawn.h>
+	#include <curl/curl.h>
+	int f(void *h, char **argv) { pid_t p; curl_easy_perform(h);
+	    return posix_spawn(&p, "x", 0, 0, argv, 0); }
+	EOF
+	cc -c "$TMP/check_fake.c" -o "$TMP/check_fake.o"
+	run symbol_rule "$TMP/check_fake.o"
+	[ "$status" -ne 0 ] || fail "the rule let an object call curl" "$output"
+	[[ $output == *"check_fake.o calls curl_easy_perform"* &&
+	   $output == *"check_fake.o calls posix_spawn"* ]] || fail "calls not named" "$output"
+}
+
+@test "layout: fluid-check and fluid-sqlgen import no network or process function" {
+	local t s
+	if nm "$REAL_BIN/fluid-check" 2>/dev/null | grep -q ' T curl_url$'; then
+		skip "libcurl is linked statically (--enable-static-deps): its whole closure is inside; the object test covers the rule"
+	fi
+	for t in fluid-check fluid-sqlgen; do
+		for s in $(nm -D --undefined-only "$REAL_BIN/$t" | awk '{ print $NF }'); do
+			s=${s%%@*}
+			[[ $s =~ $bad_symbols ]] && fail "$t imports $s" ""
+		done
+	done
+	# And the rule can see an import: fluid-check does use libcurl's URL parser.
+	nm -D --undefined-only "$REAL_BIN/fluid-check" | grep -q ' curl_url$' ||
+	    fail "fluid-check imports no curl_url: the test is not looking at the right symbols" ""
+}
