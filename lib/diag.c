@@ -141,40 +141,60 @@ decode(struct diags *d)
 	return d->table;
 }
 
-/* The length of the well-formed UTF-8 character at s, or 0 (utf8.h). */
-static size_t
-utf8_len(const unsigned char *s)
-{
-	unsigned long cp;
 
-	return utf8_char(s, &cp);
+/*
+ * Code points that change how a line reads or where it ends, though
+ * they are not control characters: the bidi embeddings, overrides,
+ * isolates and marks (a "Trojan Source" message would show another
+ * name than the one it names), the line and paragraph separators that
+ * some terminals and editors break lines at, and the zero-width no-break
+ * space (a BOM in the middle of text).
+ */
+static int
+is_invisible(unsigned long cp)
+{
+	return (cp >= 0x202a && cp <= 0x202e) ||
+	    (cp >= 0x2066 && cp <= 0x2069) ||
+	    cp == 0x200e || cp == 0x200f || cp == 0x061c ||
+	    cp == 0x2028 || cp == 0x2029 || cp == 0xfeff;
 }
 
 /*
- * s (freed) as one line of UTF-8 text (new).  Messages quote what they
- * are about, and a key, a $ref, a file name or a value may hold a
- * newline (which would forge a second line in a CI log), terminal
- * control characters, or bytes that are not UTF-8 (which
- * --diagnostics=json cannot carry).  Those are written as \n, \r, \t,
- * \xNN (a control character or a byte that is not UTF-8) or \uNNNN
- * (a C1 control); everything else is kept as it is.
+ * Whether the character at p (n bytes, 0 when not UTF-8) must be
+ * escaped in a diagnostic.
+ */
+static int
+needs_escape(const unsigned char *p, size_t n, unsigned long cp)
+{
+	return n == 0 || *p < 0x20 || *p == 0x7f ||
+	    (*p == 0xc2 && p[1] < 0xa0) || is_invisible(cp);
+}
+
+/*
+ * Make s one line of text: diagnostics quote the contract, which may
+ * hold newlines, control characters, bytes that are not UTF-8 (which
+ * --diagnostics=json cannot carry) or characters that reorder or break
+ * what a terminal shows.  Those are written as \n, \r, \t, \xNN (a
+ * control character or a byte that is not UTF-8) or \uNNNN (a C1
+ * control, or a code point of is_invisible()); everything else is kept
+ * as it is.
  */
 static char *
 one_line(char *s)
 {
 	const unsigned char *p;
+	unsigned long cp = 0;
 	struct sb sb;
 	size_t n;
 
 	for (p = (const unsigned char *)s; *p != '\0'; p += n)
-		if ((n = utf8_len(p)) == 0 || *p < 0x20 || *p == 0x7f ||
-		    (*p == 0xc2 && p[1] < 0xa0))
+		if ((n = utf8_char(p, &cp)) == 0 || needs_escape(p, n, cp))
 			break;
 	if (*p == '\0')
 		return s;
 	sb_init(&sb);
 	for (p = (const unsigned char *)s; *p != '\0'; p += n) {
-		n = utf8_len(p);
+		n = utf8_char(p, &cp);
 		if (*p == '\n')
 			sb_adds(&sb, "\\n");
 		else if (*p == '\r')
@@ -186,6 +206,8 @@ one_line(char *s)
 			n = 1;
 		} else if (*p == 0xc2 && p[1] < 0xa0)
 			sb_addf(&sb, "\\u%04x", p[1]);
+		else if (needs_escape(p, n, cp))
+			sb_addf(&sb, "\\u%04lx", cp);
 		else
 			sb_addn(&sb, (const char *)p, n);
 	}
