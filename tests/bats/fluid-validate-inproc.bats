@@ -14,11 +14,13 @@ setup() {
 }
 teardown() { fluid_teardown; }
 
-# same_as_stages FILE [OPTION...]: fluid validate FILE and
-# fluid-resolve | fluid-check give the same status and stderr.
+# same_as_stages WANT FILE [OPTION...]: fluid validate FILE and
+# fluid-resolve | fluid-check both exit WANT, with the same stderr.
+# WANT keeps a case from passing when both sides are wrong the same way
+# (both accept what is to be refused, or refuse what is to be accepted).
 same_as_stages() {
-	local f=$1 st1 st2 a copt=()
-	shift
+	local want=$1 f=$2 st1 st2 a copt=()
+	shift 2
 	for a in "$@"; do
 		case $a in --diagnostics=*) copt+=("$a") ;; esac
 	done
@@ -39,6 +41,9 @@ same_as_stages() {
 	cmp -s "$TMP/v.err" "$TMP/p.err" ||
 	    fail "$f $*: not the stages' diagnostics" \
 	    "$(diff "$TMP/p.err" "$TMP/v.err")"
+	[ "$st1" -eq "$want" ] ||
+	    fail "$f $*: both exited $st1, not $want" \
+	    "--- stderr" "$(cat "$TMP/v.err")"
 	if [ "$st1" -eq 0 ]; then
 		assert_equal "$(cat "$TMP/v.out")" "$f: ok" "stdout"
 	else
@@ -50,17 +55,40 @@ same_as_stages() {
 	local f
 	cd "$EXAMPLES"
 	for f in shapes/*/*.fluid.yaml; do
-		same_as_stages "$f"
-		same_as_stages "$f" --diagnostics=json
+		same_as_stages 0 "$f"
+		same_as_stages 0 "$f" --diagnostics=json
 	done
 }
 
+# The cases of tests/bad/ whose input is one .yaml file, each run as its
+# .expect says (bad-corpus.bats reads the same keys): its setup= first,
+# the options of its cmd=, and the status= it must exit with.
 @test "inproc: the bad-input corpus is refused as the stages refuse it" {
-	local f
+	local f e want cmd setup n=0
+	local -a opts
 	cp "$TOP"/tests/bad/*.yaml .
 	for f in *.yaml; do
-		same_as_stages "$f"
+		e=$TOP/tests/bad/${f%.yaml}.expect
+		[ -f "$e" ] || fail "$f: no ${e##*/}" || return
+		want=$(sed -n 's/^status=//p' "$e" | head -n 1)
+		[ "${want:-0}" -ne 0 ] ||
+		    fail "${e##*/}: no status=, or one that accepts" || return
+		setup=$(sed -n 's/^setup=//p' "$e" | head -n 1)
+		[ -z "$setup" ] || sh -c "${setup//FILE/$f}" ||
+		    fail "$f: its setup failed" || return
+		cmd=$(sed -n 's/^cmd=//p' "$e" | head -n 1)
+		opts=()
+		if [ -n "$cmd" ]; then
+			[[ $cmd == "fluid validate "*" FILE" ]] ||
+			    fail "${e##*/}: not 'fluid validate ... FILE'" ||
+			    return
+			cmd=${cmd#fluid validate }
+			read -r -a opts <<<"${cmd% FILE}"
+		fi
+		same_as_stages "$want" "$f" "${opts[@]}"
+		n=$((n + 1))
 	done
+	[ "$n" -ge 100 ] || fail "only $n cases of tests/bad/ ran"
 }
 
 @test "inproc: refusals of fluid-check are the same, text and json" {
@@ -74,16 +102,15 @@ same_as_stages() {
 	    >shapes/landed/bad.fluid.yaml
 	cmp -s "$e/landed/orders-landed.fluid.yaml" \
 	    shapes/landed/bad.fluid.yaml && fail "the edit changed nothing"
-	same_as_stages shapes/landed/bad.fluid.yaml
-	same_as_stages shapes/landed/bad.fluid.yaml --diagnostics=json
-	run -1 "$BIN/fluid" validate shapes/landed/bad.fluid.yaml
+	same_as_stages 1 shapes/landed/bad.fluid.yaml
+	same_as_stages 1 shapes/landed/bad.fluid.yaml --diagnostics=json
 }
 
 @test "inproc: a fragment validates as the stages do" {
 	cd "$EXAMPLES/shapes"
-	same_as_stages fragments/streams/orders.yaml \
+	same_as_stages 0 fragments/streams/orders.yaml \
 	    --schema-version=0.7.7 --fragment=streamSource
-	same_as_stages fragments/streams/orders.value.yaml \
+	same_as_stages 0 fragments/streams/orders.value.yaml \
 	    --schema-version=0.7.7 --fragment=schema
 }
 
@@ -97,16 +124,22 @@ same_as_stages() {
 }
 
 @test "inproc: generate writes the SQL fluid-sqlgen writes" {
-	local f=$EXAMPLES/shapes/landed/orders-landed.fluid.yaml b
+	local f=$EXAMPLES/shapes/landed/orders-landed.fluid.yaml b n=0
 	run -0 "$BIN/fluid" generate flink --out out "$f"
-	"$BIN/fluid-resolve" "$f" | "$BIN/fluid-check" | "$BIN/fluid-sqlgen" \
-	    >doc.json
+	"$BIN/fluid-resolve" "$f" >r.json
+	"$BIN/fluid-check" <r.json >c.json
+	"$BIN/fluid-sqlgen" <c.json >doc.json
 	for b in $(jq -r '.sqlgen.builds[].build' doc.json); do
 		jq -j --arg b "$b" \
 		    '.sqlgen.builds[] | select(.build == $b) | .sql' \
 		    doc.json >want.sql
 		cmp want.sql "out/$b.sql" || fail "out/$b.sql differs"
+		n=$((n + 1))
 	done
+	# The example has one build; no build compared would prove nothing.
+	[ "$n" -eq 1 ] || fail "compared $n builds, expected 1"
+	[ "$(ls out/*.sql | wc -l)" -eq "$n" ] ||
+	    fail "generate wrote other SQL files" "$(ls out)"
 }
 
 # --- validate FILE...: many contracts in one process ---------------------

@@ -212,19 +212,21 @@ test_good(void)
 	for (i = 0; i < NELEM(good); i++) {
 		why = NULL;
 		if (!is_int(path_parse(good[i].in, &p, &why), 0,
-		    "good path %zu parses", i)) {
+		    "good path %s parses", tap_q(good[i].in))) {
 			printf("#   why: %s\n", why);
 			continue;
 		}
 		s = steps_of(&p);
-		is_str(s, good[i].steps, "...into its steps");
+		is_str(s, good[i].steps, "good path %s: into its steps", tap_q(good[i].in));
 		free(s);
 		s = print_of(&p);
-		is_str(s, good[i].canon, "...and prints canonically");
+		is_str(s, good[i].canon, "good path %s: prints canonically",
+		    tap_q(good[i].in));
 		ok(path_parse(s, &q, &why) == 0 && path_equal(&p, &q),
-		    "...which parses back to the same steps");
+		    "good path %s: its print parses back",
+		    tap_q(good[i].in));
 		t = print_of(&q);
-		is_str(t, s, "...and prints the same again");
+		is_str(t, s, "good path %s: prints the same again", tap_q(good[i].in));
 		free(t);
 		free(s);
 		path_release(&q);
@@ -244,10 +246,12 @@ test_bad(void)
 		p.steps = (void *)&p;	/* garbage, to see it reset */
 		p.n = 99;
 		if (!is_int(path_parse(bad[i].in, &p, &why), -1,
-		    "bad path %zu is refused", i))
+		    "bad path %s is refused", tap_q(bad[i].in)))
 			path_release(&p);
-		is_str(why, bad[i].why, "...with the expected reason");
-		ok(p.steps == NULL && p.n == 0, "...and leaves p empty");
+		is_str(why, bad[i].why, "bad path %s: the expected reason",
+		    tap_q(bad[i].in));
+		ok(p.steps == NULL && p.n == 0, "bad path %s: leaves p empty",
+		    tap_q(bad[i].in));
 		/*
 		 * Several reasons spell out the grammar; an input that
 		 * happens to be part of that text is still not echoed.
@@ -255,7 +259,8 @@ test_bad(void)
 		if (bad[i].in[0] != '\0' && strstr(bad[i].why, bad[i].in) ==
 		    NULL)
 			ok(why != NULL && strstr(why, bad[i].in) == NULL,
-			    "...and does not quote the path");
+			    "bad path %s: the reason does not quote it",
+			    tap_q(bad[i].in));
 	}
 
 	why = NULL;
@@ -312,13 +317,13 @@ test_injection(void)
 	for (i = 0; i < NELEM(inj); i++) {
 		why = NULL;
 		ok(path_parse(inj[i], &p, &why) == -1 && p.n == 0,
-		    "injection attempt %zu is refused", i);
+		    "injection attempt %s is refused", tap_q(inj[i]));
 		clean = why != NULL && strstr(why, inj[i]) == NULL;
 		for (k = 0; k < NELEM(marks) && clean; k++)
 			if (strstr(inj[i], marks[k]) != NULL &&
 			    strstr(why, marks[k]) != NULL)
 				clean = false;
-		ok(clean, "...and its reason shows none of it");
+		ok(clean, "injection %s: the reason shows none of it", tap_q(inj[i]));
 		if (!clean)
 			printf("#   why: %s\n", why ? why : "(null)");
 		path_release(&p);
@@ -402,16 +407,17 @@ test_limits(void)
 	ok(path_is_ident(sb.buf), "is an identifier");
 	sb_addc(&sb, 'n');
 	why = NULL;
-	ok(path_parse(sb.buf, &p, &why) == -1, "a 129-byte name");
-	is_str(why, R_LONG, "...is too long");
+	ok(path_parse(sb.buf, &p, &why) == -1, "a 129-byte name is refused");
+	is_str(why, R_LONG, "a 129-byte name: the reason is its length");
 	ok(!path_is_ident(sb.buf), "and is not an identifier");
 	sb_truncate(&sb, 0);
 	sb_adds(&sb, "a.");
 	for (i = 0; i < 129; i++)
 		sb_addc(&sb, 'x');
 	why = NULL;
-	ok(path_parse(sb.buf, &p, &why) == -1, "a 129-byte name after '.'");
-	is_str(why, R_LONG, "...is too long");
+	ok(path_parse(sb.buf, &p, &why) == -1,
+	    "a 129-byte name after '.' is refused");
+	is_str(why, R_LONG, "a 129-byte name after '.': the reason is its length");
 	ok(why != NULL && strstr(why, "xxx") == NULL, "and not echoed");
 	sb_truncate(&sb, 0);
 	sb_adds(&sb, "a.");
@@ -523,8 +529,8 @@ test_ident(void)
 	size_t i;
 
 	for (i = 0; i < NELEM(id); i++)
-		ok(path_is_ident(id[i].s) == id[i].ok, "path_is_ident %zu %s",
-		    i, id[i].ok ? "accepts" : "refuses");
+		ok(path_is_ident(id[i].s) == id[i].ok, "path_is_ident %s %s",
+		    id[i].ok ? "accepts" : "refuses", tap_q(id[i].s));
 	ok(!path_is_ident(NULL), "path_is_ident(NULL)");
 }
 

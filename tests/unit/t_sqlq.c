@@ -260,7 +260,7 @@ test_ident(void)
 
 	for (i = 0; i < NELEM(t); i++) {
 		got = idn(t[i].in);
-		is_str(got, t[i].want, "sqlq_ident #%zu", i);
+		is_str(got, t[i].want, "sqlq_ident(%s)", tap_q(t[i].in));
 		free(got);
 	}
 	/* It appends: what was in the buffer stays in front. */
@@ -326,7 +326,7 @@ test_literal(void)
 
 	for (i = 0; i < NELEM(t); i++) {
 		got = lit(t[i].in);
-		is_str(got, t[i].want, "sqlq_literal #%zu", i);
+		is_str(got, t[i].want, "sqlq_literal(%s)", tap_q(t[i].in));
 		free(got);
 	}
 	{
@@ -358,7 +358,8 @@ test_plain(void)
 	size_t i;
 
 	for (i = 0; i < NELEM(t); i++)
-		is_int(sqlq_plain(t[i].in), t[i].plain, "sqlq_plain #%zu", i);
+		is_int(sqlq_plain(t[i].in), t[i].plain, "sqlq_plain(%s) is %s",
+		    tap_q(t[i].in), t[i].plain ? "true" : "false");
 }
 
 static void
@@ -391,7 +392,8 @@ test_set(void)
 
 	for (i = 0; i < NELEM(t); i++) {
 		got = set(t[i].k, t[i].v);
-		is_str(got, t[i].want, "sqlq_set #%zu", i);
+		is_str(got, t[i].want, "sqlq_set(%s, %s)", tap_q(t[i].k),
+		    tap_q(t[i].v));
 		free(got);
 	}
 }
@@ -468,7 +470,8 @@ test_round_trips(void)
 	int n = 0, bad = 0;
 
 	for (i = 0; i < NELEM(t); i++)
-		ok(round_trip(t[i]), "round trip of hand-picked string #%zu", i);
+		ok(round_trip(t[i]), "round trip of hand-picked string %s",
+		    tap_q(t[i]));
 	for (i = 0; i < 2000; i++) {
 		struct sb s;
 		int k, len;

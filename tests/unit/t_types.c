@@ -284,7 +284,7 @@ test_names(void)
 		why = NULL;
 		memset(&n, 0xa5, sizeof(n));
 		if (!is_int(ty_name_parse(good[i].in, &n, &why), 0,
-		    "accepts the type name")) {
+		    "accepts the type name %s", tap_q(good[i].in))) {
 			printf("#   input: '%s', why: %s\n", good[i].in, why);
 			continue;
 		}
@@ -294,14 +294,16 @@ test_names(void)
 		    good[i].in, n.kind, n.precision, n.scale);
 		t = mk(good[i].in, false);
 		s = name_of(t);
-		is_str(s, good[i].canon, "prints the canonical name");
+		is_str(s, good[i].canon, "%s: prints as its canonical name",
+		    tap_q(good[i].in));
 		free(s);
 		ty_free(t);
 
 		/* The canonical name reads back as itself. */
 		t = mk(good[i].canon, false);
 		s = name_of(t);
-		is_str(s, good[i].canon, "canonical name is a fixed point");
+		is_str(s, good[i].canon, "%s: its canonical name is a fixed point",
+		    tap_q(good[i].in));
 		free(s);
 		ty_free(t);
 	}
@@ -318,9 +320,10 @@ test_refusals(void)
 	for (i = 0; i < NELEM(bad); i++) {
 		why = NULL;
 		if (!is_int(ty_name_parse(bad[i].in, &n, &why), -1,
-		    "refuses a bad type name"))
+		    "refuses the bad type name %s", tap_q(bad[i].in)))
 			printf("#   input: '%s'\n", bad[i].in);
-		if (!is_str(why, bad[i].why, "with the expected reason"))
+		if (!is_str(why, bad[i].why, "bad type name %s: the expected reason",
+		    tap_q(bad[i].in)))
 			printf("#   input: '%s'\n", bad[i].in);
 		/*
 		 * Some reasons give an example, such as decimal(18,2), that
@@ -330,7 +333,8 @@ test_refusals(void)
 		if (bad[i].in[0] != '\0' && strstr(bad[i].why, bad[i].in) ==
 		    NULL)
 			ok(why != NULL && strstr(why, bad[i].in) == NULL,
-			    "the reason does not quote the input");
+			    "bad type name %s: the reason does not quote it",
+			    tap_q(bad[i].in));
 	}
 
 	why = NULL;
@@ -414,7 +418,8 @@ test_print(void)
 		t->scale = p[i].scale;
 		sb_init(&sb);
 		ty_name_print(t, &sb);
-		is_str(sb.buf, p[i].want, "ty_name_print");
+		is_str(sb.buf, p[i].want, "ty_name_print(%s, %d, %d)",
+		    tap_q(p[i].want), p[i].precision, p[i].scale);
 		sb_release(&sb);
 		ty_free(t);
 	}
@@ -822,6 +827,7 @@ static void
 test_depth_limit(void)
 {
 	static const enum ty_kind kinds[] = { TY_ARRAY, TY_MAP, TY_STRUCT };
+	static const char *const kname[] = { "arrays", "maps", "structs" };
 	struct ty *t, *u;
 	json_t *j, *c, *top;
 	size_t k;
@@ -829,17 +835,20 @@ test_depth_limit(void)
 
 	for (k = 0; k < NELEM(kinds); k++) {
 		t = nest(TY_MAX_DEPTH, kinds[k]);
-		is_int(ty_depth(t), TY_MAX_DEPTH, "nested to the limit");
+		is_int(ty_depth(t), TY_MAX_DEPTH, "%s nested to the limit",
+		    kname[k]);
 		j = ty_to_json(t, NULL);
 		u = ty_from_json(j);
-		ok(u != NULL && ty_equal(t, u), "accepted at the limit");
+		ok(u != NULL && ty_equal(t, u), "%s accepted at the limit",
+		    kname[k]);
 		ty_free(u);
 		json_decref(j);
 		ty_free(t);
 
 		t = nest(TY_MAX_DEPTH + 1, kinds[k]);
 		j = ty_to_json(t, NULL);
-		ok(ty_from_json(j) == NULL, "refused one level deeper");
+		ok(ty_from_json(j) == NULL, "%s refused one level deeper",
+		    kname[k]);
 		json_decref(j);
 		ty_free(t);
 	}

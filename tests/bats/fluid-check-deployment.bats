@@ -1,0 +1,90 @@
+#!/usr/bin/env bats
+# fluid-check-deployment.bats - parameters.flink.deployment
+# ("Credentials and operations" in the specification, and the dedicated
+# checkpoint, savepoint and HA prefixes of "What is supported"): the
+# required fields, one deployment per namespace/name, locations that
+# neither repeat nor nest.
+#
+# check-helpers.bash says how each test edits the base contract and
+# judges what the tools say.
+
+load helpers
+load check-helpers
+
+setup() { check_setup; }
+teardown() { fluid_teardown; }
+
+@test "contract: two deployments with one namespace and name are refused" {
+	second ingest-returns returns shop-orders
+	validate
+	refused "$(at 'name: shop-orders # returns' shop)" \
+	    'Flink build ingest-returns: properties.parameters.flink.deployment.name' \
+	    'deployment data-products/shop-orders is also builds\[0\]'"'"'s: namespace/name pairs may not repeat'
+}
+
+@test "contract: the same name in another namespace is accepted" {
+	second ingest-returns returns shop-orders
+	subst 'namespace: data-products # returns' 'namespace: returns # returns'
+	check
+	ir
+	assert_jq '[.check.builds[].deployment | .namespace + "/" + .name] ==
+	    ["data-products/shop-orders", "returns/shop-orders"]'
+}
+
+@test "contract: a location equal to another is refused" {
+	second
+	subst 'haUri: s3://flink-state/shop-returns/ha # returns' \
+	    'haUri: s3://flink-state/shop-orders/savepoints/ # returns'
+	validate
+	refused "$(at 'haUri: s3://flink-state/shop-orders/savepoints/' s3)" \
+	    'Flink build ingest-returns: properties.parameters.flink.deployment.haUri' \
+	    "is the same location as build ingest-orders's savepointUri"
+}
+
+@test "contract: a location nested in another is refused" {
+	subst 'haUri: s3://flink-state/shop-orders/ha' \
+	    'haUri: s3://flink-state/shop-orders/checkpoints/ha'
+	validate
+	build_refused "$(at 'haUri: ' s3)" \
+	    'properties.parameters.flink.deployment.haUri' \
+	    "lies inside build ingest-orders's checkpointUri: .*may not nest"
+}
+
+@test "contract: locations that only share a prefix are accepted" {
+	second ingest-returns returns shop-returns s3://flink-state/shop-orders-2
+	check
+	ir
+	assert_jq '.check.builds[1].deployment.checkpointUri ==
+	    "s3://flink-state/shop-orders-2/checkpoints"'
+}
+
+@test "contract: each required deployment field is required" {
+	local key
+	for key in name namespace context serviceAccount image checkpointUri \
+	    savepointUri haUri; do
+		cp "$FIXTURES/check/base.fluid.yaml" "$F"
+		drop "            $key: "
+		validate
+		# A missing key is reported where its mapping starts.
+		build_refused "$(after '^ *deployment:$')" \
+		    "properties.parameters.flink.deployment.$key" '^is required$'
+	done
+}
+
+@test "contract: the deployment's IR" {
+	check
+	ir
+	assert_jq '.check.builds[0].deployment | .name == "shop-orders" and
+	    .namespace == "data-products" and .context == "development" and
+	    .serviceAccount == "flink" and .state == "running" and
+	    .haUri == "s3://flink-state/shop-orders/ha" and
+	    .secretRefs == ["flink-storage"]'
+}
+
+@test "deployment: an s3 URI must name its bucket" {
+	subst 'haUri: s3://flink-state/shop-orders/ha' \
+	    'haUri: s3:///flink-state/shop-orders/ha'
+	validate
+	build_refused "$(at 'haUri: s3:///' s3)" \
+	    'properties.parameters.flink.deployment.haUri' 'names no bucket'
+}
