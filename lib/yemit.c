@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <yaml.h>
 
 #include "yemit.h"
@@ -25,15 +24,16 @@
  *   "0.7.7" and "." floats, which neither PyYAML nor Go reads them as,
  *   so version strings stay plain.
  *
- *   go-yaml resolve.go (yaml.v2, what sigs.k8s.io/yaml and so older
- *   kubectl use; v3 alike): a timestamp's month, day, minute and second
- *   may have one digit (the second half of TIME11), and a scalar that
- *   starts with a sign, a digit or a dot is a number when, with every
- *   "_" removed, strconv.ParseInt(s, 0, 64) or the float pattern
- *   yamlStyleFloat takes it: GONUM, matched against the scalar without
- *   its underscores.
+ *   go-yaml resolve.go (yaml.v2, which sigs.k8s.io/yaml and so older
+ *   kubectl use, and v3): parseTimestamp lets a month, day, hour,
+ *   minute and second have one digit (the second half of TIME11), and
+ *   a scalar that starts with a sign, a digit or a dot is a number
+ *   when, with every "_" removed, strconv.ParseInt(s, 0, 64) or the
+ *   pattern yamlStyleFloat takes it ("0B101", "+_1", "1_e3"): GONUM,
+ *   matched against the scalar without its underscores.
  *
- * The words (bool, null, merge, value) are in y11_words[].
+ * Sexagesimal numbers are PyYAML's only; the words (bool, null, merge,
+ * value) are in y11_words[].
  */
 #define INT11	"^[-+]?(0b[01_]+|0[0-7_]+|0|[1-9][0-9_]*|0x[0-9a-fA-F_]+" \
 		"|[1-9][0-9_]*(:[0-5]?[0-9])+)$"
@@ -48,12 +48,13 @@
 		"|(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?)$"
 
 /*
- * yaml.org/type/bool.html, null.html, merge.html and value.html, whose
- * words every 1.1 reader takes ("y" and "n" are Go yaml.v2's and the
- * spec's, not PyYAML's).  They are compared ignoring case, and so are
- * the infinities and not-a-number that FLOAT11 has in three spellings:
- * readers differ in the spellings they take, and a quote that was not
- * needed costs two bytes where a missing one changes the value.
+ * The words of yaml.org/type/bool.html, null.html, merge.html and
+ * value.html ("y" and "n" are the spec's and Go yaml.v2's, not PyYAML's;
+ * PyYAML's safe loader refuses a plain "=" outright).  They are compared
+ * ignoring ASCII case, and so are the infinities and not-a-number that
+ * FLOAT11 has in three spellings: readers differ in the spellings they
+ * take, and a quote that was not needed costs two bytes where a missing
+ * one changes the value.
  */
 static const char *const y11_words[] = {
 	"y", "n", "yes", "no", "on", "off", "true", "false", "null", "~",
@@ -84,6 +85,19 @@ y11_free(struct y11 *y)
 		regfree(&y->re[--y->n]);
 }
 
+/* Is s (len bytes) the lower-case ASCII word w, in any case? */
+static int
+is_word_anycase(const char *s, size_t len, const char *w)
+{
+	size_t i;
+
+	for (i = 0; i < len && w[i] != '\0'; i++)
+		if (s[i] != w[i] && !(s[i] >= 'A' && s[i] <= 'Z' &&
+		    s[i] - 'A' + 'a' == w[i]))
+			return 0;
+	return i == len && w[i] == '\0';
+}
+
 static int
 matches(const regex_t *re, const char *s)
 {
@@ -109,8 +123,7 @@ plain_is_string(const struct y11 *y, const char *s, size_t len)
 	if (memchr(s, '\0', len) != NULL)
 		return 0;
 	for (i = 0; i < sizeof(y11_words) / sizeof(y11_words[0]); i++)
-		if (strlen(y11_words[i]) == len &&
-		    strncasecmp(s, y11_words[i], len) == 0)
+		if (is_word_anycase(s, len, y11_words[i]))
 			return 0;
 	/* Every number and timestamp starts with a sign, digit or dot. */
 	if (strchr("-+.0123456789", s[0]) == NULL)
