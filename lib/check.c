@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "check_int.h"
 #include "digest.h"
 #include "url.h"

@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <jansson.h>
 
-#include "check.h"
+#include "diag.h"
 #include "path.h"
 #include "types.h"
 #include "xalloc.h"
