@@ -185,47 +185,30 @@ deployment_check(struct contract *k, struct chk_loc *l, json_t *flink,
 	image = chk_get_str(c, l, dep, "image", true);
 	state = chk_get_enum(c, l, dep, "state", false, states);
 	if (name && !dns_label(name, 45)) {
-		struct chk_loc_mark m2 = chk_loc_mark(l);
-
-		chk_loc_key(l, "name");
-		chk_err(c, l, "must be a DNS label of at most 45 characters "
-		    "(a-z, 0-9, '-'): the operator names Services after it");
-		chk_loc_reset(l, m2);
+		chk_err_at(c, l, "name", "must be a DNS label of at most 45 "
+		    "characters (a-z, 0-9, '-'): the operator names Services "
+		    "after it");
 		name = NULL;
 	}
 	if (ns && !dns_label(ns, 63)) {
-		struct chk_loc_mark m2 = chk_loc_mark(l);
-
-		chk_loc_key(l, "namespace");
-		chk_err(c, l, "must be a Kubernetes namespace name (a-z, 0-9, "
-		    "'-', at most 63 characters)");
-		chk_loc_reset(l, m2);
+		chk_err_at(c, l, "namespace", "must be a Kubernetes namespace "
+		    "name (a-z, 0-9, '-', at most 63 characters)");
 		ns = NULL;
 	}
 	if (ctx && chk_has_control(ctx)) {
-		struct chk_loc_mark m2 = chk_loc_mark(l);
-
-		chk_loc_key(l, "context");
-		chk_err(c, l, "must not contain control characters");
-		chk_loc_reset(l, m2);
+		chk_err_at(c, l, "context", "must not contain control "
+		    "characters");
 		ctx = NULL;
 	}
 	if (sa && !dns_subdomain(sa)) {
-		struct chk_loc_mark m2 = chk_loc_mark(l);
-
-		chk_loc_key(l, "serviceAccount");
-		chk_err(c, l, "must be a Kubernetes object name");
-		chk_loc_reset(l, m2);
+		chk_err_at(c, l, "serviceAccount", "must be a Kubernetes "
+		    "object name");
 		sa = NULL;
 	}
 	if (image && !image_pinned(image)) {
-		struct chk_loc_mark m2 = chk_loc_mark(l);
-
-		chk_loc_key(l, "image");
-		chk_err(c, l, "must be pinned by digest "
+		chk_err_at(c, l, "image", "must be pinned by digest "
 		    "(repository@sha256:<64 hex digits>): Kubernetes pulls by "
 		    "digest, so a tag never decides what runs");
-		chk_loc_reset(l, m2);
 		image = NULL;
 	}
 	if (!name || !ns || !ctx || !sa || !image ||
@@ -234,13 +217,9 @@ deployment_check(struct contract *k, struct chk_loc *l, json_t *flink,
 	if (name && ns) {
 		key = xasprintf("%s/%s", ns, name);
 		if ((seen = json_object_get(k->deployments, key)) != NULL) {
-			struct chk_loc_mark m2 = chk_loc_mark(l);
-
-			chk_loc_key(l, "name");
-			chk_err(c, l, "deployment %s is also builds[%lld]'s: "
-			    "namespace/name pairs may not repeat", key,
-			    (long long)json_integer_value(seen));
-			chk_loc_reset(l, m2);
+			chk_err_at(c, l, "name", "deployment %s is also "
+			    "builds[%lld]'s: namespace/name pairs may not "
+			    "repeat", key, (long long)json_integer_value(seen));
 			*ok = false;
 		} else
 			json_object_set_new(k->deployments, key,
@@ -264,8 +243,8 @@ deployment_check(struct contract *k, struct chk_loc *l, json_t *flink,
 		} else {
 			if (strcmp(u.scheme, "s3") != 0 || u.userinfo ||
 			    u.query) {
-				chk_err(c, l, "must be a plain s3:// URI (non-S3 "
-				    "storage is not supported)");
+				chk_err(c, l, "must be a plain s3:// URI "
+				    "(non-S3 storage is not supported)");
 				*ok = false;
 			} else if (!chk_s3_names_bucket(s)) {
 				chk_err(c, l, "names no bucket: write "
@@ -293,7 +272,8 @@ deployment_check(struct contract *k, struct chk_loc *l, json_t *flink,
 		chk_loc_key(l, "secretRefs");
 		chk_loc_idx(l, i);
 		if (!json_is_string(r) || !dns_subdomain(json_string_value(r)))
-			chk_err(c, l, "must be the name of a Kubernetes Secret");
+			chk_err(c, l, "must be the name of a Kubernetes "
+			    "Secret");
 		else {
 			for (j = 0; j < json_array_size(refs); j++)
 				if (json_equal(json_array_get(refs, j), r))
@@ -384,7 +364,8 @@ expose_schema(struct contract *k, size_t j)
 			k->schema_ok[j] = false;
 		chk_loc_key(&l, "schema");
 		if (json_object_get(ct, "schema") == NULL)
-			chk_err(c, &l, "is required: the output table's columns");
+			chk_err(c, &l, "is required: the output table's "
+			    "columns");
 		else
 			k->schemas[j] = chk_schema_columns(c, &l,
 			    json_object_get(ct, "schema"), k->schema_bad[j],
@@ -487,8 +468,8 @@ managed_build(struct contract *k, json_t *b, int bi, const char *id)
 			    "source_events");
 			ok = false;
 		} else if (json_object_get(props, "mapping") != NULL) {
-			chk_err(c, &l, "a mapping and SQL together are refused: "
-			    "use one of them");
+			chk_err(c, &l, "a mapping and SQL together are "
+			    "refused: use one of them");
 			ok = false;
 			/* It still brings its own SQL: warn as for any. */
 			sql_warning(k, &l, id, json_string_value(sqlv));
@@ -652,12 +633,10 @@ check_contract(struct contract *k, json_t *doc)
 	chk_get_str(c, &l, doc, "name", false);
 	if (version != NULL && strcmp(version, CHECK_MANAGED_VERSION) != 0 &&
 	    strcmp(version, CHECK_STABLE_VERSION) != 0) {
-		chk_loc_key(&l, "fluidVersion");
-		chk_err(c, &l, "'%s' is not a supported schema version (%s, or "
-		    "%s for the managed Flink lane)", chk_has_control(version) ?
-		    "?" : version, CHECK_STABLE_VERSION,
-		    CHECK_MANAGED_VERSION);
-		chk_loc_set(&l, "", "");
+		chk_err_at(c, &l, "fluidVersion", "'%s' is not a supported "
+		    "schema version (%s, or %s for the managed Flink lane)",
+		    chk_has_control(version) ? "?" : version,
+		    CHECK_STABLE_VERSION, CHECK_MANAGED_VERSION);
 	}
 	managed_lane = version && strcmp(version, CHECK_MANAGED_VERSION) == 0;
 	builds = chk_get_arr(c, &l, doc, "builds", false);
@@ -683,31 +662,24 @@ check_contract(struct contract *k, json_t *doc)
 		    strcmp(mg, "operator") == 0)
 			nmanaged++;
 	if (nmanaged > 0 && !managed_lane && version != NULL) {
-		chk_loc_key(&l, "fluidVersion");
-		chk_err(c, &l, "a build sets properties.parameters.flink."
-		    "management: operator, which needs fluidVersion \"%s\"",
-		    CHECK_MANAGED_VERSION);
-		chk_loc_set(&l, "", "");
+		chk_err_at(c, &l, "fluidVersion", "a build sets "
+		    "properties.parameters.flink.management: operator, which "
+		    "needs fluidVersion \"%s\"", CHECK_MANAGED_VERSION);
 	}
 	if (nmanaged == 0 || !managed_lane)
 		goto done;
 	c->lane = "Managed Flink: ";
 	/* It names the job and the SQL allowlist's entries. */
 	if (k->product != NULL && !build_id_ok(k->product)) {
-		chk_loc_key(&l, "id");
-		chk_err(c, &l, ID_RULE);
-		chk_loc_set(&l, "", "");
+		chk_err_at(c, &l, "id", ID_RULE);
 		k->product = NULL;
 	}
 	for (i = 0; governance_keys[i] != NULL; i++)
-		if (json_object_get(doc, governance_keys[i]) != NULL) {
-			chk_loc_key(&l, governance_keys[i]);
-			chk_err(c, &l, "root governance, access and quality "
-			    "policies are not enforced by the managed lane, "
-			    "so they are refused rather than advertised as "
-			    "enforced");
-			chk_loc_set(&l, "", "");
-		}
+		if (json_object_get(doc, governance_keys[i]) != NULL)
+			chk_err_at(c, &l, governance_keys[i], "root "
+			    "governance, access and quality policies are not "
+			    "enforced by the managed lane, so they are refused "
+			    "rather than advertised as enforced");
 	json_array_foreach(k->exposes, i, x) {
 		chk_loc_key(&l, "exposes");
 		chk_loc_idx(&l, i);
@@ -728,9 +700,9 @@ check_contract(struct contract *k, json_t *doc)
 					    json_array_get(k->exposes, j),
 					    "exposeId"), json_object_get(x,
 					    "exposeId"))) {
-						chk_loc_key(&l, "exposeId");
-						chk_err(c, &l, "exposes[%zu] has "
-						    "the same exposeId", j);
+						chk_err_at(c, &l, "exposeId",
+						    "exposes[%zu] has the "
+						    "same exposeId", j);
 						break;
 					}
 			}
@@ -748,12 +720,10 @@ check_contract(struct contract *k, json_t *doc)
 		id = chk_get_str(c, &l, b, "id", true);
 		dup = false;
 		if (id != NULL && !build_id_ok(id)) {
-			chk_loc_key(&l, "id");
-			chk_err(c, &l, ID_RULE);
+			chk_err_at(c, &l, "id", ID_RULE);
 			id = NULL;
 		} else if (id != NULL && json_object_get(k->build_ids, id)) {
-			chk_loc_key(&l, "id");
-			chk_err(c, &l, "builds[%lld] has the same id",
+			chk_err_at(c, &l, "id", "builds[%lld] has the same id",
 			    (long long)json_integer_value(json_object_get(
 			    k->build_ids, id)));
 			dup = true;
@@ -850,8 +820,8 @@ check_fragment(struct chk *c, const char *kind, const char *version,
 			    "stream", s.ir);
 		chk_stream_release(&s);
 	} else if (strcmp(kind, "schema") == 0) {
-		if ((t = chk_schema_columns(c, &l, doc, NULL, &ok, NULL)) != NULL &&
-		    ok) {
+		if ((t = chk_schema_columns(c, &l, doc, NULL, &ok, NULL)) !=
+		    NULL && ok) {
 			ir = json_pack("{s:s, s:o}", "fragment", kind,
 			    "columns", chk_columns_json(c, t, NULL));
 		}

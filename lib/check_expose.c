@@ -7,7 +7,6 @@
  * properties that look like credentials, or that would make Iceberg read
  * the job's environment (env:..., ${...}), are refused.
  */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -47,23 +46,6 @@ static const char *const secret_words[] = {
 	"credential", "private-key", NULL
 };
 
-static void __attribute__((format(printf, 4, 5)))
-err_at(struct chk *c, struct chk_loc *l, const char *key, const char *fmt, ...)
-{
-	struct chk_loc_mark m = chk_loc_mark(l);
-	va_list ap;
-	char *msg;
-
-	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
-	va_end(ap);
-	if (key != NULL)
-		chk_loc_key(l, key);
-	chk_err(c, l, "%s", msg);
-	chk_loc_reset(l, m);
-	free(msg);
-}
-
 /*
  * A URL at o[key]: parsed, of one of the schemes, without credentials
  * in it.  Returns false after an error.  *out (if not NULL) keeps the
@@ -81,18 +63,18 @@ url_ok(struct chk *c, struct chk_loc *l, json_t *o, const char *key,
 	if (s == NULL)
 		return !required && json_object_get(o, key) == NULL;
 	if (url_parse(s, &u, &why) == -1) {
-		err_at(c, l, key, "%s", why);
+		chk_err_at(c, l, key, "%s", why);
 		return false;
 	}
 	for (i = 0; schemes[i] != NULL; i++)
 		if (strcmp(u.scheme, schemes[i]) == 0)
 			break;
 	if (schemes[i] == NULL) {
-		err_at(c, l, key, "must be an %s:// URI", schemes[0]);
+		chk_err_at(c, l, key, "must be an %s:// URI", schemes[0]);
 		ok = false;
 	}
 	if (u.userinfo) {
-		err_at(c, l, key, "must not carry credentials");
+		chk_err_at(c, l, key, "must not carry credentials");
 		ok = false;
 	}
 	if (ok && out != NULL)
@@ -142,7 +124,7 @@ auth_check(struct chk *c, struct chk_loc *l, json_t *binding, bool *ok,
 		env = chk_get_str(c, l, a, "credentialEnv", true);
 		scope = chk_get_str(c, l, a, "scope", false);
 		if (scope != NULL && chk_has_control(scope)) {
-			err_at(c, l, "scope", "must not contain control "
+			chk_err_at(c, l, "scope", "must not contain control "
 			    "characters");
 			*ok = false;
 		}
@@ -158,7 +140,7 @@ auth_check(struct chk *c, struct chk_loc *l, json_t *binding, bool *ok,
 	if (env == NULL)
 		*ok = false;
 	else if (!env_name_ok(env)) {
-		err_at(c, l, strcmp(type, "bearer") == 0 ? "tokenEnv" :
+		chk_err_at(c, l, strcmp(type, "bearer") == 0 ? "tokenEnv" :
 		    "credentialEnv", "must be the name of an environment "
 		    "variable, not a credential");
 		*ok = false;
@@ -220,8 +202,8 @@ properties_check(struct chk *c, struct chk_loc *l, json_t *binding, bool *ok)
 			    "from the job's environment (only catalogAuth "
 			    "references a variable)");
 		else if (chk_word_index(k, reserved_props) >= 0)
-			chk_err(c, l, "is set by fluid from binding.location and "
-			    "catalogAuth");
+			chk_err(c, l, "is set by fluid from binding.location "
+			    "and catalogAuth");
 		else if (has_word_part(k, secret_words))
 			chk_err(c, l, "looks like a credential: credentials "
 			    "never go into catalog properties; use "
@@ -273,29 +255,28 @@ partitions_check(struct chk *c, struct chk_loc *l, json_t *list,
 		col = chk_get_str(c, l, e, "column", true);
 		tr = chk_get_str(c, l, e, "transform", true);
 		if (tr != NULL && strcmp(tr, "identity") != 0) {
-			err_at(c, l, "transform", "only identity partitions: "
-			    "Iceberg's other transforms are hidden "
+			chk_err_at(c, l, "transform", "only identity "
+			    "partitions: Iceberg's other transforms are hidden "
 			    "partitioning, which Flink SQL cannot declare; "
-			    "create the table with that partition spec "
-			    "before the job runs and leave it out of the "
-			    "contract");
+			    "create the table with that partition spec before "
+			    "the job runs and leave it out of the contract");
 			tr = NULL;
 		}
 		if (col != NULL && schema != NULL) {
 			f = ty_field(schema, col);
 			/* Only a plain name is echoed: it may be SQL. */
 			if (f == NULL && !path_is_ident(col))
-				err_at(c, l, "column", "must name a top-level "
-				    "column of contract.schema (a plain SQL "
-				    "identifier)");
+				chk_err_at(c, l, "column", "must name a "
+				    "top-level column of contract.schema (a "
+				    "plain SQL identifier)");
 			else if (f == NULL && chk_name_in(bad, col))
 				;	/* its declaration was refused */
 			else if (f == NULL)
-				err_at(c, l, "column", "'%s' is not a "
+				chk_err_at(c, l, "column", "'%s' is not a "
 				    "top-level column of contract.schema",
 				    col);
 			else if (ty_is_container(f->type->kind))
-				err_at(c, l, "column", "'%s' is a struct, "
+				chk_err_at(c, l, "column", "'%s' is a struct, "
 				    "array or map: partition by a primitive "
 				    "column", col);
 			else {
@@ -304,7 +285,7 @@ partitions_check(struct chk *c, struct chk_loc *l, json_t *list,
 					    json_array_get(ir, j)), col) == 0)
 						break;
 				if (j < json_array_size(ir))
-					err_at(c, l, "column", "'%s' is "
+					chk_err_at(c, l, "column", "'%s' is "
 					    "partitioned twice", col);
 				else if (tr != NULL)
 					json_array_append_new(ir,
@@ -357,7 +338,7 @@ iceberg_check(struct chk *c, struct chk_loc *l, json_t *binding,
 	if ((rc = chk_get_int(c, l, ic, "formatVersion", &fv)) == -1)
 		*ok = false;
 	else if (fv != 2) {
-		err_at(c, l, "formatVersion", "the managed lane writes "
+		chk_err_at(c, l, "formatVersion", "the managed lane writes "
 		    "Iceberg format version 2");
 		*ok = false;
 	}
@@ -365,7 +346,7 @@ iceberg_check(struct chk *c, struct chk_loc *l, json_t *binding,
 	if ((rc = chk_get_int(c, l, ic, "maxSnapshotAgeSeconds", &age)) == -1)
 		*ok = false;
 	else if (rc == 0 && age <= 0) {
-		err_at(c, l, "maxSnapshotAgeSeconds", "must be a positive "
+		chk_err_at(c, l, "maxSnapshotAgeSeconds", "must be a positive "
 		    "number of seconds");
 		*ok = false;
 	}
@@ -380,7 +361,7 @@ name_ok(struct chk *c, struct chk_loc *l, json_t *o, const char *key)
 	const char *s = chk_get_str(c, l, o, key, true);
 
 	if (s != NULL && !path_is_ident(s)) {
-		err_at(c, l, key, "'%s' must be a plain SQL identifier",
+		chk_err_at(c, l, key, "'%s' must be a plain SQL identifier",
 		    chk_has_control(s) || strlen(s) > 128 ? "?" : s);
 		return NULL;
 	}
@@ -400,8 +381,8 @@ chk_s3_names_bucket(const char *s)
 }
 
 json_t *
-chk_expose_check(struct chk *c, struct chk_loc *l, json_t *expose, struct ty *schema,
-    json_t *names, json_t *bad)
+chk_expose_check(struct chk *c, struct chk_loc *l, json_t *expose,
+    struct ty *schema, json_t *names, json_t *bad)
 {
 	static const char *const web[] = { "https", "http", NULL };
 	static const char *const s3[] = { "s3", NULL };
@@ -433,7 +414,7 @@ chk_expose_check(struct chk *c, struct chk_loc *l, json_t *expose, struct ty *sc
 		 * which the spec does not trust with a credential either.
 		 */
 		if (has_auth && strcmp(u.scheme, "https") != 0) {
-			err_at(c, l, "uri", "must be https: the catalog "
+			chk_err_at(c, l, "uri", "must be https: the catalog "
 			    "receives credentials (catalogAuth)");
 			ok = false;
 		}
@@ -444,12 +425,12 @@ chk_expose_check(struct chk *c, struct chk_loc *l, json_t *expose, struct ty *sc
 		ok = false;
 	else {
 		if (u.query) {
-			err_at(c, l, "warehouse", "must be a plain s3:// URI "
-			    "without a query");
+			chk_err_at(c, l, "warehouse", "must be a plain s3:// "
+			    "URI without a query");
 			ok = false;
 		} else if (!chk_s3_names_bucket(json_string_value(
 		    json_object_get(loc, "warehouse")))) {
-			err_at(c, l, "warehouse", "names no bucket: write "
+			chk_err_at(c, l, "warehouse", "names no bucket: write "
 			    "s3://BUCKET/PATH");
 			ok = false;
 		}
@@ -467,8 +448,8 @@ chk_expose_check(struct chk *c, struct chk_loc *l, json_t *expose, struct ty *sc
 	table = json_pack("{s:o, s:s?, s:s?}", "catalog", catalog,
 	    "namespace", ns, "name", name);
 	if (schema != NULL)
-		json_object_set_new(table, "columns", chk_columns_json(c, schema,
-		    names));
+		json_object_set_new(table, "columns", chk_columns_json(c,
+		    schema, names));
 	iceberg_check(c, l, binding, schema, bad, table, &ok);
 	chk_loc_reset(l, m);
 	if (!ok || schema == NULL) {

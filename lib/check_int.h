@@ -78,7 +78,8 @@ void	 chk_name_index_release(struct chk_name_index *);
 /* Room for n names in all, so that adding them never rehashes. */
 void	 chk_name_index_reserve(struct chk_name_index *, size_t n);
 /* Give name (borrowed) the number v, in place of any it had. */
-void	 chk_name_index_put(struct chk_name_index *, const char *name, size_t v);
+void	 chk_name_index_put(struct chk_name_index *, const char *name,
+	    size_t v);
 /* Sets *v to name's number; false when name is not there. */
 bool	 chk_name_index_get(const struct chk_name_index *, const char *name,
 	    size_t *v);
@@ -144,6 +145,12 @@ void	 chk_err(struct chk *, const struct chk_loc *, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
 void	 chk_warn(struct chk *, const struct chk_loc *, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
+/*
+ * The error at l's child key (at l itself when key is NULL), leaving l
+ * as it was: the mark, key, error, reset that most errors are.
+ */
+void	 chk_err_at(struct chk *, struct chk_loc *, const char *key,
+	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* A " (did you mean 'x'?)" suffix if one candidate is one edit away. */
 const char *chk_didyoumean(const char *name, const char *const *cands,
@@ -166,20 +173,22 @@ json_t	*chk_get_obj(struct chk *, struct chk_loc *, json_t *o, const char *key,
 	    bool required);
 json_t	*chk_get_arr(struct chk *, struct chk_loc *, json_t *o, const char *key,
 	    bool required);
-const char *chk_get_str(struct chk *, struct chk_loc *, json_t *o, const char *key,
-	    bool required);
+const char *chk_get_str(struct chk *, struct chk_loc *, json_t *o,
+	    const char *key, bool required);
 /* 1 true, 0 false or absent, -1 wrong type (error added). */
-int	 chk_get_bool(struct chk *, struct chk_loc *, json_t *o, const char *key);
+int	 chk_get_bool(struct chk *, struct chk_loc *, json_t *o,
+	    const char *key);
 /* chk_get_str() and chk_get_bool() of v, the value at key (NULL: absent). */
-const char *chk_str_at(struct chk *, struct chk_loc *, const char *key, json_t *v,
-	    bool required);
-int	 chk_bool_at(struct chk *, struct chk_loc *, const char *key, json_t *v);
+const char *chk_str_at(struct chk *, struct chk_loc *, const char *key,
+	    json_t *v, bool required);
+int	 chk_bool_at(struct chk *, struct chk_loc *, const char *key,
+	    json_t *v);
 /* Returns 0 and sets *v, 1 when absent, -1 on a wrong type. */
 int	 chk_get_int(struct chk *, struct chk_loc *, json_t *o, const char *key,
 	    json_int_t *v);
 /* One of the NULL-terminated words, or an error listing them. */
-const char *chk_get_enum(struct chk *, struct chk_loc *, json_t *o, const char *key,
-	    bool required, const char *const *words);
+const char *chk_get_enum(struct chk *, struct chk_loc *, json_t *o,
+	    const char *key, bool required, const char *const *words);
 bool	 chk_has_control(const char *s);
 /*
  * The name of st's field i as a new JSON reference: names[i] when names
@@ -258,7 +267,8 @@ bool	 chk_mapping_check(struct chk *, struct chk_loc *build, json_t *props,
 	    const char *expose_ptr, const char *expose_path,
 	    json_t *build_ir);
 /* A recordMapping fragment on its own: keys, entries, paths. */
-bool	 chk_mapping_shape_check(struct chk *, struct chk_loc *, json_t *mapping);
+bool	 chk_mapping_shape_check(struct chk *, struct chk_loc *,
+	    json_t *mapping);
 /* properties.sql: one SELECT from source_events; false after errors. */
 bool	 chk_sql_check(struct chk *, struct chk_loc *build, const char *sql);
 

@@ -284,14 +284,14 @@ type_path(struct binder *b, struct chk_loc *l, const struct path *p, bool quiet,
 	if (b->as != NULL && strcmp(p->steps[0].name, b->as) == 0) {
 		t = b->elem;
 		if (!t->required)
-			out->why = chk_str_join(b->as, ", the exploded element, "
-			    "can be null");
+			out->why = chk_str_join(b->as, ", the exploded "
+			    "element, can be null");
 	} else if ((sc = chk_stream_col(b->s, p->steps[0].name)) != NULL) {
 		t = sc->type;
 		if (!t->required)
 			out->why = chk_str_join(sc->name, sc->origin ==
-			    CHK_ORIGIN_KEY ? " is a key column, null for a record "
-			    "with no key" : " can be null");
+			    CHK_ORIGIN_KEY ? " is a key column, null for a "
+			    "record with no key" : " can be null");
 	} else {
 		/* Already refused where it is declared: not again here. */
 		if (root_refused(b, p->steps[0].name))
@@ -336,16 +336,17 @@ type_path(struct binder *b, struct chk_loc *l, const struct path *p, bool quiet,
 			json_array_append_new(steps, step_json(&b->field_steps,
 			    st->name));
 			if (!t->required && out->why == NULL)
-				out->why = chk_str_join(path_so_far(b, p, i + 1),
-				    " can be null");
+				out->why = chk_str_join(
+				    path_so_far(b, p, i + 1), " can be null");
 		} else if (st->kind == PATH_FIELD) {
 			if (!quiet && t->kind == TY_ARRAY)
-				chk_err(b->c, l, "%s is an array: explode it in "
-				    "properties.mapping.explode and read its "
-				    "element's fields", path_so_far(b, p, i));
+				chk_err(b->c, l, "%s is an array: explode it "
+				    "in properties.mapping.explode and read "
+				    "its element's fields",
+				    path_so_far(b, p, i));
 			else if (!quiet)
-				chk_err(b->c, l, "%s is not a struct, so it has "
-				    "no field %s", path_so_far(b, p, i),
+				chk_err(b->c, l, "%s is not a struct, so it "
+				    "has no field %s", path_so_far(b, p, i),
 				    st->name);
 			goto out;
 		} else if (t->kind == TY_MAP) {
@@ -358,8 +359,8 @@ type_path(struct binder *b, struct chk_loc *l, const struct path *p, bool quiet,
 				    "key is missing");
 		} else {
 			if (!quiet)
-				chk_err(b->c, l, "%s is not a map, so it has no "
-				    "['...'] entries", path_so_far(b, p, i));
+				chk_err(b->c, l, "%s is not a map, so it has "
+				    "no ['...'] entries", path_so_far(b, p, i));
 			goto out;
 		}
 	}
@@ -470,8 +471,8 @@ convert_struct(struct binder *b, const struct oloc *o, const struct ty *dst,
 		child.type = sf->type;
 		/* Relative to a present struct: its own required stands. */
 		child.nullable = !sf->type->required;
-		child.why = child.nullable ? chk_str_join(cname, " can be null") :
-		    NULL;
+		child.why = child.nullable ?
+		    chk_str_join(cname, " can be null") : NULL;
 		child.expr = path_child(b, src->expr, fname);
 		set_type(b, child.expr, sf->type, child.nullable);
 		fe = convert(b, &co, dst->fields[i].type, &child);
@@ -563,8 +564,8 @@ static struct ty string_type = { .kind = TY_STRING };
 
 /* Bind the output column (or field) named name, of type dst. */
 static json_t *
-bind(struct binder *b, struct chk_loc *l, const struct ty *dst, const char *name,
-    struct path *defsrc)
+bind(struct binder *b, struct chk_loc *l, const struct ty *dst,
+    const char *name, struct path *defsrc)
 {
 	struct oloc o = { l, NULL, name };
 	json_t *e = NULL, *fields;
@@ -588,8 +589,8 @@ bind(struct binder *b, struct chk_loc *l, const struct ty *dst, const char *name
 			if (en->cast && t.type->kind != TY_BINARY) {
 				char *tn = type_name(t.type);
 
-				chk_err(b->c, el, "cast: string reads binary as "
-				    "UTF-8 text, and this path is %s", tn);
+				chk_err(b->c, el, "cast: string reads binary "
+				    "as UTF-8 text, and this path is %s", tn);
 				free(tn);
 			} else {
 				if (en->cast) {
@@ -695,7 +696,8 @@ entry_name_ok(struct binder *b, struct chk_loc *l, const char *name,
 			    &t->fields[k] : NULL;
 		else
 			f = ty_field(t, p.steps[i].name);
-		if (f == NULL && i == 0 && chk_name_in(b->xbad, p.steps[0].name))
+		if (f == NULL && i == 0 &&
+		    chk_name_in(b->xbad, p.steps[0].name))
 			break;	/* its declaration was refused */
 		if (f == NULL) {
 			field_hint(b->c, t, p.steps[i].name, hint,
@@ -761,11 +763,10 @@ entries_parse(struct binder *b, struct chk_loc *l, json_t *cols,
 		en = &b->entries[b->nentries];
 		memset(en, 0, sizeof(*en));
 		if (cast != NULL && strcmp(cast, "string") != 0) {
-			chk_loc_key(l, "cast");
-			chk_err(b->c, l, "only cast: string is supported (binary "
-			    "read as UTF-8 text); a widening needs no cast, "
-			    "and every other conversion is refused");
-			chk_loc_reset(l, m2);
+			chk_err_at(b->c, l, "cast", "only cast: string is "
+			    "supported (binary read as UTF-8 text); a widening "
+			    "needs no cast, and every other conversion is "
+			    "refused");
 			good = false;
 		}
 		/*
@@ -841,8 +842,8 @@ explode_parse(struct binder *b, struct chk_loc *l, json_t *ex)
 
 	chk_loc_key(l, "explode");
 	if (json_is_array(ex)) {
-		chk_err(b->c, l, "one explode per build: exploding more than one "
-		    "array is not supported");
+		chk_err(b->c, l, "one explode per build: exploding more than "
+		    "one array is not supported");
 		return chk_loc_reset(l, m), NULL;
 	}
 	if (!json_is_object(ex)) {
@@ -1095,8 +1096,8 @@ chk_sql_check(struct chk *c, struct chk_loc *l, const char *sql)
 	 */
 	if (strstr(sql, "/*+") == NULL && (strstr(sql, "/*") != NULL ||
 	    strstr(sql, "*/") != NULL)) {
-		chk_err(c, l, "comments ('/*', '*/') are refused: the in-pod SQL "
-		    "runner strips them without reading literals");
+		chk_err(c, l, "comments ('/*', '*/') are refused: the in-pod "
+		    "SQL runner strips them without reading literals");
 		ok = false;
 	}
 	for (p = sql; *p != '\0'; p++)
@@ -1197,8 +1198,8 @@ chk_mapping_shape_check(struct chk *c, struct chk_loc *l, json_t *mapping)
 			if ((as = chk_get_str(c, l, ex, "as", true)) == NULL)
 				ok = false;
 			else if (!path_is_ident(as)) {
-				chk_loc_key(l, "as");
-				chk_err(c, l, "must be a plain SQL identifier");
+				chk_err_at(c, l, "as", "must be a plain SQL "
+				    "identifier");
 				ok = false;
 			}
 		}
@@ -1221,11 +1222,10 @@ chk_mapping_shape_check(struct chk *c, struct chk_loc *l, json_t *mapping)
 			ok &= shape_path(c, l, e, "from", true);
 			cast = chk_get_str(c, l, e, "cast", false);
 			if (cast != NULL && strcmp(cast, "string") != 0) {
-				chk_loc_key(l, "cast");
-				chk_err(c, l, "only cast: string is supported "
-				    "(binary read as UTF-8 text); a widening "
-				    "needs no cast, and every other "
-				    "conversion is refused");
+				chk_err_at(c, l, "cast", "only cast: string "
+				    "is supported (binary read as UTF-8 "
+				    "text); a widening needs no cast, and "
+				    "every other conversion is refused");
 				ok = false;
 			}
 		}

@@ -67,18 +67,15 @@ static struct ty *column_list(struct chk *, struct chk_loc *, json_t *, int,
 static bool
 refuse_unenforced(struct chk *c, struct chk_loc *l, unsigned present)
 {
-	struct chk_loc_mark m = chk_loc_mark(l);
 	bool bad = false;
 	size_t i;
 
 	for (i = 0; unenforced_keys[i] != NULL; i++) {
 		if (!(present & 1u << i))
 			continue;
-		chk_loc_key(l, unenforced_keys[i]);
-		chk_err(c, l, "nested quality and policy rules are not enforced "
-		    "by the managed lane, so they are refused rather than "
-		    "advertised; remove them");
-		chk_loc_reset(l, m);
+		chk_err_at(c, l, unenforced_keys[i], "nested quality and "
+		    "policy rules are not enforced by the managed lane, so "
+		    "they are refused rather than advertised; remove them");
 		bad = true;
 	}
 	return bad;
@@ -94,13 +91,8 @@ child(struct chk *c, struct chk_loc *l, json_t *col, const char *key, int depth)
 
 	if (v != NULL) {
 		chk_loc_key(l, key);
-		if (json_object_get(v, "name") != NULL) {
-			struct chk_loc_mark m2 = chk_loc_mark(l);
-
-			chk_loc_key(l, "name");
-			chk_err(c, l, "an %s has no name", key);
-			chk_loc_reset(l, m2);
-		}
+		if (json_object_get(v, "name") != NULL)
+			chk_err_at(c, l, "name", "an %s has no name", key);
 		t = chk_schema_column(c, l, v, depth);
 		chk_loc_reset(l, m);
 	}
@@ -129,15 +121,15 @@ column_of(struct chk *c, struct chk_loc *l, json_t *col,
 		bad += chk_only_keys_except(c, l, col, column_keys,
 		    unenforced_keys);
 	req = chk_bool_at(c, l, "required", ck->value[KEY_REQUIRED]);
-	if ((type = chk_str_at(c, l, "type", ck->value[KEY_TYPE], true)) == NULL)
+	if ((type = chk_str_at(c, l, "type", ck->value[KEY_TYPE], true)) ==
+	    NULL)
 		return NULL;
 	if (ty_name_parse(type, &tn, &why) == -1) {
-		chk_loc_key(l, "type");
 		if (chk_has_control(type) || strlen(type) > 64)
-			chk_err(c, l, "unknown type: %s", why);
+			chk_err_at(c, l, "type", "unknown type: %s", why);
 		else
-			chk_err(c, l, "'%s' is not a FLUID type: %s", type, why);
-		chk_loc_reset(l, m);
+			chk_err_at(c, l, "type", "'%s' is not a FLUID type: %s",
+			    type, why);
 		return NULL;
 	}
 	for (i = 0; i < 4; i++) {
@@ -146,16 +138,14 @@ column_of(struct chk *c, struct chk_loc *l, json_t *col,
 		    (tn.kind == TY_MAP && (i == 2 || i == 3));
 
 		if (!wanted && (ck->known & 1u << (KIDS_AT + i))) {
-			chk_loc_key(l, kids[i]);
-			chk_err(c, l, "a %s column has no %s", type, kids[i]);
-			chk_loc_reset(l, m);
+			chk_err_at(c, l, kids[i], "a %s column has no %s", type,
+			    kids[i]);
 			bad++;
 		}
 	}
 	if (ty_is_container(tn.kind) && depth >= TY_MAX_DEPTH) {
-		chk_loc_key(l, "type");
-		chk_err(c, l, "nested deeper than %d levels", TY_MAX_DEPTH);
-		chk_loc_reset(l, m);
+		chk_err_at(c, l, "type", "nested deeper than %d levels",
+		    TY_MAX_DEPTH);
 		return NULL;
 	}
 	t = ty_new(tn.kind);
@@ -193,10 +183,8 @@ column_of(struct chk *c, struct chk_loc *l, json_t *col,
 		k = child(c, l, col, "key", depth + 1);
 		v = child(c, l, col, "value", depth + 1);
 		if (k != NULL && (k->kind != TY_STRING || !k->required)) {
-			chk_loc_key(l, "key");
-			chk_err(c, l, "map keys must be required strings "
-			    "(type: string, required: true)");
-			chk_loc_reset(l, m);
+			chk_err_at(c, l, "key", "map keys must be required "
+			    "strings (type: string, required: true)");
 			bad++;
 		}
 		t->key = k;
@@ -263,7 +251,8 @@ column_list(struct chk *c, struct chk_loc *l, json_t *list, int depth,
 			name = json_string_value(ck.value[KEY_NAME]);
 		} else
 			name = NULL;
-		if (name != NULL && (chk_has_control(name) || strlen(name) > 128))
+		if (name != NULL && (chk_has_control(name) ||
+		    strlen(name) > 128))
 			name = NULL;
 		chk_loc_named(l, i, name);
 		if (name == NULL) {

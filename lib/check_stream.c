@@ -109,8 +109,9 @@ chk_stream_release(struct chk_stream *s)
  * jname is name's JSON string in the contract, to share, or NULL.
  */
 static bool
-add_col(struct chk *c, struct chk_loc *l, struct chk_stream *s, const char *name,
-    json_t *jname, enum chk_origin origin, const char *from, struct ty *t)
+add_col(struct chk *c, struct chk_loc *l, struct chk_stream *s,
+    const char *name, json_t *jname, enum chk_origin origin,
+    const char *from, struct ty *t)
 {
 	struct chk_scol *sc;
 	size_t i;
@@ -121,8 +122,8 @@ add_col(struct chk *c, struct chk_loc *l, struct chk_stream *s, const char *name
 		    o->origin == CHK_ORIGIN_KEY ? "key" : "metadata";
 
 		if (strcmp(o->name, name) != 0)
-			chk_err(c, l, "'%s' differs from the %s column '%s' only "
-			    "by case%s", name, what, o->name,
+			chk_err(c, l, "'%s' differs from the %s column '%s' "
+			    "only by case%s", name, what, o->name,
 			    origin == CHK_ORIGIN_KEY ?
 			    "; set properties.stream.key.prefix" : "");
 		else
@@ -166,10 +167,10 @@ avro_type_ok(struct chk *c, struct chk_loc *l, const struct ty *t)
 	case TY_TIMESTAMP_LTZ:
 		sb_init(&name);
 		ty_name_print(t, &name);
-		chk_loc_key(l, "type");
-		chk_err(c, l, "%s cannot be read with avro-confluent: Flink 1.20's "
-		    "Avro format has no type for it; declare timestamp(%d) "
-		    "(Avro timestamp-%s, an instant in UTC)", name.buf,
+		chk_err_at(c, l, "type", "%s cannot be read with "
+		    "avro-confluent: Flink 1.20's Avro format has no type for "
+		    "it; declare timestamp(%d) (Avro timestamp-%s, an instant "
+		    "in UTC)", name.buf,
 		    t->precision, t->precision <= 3 ? "millis" : "micros");
 		sb_release(&name);
 		ok = false;
@@ -221,9 +222,7 @@ topic_ok(struct chk *c, struct chk_loc *l, json_t *stream)
 	const char *t, *p;
 
 	if (json_is_array(v)) {
-		chk_loc_key(l, "topic");
-		chk_err(c, l, "is one Kafka topic name: no list");
-		chk_loc_reset(l, m);
+		chk_err_at(c, l, "topic", "is one Kafka topic name: no list");
 		return false;
 	}
 	if ((t = chk_get_str(c, l, stream, "topic", true)) == NULL)
@@ -273,12 +272,8 @@ key_check(struct chk *c, struct chk_loc *l, json_t *key, struct chk_stream *s,
 	prefix = chk_get_str(c, l, key, "prefix", false);
 	if (prefix != NULL && (*prefix == '\0' || chk_has_control(prefix) ||
 	    !path_is_ident(prefix))) {
-		struct chk_loc_mark m2 = chk_loc_mark(l);
-
-		chk_loc_key(l, "prefix");
-		chk_err(c, l, "must be the start of a plain SQL identifier, such "
-		    "as key_");
-		chk_loc_reset(l, m2);
+		chk_err_at(c, l, "prefix", "must be the start of a plain SQL "
+		    "identifier, such as key_");
 		ok = pok = false;
 	}
 	chk_loc_key(l, "schema");
@@ -310,10 +305,8 @@ key_check(struct chk *c, struct chk_loc *l, json_t *key, struct chk_stream *s,
 	if (fmt != NULL && strcmp(fmt, "raw") == 0 && ok &&
 	    (st->nfields != 1 || (st->fields[0].type->kind != TY_STRING &&
 	    st->fields[0].type->kind != TY_BINARY))) {
-		chk_loc_key(l, "schema");
-		chk_err(c, l, "a raw key is exactly one string or binary column");
-		chk_loc_reset(l, m);
-		chk_loc_key(l, "key");
+		chk_err_at(c, l, "schema", "a raw key is exactly one string "
+		    "or binary column");
 		ok = false;
 	}
 	fields = json_array();
@@ -358,7 +351,8 @@ metadata_type(size_t i)
 }
 
 static bool
-metadata_check(struct chk *c, struct chk_loc *l, json_t *list, struct chk_stream *s)
+metadata_check(struct chk *c, struct chk_loc *l, json_t *list,
+    struct chk_stream *s)
 {
 	struct chk_loc_mark m = chk_loc_mark(l);
 	const char *name, *from;
@@ -384,11 +378,8 @@ metadata_check(struct chk *c, struct chk_loc *l, json_t *list, struct chk_stream
 		name = chk_get_str(c, l, e, "name", true);
 		from = chk_get_enum(c, l, e, "from", true, metadata_names);
 		if (name != NULL && !path_is_ident(name)) {
-			struct chk_loc_mark m2 = chk_loc_mark(l);
-
-			chk_loc_key(l, "name");
-			chk_err(c, l, "is not a plain SQL identifier");
-			chk_loc_reset(l, m2);
+			chk_err_at(c, l, "name", "is not a plain SQL "
+			    "identifier");
 			ok = false;
 		} else if (name != NULL && from != NULL) {
 			for (k = 0; strcmp(metadata[k].from, from) != 0; k++)
@@ -444,8 +435,8 @@ servers_ok(const char *s)
 }
 
 static bool
-source_check(struct chk *c, struct chk_loc *l, json_t *flink, bool need_registry,
-    json_t *ir)
+source_check(struct chk *c, struct chk_loc *l, json_t *flink,
+    bool need_registry, json_t *ir)
 {
 	static const char *const moved[] = { "topic", "format", "schema",
 	    "key", "metadata" };
@@ -463,12 +454,9 @@ source_check(struct chk *c, struct chk_loc *l, json_t *flink, bool need_registry
 	for (i = 0; i < sizeof(moved) / sizeof(*moved); i++) {
 		if (json_object_get(src, moved[i]) == NULL)
 			continue;
-		struct chk_loc_mark m2 = chk_loc_mark(l);
-
-		chk_loc_key(l, moved[i]);
-		chk_err(c, l, "parameters.flink.source holds the connection "
-		    "only: declare %s in properties.stream", moved[i]);
-		chk_loc_reset(l, m2);
+		chk_err_at(c, l, moved[i], "parameters.flink.source holds the "
+		    "connection only: declare %s in properties.stream",
+		    moved[i]);
 		json_object_del(copy, moved[i]);
 		ok = false;
 	}
@@ -476,11 +464,8 @@ source_check(struct chk *c, struct chk_loc *l, json_t *flink, bool need_registry
 	json_decref(copy);
 	servers = chk_get_str(c, l, src, "bootstrapServers", true);
 	if (servers != NULL && !servers_ok(servers)) {
-		struct chk_loc_mark m2 = chk_loc_mark(l);
-
-		chk_loc_key(l, "bootstrapServers");
-		chk_err(c, l, "must be host:port[,host:port...]");
-		chk_loc_reset(l, m2);
+		chk_err_at(c, l, "bootstrapServers", "must be "
+		    "host:port[,host:port...]");
 		ok = false;
 	}
 	group = chk_get_str(c, l, src, "groupId", true);
@@ -538,15 +523,13 @@ event_time_check(struct chk *c, struct chk_loc *l, json_t *flink,
 	if (chk_get_int(c, l, et, "delaySeconds", &delay) == -1)
 		ok = false;
 	else if (delay < 0 || delay >= MAX_DELAY) {
-		struct chk_loc_mark m2 = chk_loc_mark(l);
-
-		chk_loc_key(l, "delaySeconds");
 		if (delay < 0)
-			chk_err(c, l, "must not be negative");
+			chk_err_at(c, l, "delaySeconds", "must not be "
+			    "negative");
 		else
-			chk_err(c, l, "must be less than %d (100 days): the "
-			    "watermark's interval holds no more", MAX_DELAY);
-		chk_loc_reset(l, m2);
+			chk_err_at(c, l, "delaySeconds", "must be less than %d "
+			    "(100 days): the watermark's interval holds no "
+			    "more", MAX_DELAY);
 		ok = false;
 	}
 	if (col != NULL) {
@@ -560,8 +543,8 @@ event_time_check(struct chk *c, struct chk_loc *l, json_t *flink,
 			ok = false;
 		} else if ((sc = chk_stream_col(s, col)) == NULL) {
 			if (!chk_stream_unknown(s, col))
-				chk_err(c, l, "'%s' is not a top-level column of "
-				    "properties.stream", col);
+				chk_err(c, l, "'%s' is not a top-level column "
+				    "of properties.stream", col);
 			ok = false;
 		} else if ((sc->type->kind != TY_TIMESTAMP &&
 		    sc->type->kind != TY_TIMESTAMP_LTZ) ||
@@ -570,9 +553,9 @@ event_time_check(struct chk *c, struct chk_loc *l, json_t *flink,
 
 			sb_init(&tn);
 			ty_name_print(sc->type, &tn);
-			chk_err(c, l, "'%s' is %s: event time needs a timestamp "
-			    "or timestamp_ltz of precision 3 or less (Flink "
-			    "takes no finer precision)", col, tn.buf);
+			chk_err(c, l, "'%s' is %s: event time needs a "
+			    "timestamp or timestamp_ltz of precision 3 or less "
+			    "(Flink takes no finer precision)", col, tn.buf);
 			sb_release(&tn);
 			ok = false;
 		}
@@ -607,8 +590,8 @@ columns_ir(struct chk *c, const struct chk_stream *s)
 
 /* The stream itself, at l; *fmt and *keyfmt name its formats. */
 static bool
-stream_value(struct chk *c, struct chk_loc *l, json_t *stream, struct chk_stream *s,
-    const char **fmt_out, const char **keyfmt_out)
+stream_value(struct chk *c, struct chk_loc *l, json_t *stream,
+    struct chk_stream *s, const char **fmt_out, const char **keyfmt_out)
 {
 	struct chk_loc_mark m = chk_loc_mark(l);
 	const char *kind, *fmt, *keyfmt = NULL;

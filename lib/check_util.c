@@ -146,6 +146,25 @@ chk_warn(struct chk *c, const struct chk_loc *l, const char *fmt, ...)
 	va_end(ap);
 }
 
+void
+chk_err_at(struct chk *c, struct chk_loc *l, const char *key,
+    const char *fmt, ...)
+{
+	struct chk_loc_mark m = chk_loc_mark(l);
+	va_list ap;
+	char *msg;
+
+	/* Before the key is added: an argument may point into l. */
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (key != NULL)
+		chk_loc_key(l, key);
+	chk_err(c, l, "%s", msg);
+	chk_loc_reset(l, m);
+	free(msg);
+}
+
 /*
  * One insertion, deletion, substitution or swap of neighbours, between a
  * and b of known lengths.
@@ -258,7 +277,6 @@ int
 chk_only_keys_except(struct chk *c, struct chk_loc *l, json_t *obj,
     const char *const *allowed, const char *const *ignored)
 {
-	struct chk_loc_mark m = chk_loc_mark(l);
 	const char *k;
 	json_t *v;
 	size_t n;
@@ -268,15 +286,14 @@ chk_only_keys_except(struct chk *c, struct chk_loc *l, json_t *obj,
 	for (n = 0; allowed[n] != NULL; n++)
 		;
 	json_object_foreach(obj, k, v) {
-		if (chk_word_index(k, allowed) >= 0 || chk_word_index(k, ignored) >= 0)
+		if (chk_word_index(k, allowed) >= 0 ||
+		    chk_word_index(k, ignored) >= 0)
 			continue;
-		chk_loc_key(l, k);
 		if (chk_has_control(k) || strlen(k) > 64)
-			chk_err(c, l, "unknown key");
+			chk_err_at(c, l, k, "unknown key");
 		else
-			chk_err(c, l, "unknown key '%s'%s", k,
+			chk_err_at(c, l, k, "unknown key '%s'%s", k,
 			    chk_didyoumean(k, allowed, n, hint, sizeof(hint)));
-		chk_loc_reset(l, m);
 		bad++;
 	}
 	return bad;
@@ -286,20 +303,13 @@ static json_t *
 typed_at(struct chk *c, struct chk_loc *l, const char *key, json_t *v,
     bool required, json_type type, const char *want)
 {
-	struct chk_loc_mark m = chk_loc_mark(l);
-
 	if (v == NULL || json_is_null(v)) {
-		if (required) {
-			chk_loc_key(l, key);
-			chk_err(c, l, "is required");
-			chk_loc_reset(l, m);
-		}
+		if (required)
+			chk_err_at(c, l, key, "is required");
 		return NULL;
 	}
 	if (json_typeof(v) != type) {
-		chk_loc_key(l, key);
-		chk_err(c, l, "must be %s, not %s", want, json_kind(v));
-		chk_loc_reset(l, m);
+		chk_err_at(c, l, key, "must be %s, not %s", want, json_kind(v));
 		return NULL;
 	}
 	return v;
@@ -338,15 +348,11 @@ const char *
 chk_str_at(struct chk *c, struct chk_loc *l, const char *key, json_t *v,
     bool required)
 {
-	struct chk_loc_mark m = chk_loc_mark(l);
-
 	v = typed_at(c, l, key, v, required, JSON_STRING, "a string");
 	if (v == NULL)
 		return NULL;
 	if (json_string_length(v) == 0 && required) {
-		chk_loc_key(l, key);
-		chk_err(c, l, "must not be empty");
-		chk_loc_reset(l, m);
+		chk_err_at(c, l, key, "must not be empty");
 		return NULL;
 	}
 	return json_string_value(v);
@@ -361,14 +367,11 @@ chk_get_bool(struct chk *c, struct chk_loc *l, json_t *o, const char *key)
 int
 chk_bool_at(struct chk *c, struct chk_loc *l, const char *key, json_t *v)
 {
-	struct chk_loc_mark m = chk_loc_mark(l);
-
 	if (v == NULL || json_is_null(v))
 		return 0;
 	if (!json_is_boolean(v)) {
-		chk_loc_key(l, key);
-		chk_err(c, l, "must be true or false, not %s", json_kind(v));
-		chk_loc_reset(l, m);
+		chk_err_at(c, l, key, "must be true or false, not %s",
+		    json_kind(v));
 		return -1;
 	}
 	return json_is_true(v);
@@ -379,14 +382,12 @@ chk_get_int(struct chk *c, struct chk_loc *l, json_t *o, const char *key,
     json_int_t *out)
 {
 	json_t *v = json_object_get(o, key);
-	struct chk_loc_mark m = chk_loc_mark(l);
 
 	if (v == NULL || json_is_null(v))
 		return 1;
 	if (!json_is_integer(v)) {
-		chk_loc_key(l, key);
-		chk_err(c, l, "must be a whole number, not %s", json_kind(v));
-		chk_loc_reset(l, m);
+		chk_err_at(c, l, key, "must be a whole number, not %s",
+		    json_kind(v));
 		return -1;
 	}
 	*out = json_integer_value(v);
