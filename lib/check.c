@@ -603,8 +603,9 @@ contract_release(struct contract *k)
 }
 
 /*
- * Whether o holds key with a value: a null reads as an absent key (see
- * typed_at()), so it is no refused value that errors elsewhere echo.
+ * Whether o holds key with a value: a null reads as an absent key (as
+ * the chk_get_*() getters read it), so it is no refused value that
+ * errors elsewhere echo.
  */
 static bool
 present(json_t *o, const char *key)

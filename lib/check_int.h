@@ -9,6 +9,12 @@
  *	check_expose.c   the expose binding: catalog, table, partitions
  *	check_mapping.c  output columns: paths, binding, nullability -> IR
  *
+ * Every name declared here starts with chk_ (CHK_ for macros and
+ * enumerators), and check_ is the public check.h's: lib/ is one flat
+ * tree of modules linked into one library, so a short name such as
+ * get_str() could clash with another module's.  Static functions keep
+ * short names.
+ *
  * A location carries two spellings of the same place: the JSON pointer
  * that finds the YAML line and column, and the dotted path the spec's
  * messages use ("properties.mapping.columns[0].from").
