@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "check_int.h"
 #include "digest.h"
 #include "url.h"
@@ -136,10 +137,10 @@ image_pinned(const char *s)
 }
 
 static void
-add_place(struct contract *k, struct loc *l, const char *key,
+add_place(struct contract *k, struct chk_loc *l, const char *key,
     const char *uri, const char *build)
 {
-	struct loc_mark m = loc_mark(l);
+	struct chk_loc_mark m = chk_loc_mark(l);
 	struct place *p;
 	size_t n = strlen(uri);
 
@@ -149,22 +150,22 @@ add_place(struct contract *k, struct loc *l, const char *key,
 	    sizeof(*k->places));
 	p = &k->places[k->nplaces++];
 	p->uri = xstrndup(uri, n);
-	loc_key(l, key);
+	chk_loc_key(l, key);
 	p->ptr = xstrdup(l->ptr.buf);
 	p->path = xstrdup(l->path.buf);
 	p->build = xstrdup(build);
-	loc_reset(l, m);
+	chk_loc_reset(l, m);
 }
 
 static json_t *
-deployment_check(struct contract *k, struct loc *l, json_t *flink,
+deployment_check(struct contract *k, struct chk_loc *l, json_t *flink,
     const char *build, int bi, bool *ok)
 {
 	static const char *const s3[] = { "checkpointUri", "savepointUri",
 	    "haUri" };
 	struct chk *c = &k->c;
-	struct loc_mark m = loc_mark(l);
-	json_t *dep = get_obj(c, l, flink, "deployment", true), *ir, *refs;
+	struct chk_loc_mark m = chk_loc_mark(l);
+	json_t *dep = chk_get_obj(c, l, flink, "deployment", true), *ir, *refs;
 	json_t *v, *seen;
 	const char *name, *ns, *ctx, *sa, *image, *state, *s, *why;
 	struct url u;
@@ -175,56 +176,39 @@ deployment_check(struct contract *k, struct loc *l, json_t *flink,
 		*ok = false;
 		return NULL;
 	}
-	loc_key(l, "deployment");
-	*ok &= only_keys(c, l, dep, deployment_keys) == 0;
-	name = get_str(c, l, dep, "name", true);
-	ns = get_str(c, l, dep, "namespace", true);
-	ctx = get_str(c, l, dep, "context", true);
-	sa = get_str(c, l, dep, "serviceAccount", true);
-	image = get_str(c, l, dep, "image", true);
-	state = get_enum(c, l, dep, "state", false, states);
+	chk_loc_key(l, "deployment");
+	*ok &= chk_only_keys(c, l, dep, deployment_keys) == 0;
+	name = chk_get_str(c, l, dep, "name", true);
+	ns = chk_get_str(c, l, dep, "namespace", true);
+	ctx = chk_get_str(c, l, dep, "context", true);
+	sa = chk_get_str(c, l, dep, "serviceAccount", true);
+	image = chk_get_str(c, l, dep, "image", true);
+	state = chk_get_enum(c, l, dep, "state", false, states);
 	if (name && !dns_label(name, 45)) {
-		struct loc_mark m2 = loc_mark(l);
-
-		loc_key(l, "name");
-		cerr(c, l, "must be a DNS label of at most 45 characters "
-		    "(a-z, 0-9, '-'): the operator names Services after it");
-		loc_reset(l, m2);
+		chk_err_at(c, l, "name", "must be a DNS label of at most 45 "
+		    "characters (a-z, 0-9, '-'): the operator names Services "
+		    "after it");
 		name = NULL;
 	}
 	if (ns && !dns_label(ns, 63)) {
-		struct loc_mark m2 = loc_mark(l);
-
-		loc_key(l, "namespace");
-		cerr(c, l, "must be a Kubernetes namespace name (a-z, 0-9, "
-		    "'-', at most 63 characters)");
-		loc_reset(l, m2);
+		chk_err_at(c, l, "namespace", "must be a Kubernetes namespace "
+		    "name (a-z, 0-9, '-', at most 63 characters)");
 		ns = NULL;
 	}
-	if (ctx && has_control(ctx)) {
-		struct loc_mark m2 = loc_mark(l);
-
-		loc_key(l, "context");
-		cerr(c, l, "must not contain control characters");
-		loc_reset(l, m2);
+	if (ctx && chk_has_control(ctx)) {
+		chk_err_at(c, l, "context", "must not contain control "
+		    "characters");
 		ctx = NULL;
 	}
 	if (sa && !dns_subdomain(sa)) {
-		struct loc_mark m2 = loc_mark(l);
-
-		loc_key(l, "serviceAccount");
-		cerr(c, l, "must be a Kubernetes object name");
-		loc_reset(l, m2);
+		chk_err_at(c, l, "serviceAccount", "must be a Kubernetes "
+		    "object name");
 		sa = NULL;
 	}
 	if (image && !image_pinned(image)) {
-		struct loc_mark m2 = loc_mark(l);
-
-		loc_key(l, "image");
-		cerr(c, l, "must be pinned by digest "
+		chk_err_at(c, l, "image", "must be pinned by digest "
 		    "(repository@sha256:<64 hex digits>): Kubernetes pulls by "
 		    "digest, so a tag never decides what runs");
-		loc_reset(l, m2);
 		image = NULL;
 	}
 	if (!name || !ns || !ctx || !sa || !image ||
@@ -233,13 +217,9 @@ deployment_check(struct contract *k, struct loc *l, json_t *flink,
 	if (name && ns) {
 		key = xasprintf("%s/%s", ns, name);
 		if ((seen = json_object_get(k->deployments, key)) != NULL) {
-			struct loc_mark m2 = loc_mark(l);
-
-			loc_key(l, "name");
-			cerr(c, l, "deployment %s is also builds[%lld]'s: "
-			    "namespace/name pairs may not repeat", key,
-			    (long long)json_integer_value(seen));
-			loc_reset(l, m2);
+			chk_err_at(c, l, "name", "deployment %s is also "
+			    "builds[%lld]'s: namespace/name pairs may not "
+			    "repeat", key, (long long)json_integer_value(seen));
 			*ok = false;
 		} else
 			json_object_set_new(k->deployments, key,
@@ -250,91 +230,92 @@ deployment_check(struct contract *k, struct loc *l, json_t *flink,
 	    "namespace", ns, "context", ctx, "serviceAccount", sa, "image",
 	    image, "state", state ? state : "running");
 	for (i = 0; i < 3; i++) {
-		struct loc_mark m2 = loc_mark(l);
+		struct chk_loc_mark m2 = chk_loc_mark(l);
 
-		if ((s = get_str(c, l, dep, s3[i], true)) == NULL) {
+		if ((s = chk_get_str(c, l, dep, s3[i], true)) == NULL) {
 			*ok = false;
 			continue;
 		}
-		loc_key(l, s3[i]);
+		chk_loc_key(l, s3[i]);
 		if (url_parse(s, &u, &why) == -1) {
-			cerr(c, l, "%s", why);
+			chk_err(c, l, "%s", why);
 			*ok = false;
 		} else {
 			if (strcmp(u.scheme, "s3") != 0 || u.userinfo ||
 			    u.query) {
-				cerr(c, l, "must be a plain s3:// URI (non-S3 "
-				    "storage is not supported)");
+				chk_err(c, l, "must be a plain s3:// URI "
+				    "(non-S3 storage is not supported)");
 				*ok = false;
-			} else if (!s3_names_bucket(s)) {
-				cerr(c, l, "names no bucket: write "
+			} else if (!chk_s3_names_bucket(s)) {
+				chk_err(c, l, "names no bucket: write "
 				    "s3://BUCKET/PATH");
 				*ok = false;
 			} else {
-				loc_reset(l, m2);
+				chk_loc_reset(l, m2);
 				add_place(k, l, s3[i], s, build);
 				json_object_set_new(ir, s3[i],
 				    json_string(s));
 			}
 			url_release(&u);
 		}
-		loc_reset(l, m2);
+		chk_loc_reset(l, m2);
 	}
 	refs = json_array();
-	v = get_arr(c, l, dep, "secretRefs", false);
+	v = chk_get_arr(c, l, dep, "secretRefs", false);
 	if (v == NULL && json_object_get(dep, "secretRefs") != NULL)
 		*ok = false;
 	for (i = 0; v != NULL && i < json_array_size(v); i++) {
-		struct loc_mark m2 = loc_mark(l);
+		struct chk_loc_mark m2 = chk_loc_mark(l);
 		json_t *r = json_array_get(v, i);
 		size_t j;
 
-		loc_key(l, "secretRefs");
-		loc_idx(l, i);
+		chk_loc_key(l, "secretRefs");
+		chk_loc_idx(l, i);
 		if (!json_is_string(r) || !dns_subdomain(json_string_value(r)))
-			cerr(c, l, "must be the name of a Kubernetes Secret");
+			chk_err(c, l, "must be the name of a Kubernetes "
+			    "Secret");
 		else {
 			for (j = 0; j < json_array_size(refs); j++)
 				if (json_equal(json_array_get(refs, j), r))
 					break;
 			if (j < json_array_size(refs))
-				cerr(c, l, "Secret %s is listed twice",
+				chk_err(c, l, "Secret %s is listed twice",
 				    json_string_value(r));
 			else
 				json_array_append(refs, r);
 		}
 		if (json_array_size(refs) != i + 1)
 			*ok = false;
-		loc_reset(l, m2);
+		chk_loc_reset(l, m2);
 	}
 	json_object_set_new(ir, "secretRefs", refs);
-	loc_reset(l, m);
+	chk_loc_reset(l, m);
 	return ir;
 }
 
 /* The expose a build writes; its schema, checked once. */
 static int
-output_expose(struct contract *k, struct loc *l, json_t *build, int bi,
+output_expose(struct contract *k, struct chk_loc *l, json_t *build, int bi,
     const char *id)
 {
 	struct chk *c = &k->c;
-	struct loc_mark m = loc_mark(l);
-	json_t *outs = get_arr(c, l, build, "outputs", true), *e;
+	struct chk_loc_mark m = chk_loc_mark(l);
+	json_t *outs = chk_get_arr(c, l, build, "outputs", true), *e;
 	const char *name;
 	size_t j;
 
 	if (outs == NULL)
 		return -1;
-	loc_key(l, "outputs");
+	chk_loc_key(l, "outputs");
 	if (json_array_size(outs) != 1) {
-		cerr(c, l, "a managed build writes exactly one output (more "
+		chk_err(c, l, "a managed build writes exactly one output (more "
 		    "than one output per build is not supported)");
-		return loc_reset(l, m), -1;
+		return chk_loc_reset(l, m), -1;
 	}
-	loc_idx(l, 0);
+	chk_loc_idx(l, 0);
 	if (!json_is_string(json_array_get(outs, 0))) {
-		cerr(c, l, "must be an exposeId");
-		return loc_reset(l, m), -1;
+		chk_err(c, l, "must be an exposeId");
+		return chk_loc_reset(l, m), -1;
 	}
 	name = json_string_value(json_array_get(outs, 0));
 	json_array_foreach(k->exposes, j, e)
@@ -344,18 +325,18 @@ output_expose(struct contract *k, struct loc *l, json_t *build, int bi,
 			break;
 	if (j == json_array_size(k->exposes)) {
 		if (!k->exposes_bad)
-			cerr(c, l, "%s is not the exposeId of any expose",
-			    has_control(name) ? "?" : name);
-		return loc_reset(l, m), -1;
+			chk_err(c, l, "%s is not the exposeId of any expose",
+			    chk_has_control(name) ? "?" : name);
+		return chk_loc_reset(l, m), -1;
 	}
 	if (k->writer[j] != -1) {
-		cerr(c, l, "one build writes each expose: exposes[%zu] is "
+		chk_err(c, l, "one build writes each expose: exposes[%zu] is "
 		    "already written by builds[%d]", j, k->writer[j]);
-		return loc_reset(l, m), -1;
+		return chk_loc_reset(l, m), -1;
 	}
 	k->writer[j] = bi;
 	(void)id;
-	loc_reset(l, m);
+	chk_loc_reset(l, m);
 	return (int)j;
 }
 
@@ -364,46 +345,47 @@ expose_schema(struct contract *k, size_t j)
 {
 	struct chk *c = &k->c;
 	json_t *x = json_array_get(k->exposes, j), *ct;
-	struct loc l;
+	struct chk_loc l;
 	char *save = c->build;
 
 	if (k->schema_done[j])
 		return k->schemas[j];
 	k->schema_done[j] = true;
 	c->build = "";
-	loc_init(&l);
-	loc_key(&l, "exposes");
-	loc_idx(&l, j);
+	chk_loc_init(&l);
+	chk_loc_key(&l, "exposes");
+	chk_loc_idx(&l, j);
 	k->schema_bad[j] = json_object();
 	k->schema_names[j] = json_array();
 	k->schema_ok[j] = true;
-	if ((ct = get_obj(c, &l, x, "contract", true)) != NULL) {
-		loc_key(&l, "contract");
-		if (only_keys(c, &l, ct, contract_keys) != 0)
+	if ((ct = chk_get_obj(c, &l, x, "contract", true)) != NULL) {
+		chk_loc_key(&l, "contract");
+		if (chk_only_keys(c, &l, ct, contract_keys) != 0)
 			k->schema_ok[j] = false;
-		loc_key(&l, "schema");
+		chk_loc_key(&l, "schema");
 		if (json_object_get(ct, "schema") == NULL)
-			cerr(c, &l, "is required: the output table's columns");
+			chk_err(c, &l, "is required: the output table's "
+			    "columns");
 		else
-			k->schemas[j] = schema_columns(c, &l,
+			k->schemas[j] = chk_schema_columns(c, &l,
 			    json_object_get(ct, "schema"), k->schema_bad[j],
 			    &k->schema_ok[j], k->schema_names[j]);
 	}
 	if (k->schemas[j] == NULL)
 		k->schema_ok[j] = false;
-	loc_release(&l);
+	chk_loc_release(&l);
 	c->build = save;
 	return k->schemas[j];
 }
 
 static void
-sql_warning(struct contract *k, struct loc *l, const char *id,
+sql_warning(struct contract *k, struct chk_loc *l, const char *id,
     const char *sql)
 {
 	char d[DIGEST_STRLEN];
 
 	digest_bytes(sql, strlen(sql), d);
-	cwarn(&k->c, l, "brings its own SQL, which runs with the job's "
+	chk_warn(&k->c, l, "brings its own SQL, which runs with the job's "
 	    "catalog identity: fluid apply refuses it unless "
 	    "FLUID_FLINK_CONTRACT_SQL_ALLOWLIST lists it; pinned entry: "
 	    "%s/%s@%s", k->product ? k->product : "?", id, d);
@@ -413,8 +395,8 @@ static json_t *
 managed_build(struct contract *k, json_t *b, int bi, const char *id)
 {
 	struct chk *c = &k->c;
-	struct loc l;
-	struct stream s;
+	struct chk_loc l;
+	struct chk_stream s;
 	json_t *props, *params, *flink, *ir = NULL, *table = NULL, *dep;
 	json_t *sqlv, *x, *outs;
 	const char *sql = NULL;
@@ -424,52 +406,52 @@ managed_build(struct contract *k, json_t *b, int bi, const char *id)
 	bool ok = true;
 	size_t i;
 
-	loc_init(&l);
-	loc_set(&l, "", "");
+	chk_loc_init(&l);
+	chk_loc_set(&l, "", "");
 	sb_addf(&l.ptr, "/builds/%d", bi);
 	memset(&s, 0, sizeof(s));
-	if (get_enum(c, &l, b, "engine", true, (const char *const[]){
+	if (chk_get_enum(c, &l, b, "engine", true, (const char *const[]){
 	    "flink", NULL }) == NULL)
 		ok = false;
 	xi = output_expose(k, &l, b, bi, id);
-	props = get_obj(c, &l, b, "properties", true);
+	props = chk_get_obj(c, &l, b, "properties", true);
 	if (props == NULL)
 		goto out;
-	loc_key(&l, "properties");
-	ok &= only_keys(c, &l, props, build_props) == 0;
-	if (get_enum(c, &l, props, "language", false, (const char *const[]){
+	chk_loc_key(&l, "properties");
+	ok &= chk_only_keys(c, &l, props, build_props) == 0;
+	if (chk_get_enum(c, &l, props, "language", false, (const char *const[]){
 	    "flink_sql", NULL }) == NULL && json_object_get(props,
 	    "language") != NULL)
 		ok = false;
-	params = get_obj(c, &l, props, "parameters", true);
-	loc_key(&l, "parameters");
-	flink = params ? get_obj(c, &l, params, "flink", true) : NULL;
+	params = chk_get_obj(c, &l, props, "parameters", true);
+	chk_loc_key(&l, "parameters");
+	flink = params ? chk_get_obj(c, &l, params, "flink", true) : NULL;
 	if (flink != NULL) {
-		loc_key(&l, "flink");
-		ok &= only_keys(c, &l, flink, flink_keys) == 0;
+		chk_loc_key(&l, "flink");
+		ok &= chk_only_keys(c, &l, flink, flink_keys) == 0;
 		dep = deployment_check(k, &l, flink, id, bi, &ok);
 	} else
 		dep = NULL;
-	loc_set(&l, "", "");
+	chk_loc_set(&l, "", "");
 	sb_addf(&l.ptr, "/builds/%d", bi);
 	if (flink == NULL)
 		goto out;
-	ok &= stream_check(c, &l, props, flink, &s);
+	ok &= chk_stream_check(c, &l, props, flink, &s);
 	if (xi >= 0) {
 		schema = expose_schema(k, (size_t)xi);
 		x = json_array_get(k->exposes, (size_t)xi);
 		{
-			struct loc xl;
+			struct chk_loc xl;
 			char *save = c->build;
 
-			loc_init(&xl);
-			loc_key(&xl, "exposes");
-			loc_idx(&xl, (size_t)xi);
+			chk_loc_init(&xl);
+			chk_loc_key(&xl, "exposes");
+			chk_loc_idx(&xl, (size_t)xi);
 			c->build = "";
-			table = expose_check(c, &xl, x, schema,
+			table = chk_expose_check(c, &xl, x, schema,
 			    k->schema_names[xi], k->schema_bad[xi]);
 			c->build = save;
-			loc_release(&xl);
+			chk_loc_release(&xl);
 		}
 		xptr = xasprintf("/exposes/%d/contract/schema", xi);
 		xpath = xasprintf("exposes[%d].contract.schema", xi);
@@ -479,24 +461,24 @@ managed_build(struct contract *k, json_t *b, int bi, const char *id)
 	    (size_t)xi), "exposeId") : NULL);
 	sqlv = json_object_get(props, "sql");
 	if (sqlv != NULL && !json_is_null(sqlv)) {
-		loc_key(&l, "properties");
-		loc_key(&l, "sql");
+		chk_loc_key(&l, "properties");
+		chk_loc_key(&l, "sql");
 		if (!json_is_string(sqlv)) {
-			cerr(c, &l, "must be a string: one SELECT from "
+			chk_err(c, &l, "must be a string: one SELECT from "
 			    "source_events");
 			ok = false;
 		} else if (json_object_get(props, "mapping") != NULL) {
-			cerr(c, &l, "a mapping and SQL together are refused: "
-			    "use one of them");
+			chk_err(c, &l, "a mapping and SQL together are "
+			    "refused: use one of them");
 			ok = false;
 			/* It still brings its own SQL: warn as for any. */
 			sql_warning(k, &l, id, json_string_value(sqlv));
 		} else {
 			sql = json_string_value(sqlv);
-			ok &= sql_check(c, &l, sql);
+			ok &= chk_sql_check(c, &l, sql);
 			sql_warning(k, &l, id, sql);
 		}
-		loc_set(&l, "", "");
+		chk_loc_set(&l, "", "");
 		sb_addf(&l.ptr, "/builds/%d", bi);
 	}
 	if (schema != NULL && sql != NULL) {
@@ -512,7 +494,7 @@ managed_build(struct contract *k, json_t *b, int bi, const char *id)
 		json_object_set_new(ir, "outputs", outs);
 		json_object_set_new(ir, "sql", json_string(sql));
 	} else if (schema != NULL && sqlv == NULL)
-		ok &= mapping_check(c, &l, props, &s, schema,
+		ok &= chk_mapping_check(c, &l, props, &s, schema,
 		    k->schema_names[xi], k->schema_bad[xi], xptr, xpath, ir);
 	json_object_set(ir, "stream", s.ir);
 	json_object_set_new(ir, "table", table ? table : json_null());
@@ -523,10 +505,10 @@ managed_build(struct contract *k, json_t *b, int bi, const char *id)
 		ok = false;
 out:
 	json_decref(table);
-	stream_release(&s);
+	chk_stream_release(&s);
 	free(xptr);
 	free(xpath);
-	loc_release(&l);
+	chk_loc_release(&l);
 	if (!ok) {
 		json_decref(ir);
 		return NULL;
@@ -565,11 +547,11 @@ management_of(json_t *b)
 static void
 places_check(struct contract *k)
 {
-	struct loc l;
+	struct chk_loc l;
 	size_t i, j, n;
 	const struct place *a, *b;
 
-	loc_init(&l);
+	chk_loc_init(&l);
 	for (i = 0; i < k->nplaces; i++)
 		for (j = 0; j < k->nplaces; j++) {
 			a = &k->places[i];
@@ -580,9 +562,9 @@ places_check(struct contract *k)
 				continue;
 			if (b->uri[n] == '\0' && j < i)
 				continue;	/* equal: report once */
-			loc_set(&l, b->ptr, b->path);
+			chk_loc_set(&l, b->ptr, b->path);
 			k->c.build = xasprintf("Flink build %s: ", b->build);
-			cerr(&k->c, &l, b->uri[n] == '\0' ?
+			chk_err(&k->c, &l, b->uri[n] == '\0' ?
 			    "is the same location as build %s's %s" :
 			    "lies inside build %s's %s: checkpoint, savepoint "
 			    "and HA locations may not nest", a->build,
@@ -590,7 +572,7 @@ places_check(struct contract *k)
 			free(k->c.build);
 			k->c.build = "";
 		}
-	loc_release(&l);
+	chk_loc_release(&l);
 }
 
 static void
@@ -621,8 +603,9 @@ contract_release(struct contract *k)
 }
 
 /*
- * Whether o holds key with a value: a null reads as an absent key (see
- * typed_at()), so it is no refused value that errors elsewhere echo.
+ * Whether o holds key with a value: a null reads as an absent key (as
+ * the chk_get_*() getters read it), so it is no refused value that
+ * errors elsewhere echo.
  */
 static bool
 present(json_t *o, const char *key)
@@ -636,32 +619,30 @@ static json_t *
 check_contract(struct contract *k, json_t *doc)
 {
 	struct chk *c = &k->c;
-	struct loc l;
+	struct chk_loc l;
 	json_t *builds, *b, *ir, *out = json_array(), *x;
 	const char *version, *id, *mg;
 	size_t i, nmanaged = 0;
 	bool managed_lane, dup;
 	char *label;
 
-	loc_init(&l);
-	version = get_str(c, &l, doc, "fluidVersion", true);
-	get_enum(c, &l, doc, "kind", true,
+	chk_loc_init(&l);
+	version = chk_get_str(c, &l, doc, "fluidVersion", true);
+	chk_get_enum(c, &l, doc, "kind", true,
 	    (const char *const[]){ "DataProduct", NULL });
-	k->product = get_str(c, &l, doc, "id", true);
-	get_str(c, &l, doc, "name", false);
+	k->product = chk_get_str(c, &l, doc, "id", true);
+	chk_get_str(c, &l, doc, "name", false);
 	if (version != NULL && strcmp(version, CHECK_MANAGED_VERSION) != 0 &&
 	    strcmp(version, CHECK_STABLE_VERSION) != 0) {
-		loc_key(&l, "fluidVersion");
-		cerr(c, &l, "'%s' is not a supported schema version (%s, or "
-		    "%s for the managed Flink lane)", has_control(version) ?
-		    "?" : version, CHECK_STABLE_VERSION,
-		    CHECK_MANAGED_VERSION);
-		loc_set(&l, "", "");
+		chk_err_at(c, &l, "fluidVersion", "'%s' is not a supported "
+		    "schema version (%s, or %s for the managed Flink lane)",
+		    chk_has_control(version) ? "?" : version,
+		    CHECK_STABLE_VERSION, CHECK_MANAGED_VERSION);
 	}
 	managed_lane = version && strcmp(version, CHECK_MANAGED_VERSION) == 0;
-	builds = get_arr(c, &l, doc, "builds", false);
+	builds = chk_get_arr(c, &l, doc, "builds", false);
 	/* NULL reads as no exposes: jansson's array calls take it. */
-	k->exposes = get_arr(c, &l, doc, "exposes", false);
+	k->exposes = chk_get_arr(c, &l, doc, "exposes", false);
 	k->exposes_bad = k->exposes == NULL && present(doc, "exposes");
 	k->schemas = xcalloc(json_array_size(k->exposes) + 1,
 	    sizeof(*k->schemas));
@@ -682,41 +663,34 @@ check_contract(struct contract *k, json_t *doc)
 		    strcmp(mg, "operator") == 0)
 			nmanaged++;
 	if (nmanaged > 0 && !managed_lane && version != NULL) {
-		loc_key(&l, "fluidVersion");
-		cerr(c, &l, "a build sets properties.parameters.flink."
-		    "management: operator, which needs fluidVersion \"%s\"",
-		    CHECK_MANAGED_VERSION);
-		loc_set(&l, "", "");
+		chk_err_at(c, &l, "fluidVersion", "a build sets "
+		    "properties.parameters.flink.management: operator, which "
+		    "needs fluidVersion \"%s\"", CHECK_MANAGED_VERSION);
 	}
 	if (nmanaged == 0 || !managed_lane)
 		goto done;
 	c->lane = "Managed Flink: ";
 	/* It names the job and the SQL allowlist's entries. */
 	if (k->product != NULL && !build_id_ok(k->product)) {
-		loc_key(&l, "id");
-		cerr(c, &l, ID_RULE);
-		loc_set(&l, "", "");
+		chk_err_at(c, &l, "id", ID_RULE);
 		k->product = NULL;
 	}
 	for (i = 0; governance_keys[i] != NULL; i++)
-		if (json_object_get(doc, governance_keys[i]) != NULL) {
-			loc_key(&l, governance_keys[i]);
-			cerr(c, &l, "root governance, access and quality "
-			    "policies are not enforced by the managed lane, "
-			    "so they are refused rather than advertised as "
-			    "enforced");
-			loc_set(&l, "", "");
-		}
+		if (json_object_get(doc, governance_keys[i]) != NULL)
+			chk_err_at(c, &l, governance_keys[i], "root "
+			    "governance, access and quality policies are not "
+			    "enforced by the managed lane, so they are refused "
+			    "rather than advertised as enforced");
 	json_array_foreach(k->exposes, i, x) {
-		loc_key(&l, "exposes");
-		loc_idx(&l, i);
+		chk_loc_key(&l, "exposes");
+		chk_loc_idx(&l, i);
 		if (!json_is_object(x)) {
-			cerr(c, &l, "must be a mapping");
+			chk_err(c, &l, "must be a mapping");
 			k->exposes_bad = true;
 		} else {
-			only_keys(c, &l, x, expose_keys);
-			get_enum(c, &l, x, "kind", true, expose_kinds);
-			id = get_str(c, &l, x, "exposeId", true);
+			chk_only_keys(c, &l, x, expose_keys);
+			chk_get_enum(c, &l, x, "kind", true, expose_kinds);
+			id = chk_get_str(c, &l, x, "exposeId", true);
 			if (id == NULL)
 				k->exposes_bad = true;
 			else {
@@ -727,32 +701,30 @@ check_contract(struct contract *k, json_t *doc)
 					    json_array_get(k->exposes, j),
 					    "exposeId"), json_object_get(x,
 					    "exposeId"))) {
-						loc_key(&l, "exposeId");
-						cerr(c, &l, "exposes[%zu] has "
-						    "the same exposeId", j);
+						chk_err_at(c, &l, "exposeId",
+						    "exposes[%zu] has the "
+						    "same exposeId", j);
 						break;
 					}
 			}
 		}
-		loc_set(&l, "", "");
+		chk_loc_set(&l, "", "");
 	}
 	json_array_foreach(builds, i, b) {
-		loc_key(&l, "builds");
-		loc_idx(&l, i);
+		chk_loc_key(&l, "builds");
+		chk_loc_idx(&l, i);
 		if (!json_is_object(b)) {
-			cerr(c, &l, "must be a mapping");
-			loc_set(&l, "", "");
+			chk_err(c, &l, "must be a mapping");
+			chk_loc_set(&l, "", "");
 			continue;
 		}
-		id = get_str(c, &l, b, "id", true);
+		id = chk_get_str(c, &l, b, "id", true);
 		dup = false;
 		if (id != NULL && !build_id_ok(id)) {
-			loc_key(&l, "id");
-			cerr(c, &l, ID_RULE);
+			chk_err_at(c, &l, "id", ID_RULE);
 			id = NULL;
 		} else if (id != NULL && json_object_get(k->build_ids, id)) {
-			loc_key(&l, "id");
-			cerr(c, &l, "builds[%lld] has the same id",
+			chk_err_at(c, &l, "id", "builds[%lld] has the same id",
 			    (long long)json_integer_value(json_object_get(
 			    k->build_ids, id)));
 			dup = true;
@@ -760,25 +732,25 @@ check_contract(struct contract *k, json_t *doc)
 			json_object_set_new(k->build_ids, id,
 			    json_integer((json_int_t)i));
 		mg = management_of(b);
-		loc_set(&l, "", "");
+		chk_loc_set(&l, "", "");
 		if (mg == NULL || strcmp(mg, "operator") != 0) {
-			loc_key(&l, "builds");
-			loc_idx(&l, i);
-			loc_key(&l, "properties");
+			chk_loc_key(&l, "builds");
+			chk_loc_idx(&l, i);
+			chk_loc_key(&l, "properties");
 			if (json_object_get(json_object_get(json_object_get(
 			    json_object_get(b, "properties"), "parameters"),
 			    "flink"), "management") != NULL) {
-				loc_key(&l, "parameters");
-				loc_key(&l, "flink");
-				loc_key(&l, "management");
-				cerr(c, &l, "a managed contract holds only "
+				chk_loc_key(&l, "parameters");
+				chk_loc_key(&l, "flink");
+				chk_loc_key(&l, "management");
+				chk_err(c, &l, "a managed contract holds only "
 				    "managed builds: set management: "
 				    "operator");
 			} else
-				cerr(c, &l, "a managed contract holds only "
+				chk_err(c, &l, "a managed contract holds only "
 				    "managed builds: set parameters.flink."
 				    "management: operator");
-			loc_set(&l, "", "");
+			chk_loc_set(&l, "", "");
 			claim_outputs(k, b, i);
 			continue;
 		}
@@ -801,16 +773,16 @@ check_contract(struct contract *k, json_t *doc)
 	for (i = 0; i < json_array_size(k->exposes); i++)
 		if (k->writer[i] == -1 && json_is_string(json_object_get(
 		    json_array_get(k->exposes, i), "exposeId"))) {
-			loc_key(&l, "exposes");
-			loc_idx(&l, i);
-			cerr(c, &l, "a managed contract holds only managed "
+			chk_loc_key(&l, "exposes");
+			chk_loc_idx(&l, i);
+			chk_err(c, &l, "a managed contract holds only managed "
 			    "builds and their outputs: no build writes this "
 			    "expose");
-			loc_set(&l, "", "");
+			chk_loc_set(&l, "", "");
 		}
 	places_check(k);
 done:
-	loc_release(&l);
+	chk_loc_release(&l);
 	/* Not when the builds could not be read: that is said already. */
 	if (nmanaged == 0 && managed_lane && (builds != NULL ||
 	    !present(doc, "builds")))
@@ -827,32 +799,32 @@ static json_t *
 check_fragment(struct chk *c, const char *kind, const char *version,
     json_t *doc)
 {
-	struct loc l;
-	struct stream s;
+	struct chk_loc l;
+	struct chk_stream s;
 	struct ty *t;
 	json_t *ir = NULL;
 	bool ok = true;
 
-	loc_init(&l);
+	chk_loc_init(&l);
 	if (version == NULL || strcmp(version, CHECK_MANAGED_VERSION) != 0) {
 		diag_at(c->d, DIAG_ERROR, NULL, "fragments are checked "
 		    "against schema version %s; --schema-version %s is not "
 		    "supported", CHECK_MANAGED_VERSION,
 		    version ? version : "(none)");
-		loc_release(&l);
+		chk_loc_release(&l);
 		return NULL;
 	}
 	c->lane = "Managed Flink: ";
 	if (strcmp(kind, "streamSource") == 0) {
-		if (stream_check(c, &l, NULL, doc, &s))
+		if (chk_stream_check(c, &l, NULL, doc, &s))
 			ir = json_pack("{s:s, s:O}", "fragment", kind,
 			    "stream", s.ir);
-		stream_release(&s);
+		chk_stream_release(&s);
 	} else if (strcmp(kind, "schema") == 0) {
-		if ((t = schema_columns(c, &l, doc, NULL, &ok, NULL)) != NULL &&
-		    ok) {
+		if ((t = chk_schema_columns(c, &l, doc, NULL, &ok, NULL)) !=
+		    NULL && ok) {
 			ir = json_pack("{s:s, s:o}", "fragment", kind,
-			    "columns", columns_json(c, t, NULL));
+			    "columns", chk_columns_json(c, t, NULL));
 		}
 		ty_free(t);
 	} else {
@@ -860,10 +832,10 @@ check_fragment(struct chk *c, const char *kind, const char *version,
 		 * A mapping alone has no stream to type its paths against:
 		 * its shape and paths are checked here, the rest in a build.
 		 */
-		if (mapping_shape_check(c, &l, doc))
+		if (chk_mapping_shape_check(c, &l, doc))
 			ir = json_pack("{s:s}", "fragment", kind);
 	}
-	loc_release(&l);
+	chk_loc_release(&l);
 	return ir;
 }
 

@@ -7,7 +7,6 @@
  * properties that look like credentials, or that would make Iceberg read
  * the job's environment (env:..., ${...}), are refused.
  */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -47,33 +46,16 @@ static const char *const secret_words[] = {
 	"credential", "private-key", NULL
 };
 
-static void __attribute__((format(printf, 4, 5)))
-err_at(struct chk *c, struct loc *l, const char *key, const char *fmt, ...)
-{
-	struct loc_mark m = loc_mark(l);
-	va_list ap;
-	char *msg;
-
-	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
-	va_end(ap);
-	if (key != NULL)
-		loc_key(l, key);
-	cerr(c, l, "%s", msg);
-	loc_reset(l, m);
-	free(msg);
-}
-
 /*
  * A URL at o[key]: parsed, of one of the schemes, without credentials
  * in it.  Returns false after an error.  *out (if not NULL) keeps the
  * parsed URL for the caller to release.
  */
 static bool
-url_ok(struct chk *c, struct loc *l, json_t *o, const char *key,
+url_ok(struct chk *c, struct chk_loc *l, json_t *o, const char *key,
     bool required, const char *const *schemes, struct url *out)
 {
-	const char *s = get_str(c, l, o, key, required), *why;
+	const char *s = chk_get_str(c, l, o, key, required), *why;
 	struct url u;
 	size_t i;
 	bool ok = true;
@@ -81,18 +63,18 @@ url_ok(struct chk *c, struct loc *l, json_t *o, const char *key,
 	if (s == NULL)
 		return !required && json_object_get(o, key) == NULL;
 	if (url_parse(s, &u, &why) == -1) {
-		err_at(c, l, key, "%s", why);
+		chk_err_at(c, l, key, "%s", why);
 		return false;
 	}
 	for (i = 0; schemes[i] != NULL; i++)
 		if (strcmp(u.scheme, schemes[i]) == 0)
 			break;
 	if (schemes[i] == NULL) {
-		err_at(c, l, key, "must be an %s:// URI", schemes[0]);
+		chk_err_at(c, l, key, "must be an %s:// URI", schemes[0]);
 		ok = false;
 	}
 	if (u.userinfo) {
-		err_at(c, l, key, "must not carry credentials");
+		chk_err_at(c, l, key, "must not carry credentials");
 		ok = false;
 	}
 	if (ok && out != NULL)
@@ -109,12 +91,12 @@ env_name_ok(const char *s)
 }
 
 static json_t *
-auth_check(struct chk *c, struct loc *l, json_t *binding, bool *ok,
+auth_check(struct chk *c, struct chk_loc *l, json_t *binding, bool *ok,
     bool *has_auth)
 {
 	static const char *const https[] = { "https", NULL };
-	struct loc_mark m = loc_mark(l);
-	json_t *a = get_obj(c, l, binding, "catalogAuth", false), *ir;
+	struct chk_loc_mark m = chk_loc_mark(l);
+	json_t *a = chk_get_obj(c, l, binding, "catalogAuth", false), *ir;
 	const char *type, *env, *scope;
 	struct url u;
 
@@ -125,24 +107,24 @@ auth_check(struct chk *c, struct loc *l, json_t *binding, bool *ok,
 			*ok = false;
 		return json_null();
 	}
-	loc_key(l, "catalogAuth");
-	type = get_enum(c, l, a, "type", true, auth_types);
+	chk_loc_key(l, "catalogAuth");
+	type = chk_get_enum(c, l, a, "type", true, auth_types);
 	if (type == NULL) {
 		*ok = false;
-		loc_reset(l, m);
+		chk_loc_reset(l, m);
 		return json_null();
 	}
 	*has_auth = true;
 	if (strcmp(type, "bearer") == 0) {
-		*ok &= only_keys(c, l, a, bearer_keys) == 0;
-		env = get_str(c, l, a, "tokenEnv", true);
+		*ok &= chk_only_keys(c, l, a, bearer_keys) == 0;
+		env = chk_get_str(c, l, a, "tokenEnv", true);
 		ir = json_pack("{s:s, s:s?}", "type", type, "tokenEnv", env);
 	} else {
-		*ok &= only_keys(c, l, a, oauth2_keys) == 0;
-		env = get_str(c, l, a, "credentialEnv", true);
-		scope = get_str(c, l, a, "scope", false);
-		if (scope != NULL && has_control(scope)) {
-			err_at(c, l, "scope", "must not contain control "
+		*ok &= chk_only_keys(c, l, a, oauth2_keys) == 0;
+		env = chk_get_str(c, l, a, "credentialEnv", true);
+		scope = chk_get_str(c, l, a, "scope", false);
+		if (scope != NULL && chk_has_control(scope)) {
+			chk_err_at(c, l, "scope", "must not contain control "
 			    "characters");
 			*ok = false;
 		}
@@ -158,12 +140,12 @@ auth_check(struct chk *c, struct loc *l, json_t *binding, bool *ok,
 	if (env == NULL)
 		*ok = false;
 	else if (!env_name_ok(env)) {
-		err_at(c, l, strcmp(type, "bearer") == 0 ? "tokenEnv" :
+		chk_err_at(c, l, strcmp(type, "bearer") == 0 ? "tokenEnv" :
 		    "credentialEnv", "must be the name of an environment "
 		    "variable, not a credential");
 		*ok = false;
 	}
-	loc_reset(l, m);
+	chk_loc_reset(l, m);
 	return ir;
 }
 
@@ -184,15 +166,15 @@ static bool
 text_ok(const char *s)
 {
 	return strncmp(s, "env:", 4) != 0 && strstr(s, "${") == NULL &&
-	    !has_control(s);
+	    !chk_has_control(s);
 }
 
 static json_t *
-properties_check(struct chk *c, struct loc *l, json_t *binding, bool *ok)
+properties_check(struct chk *c, struct chk_loc *l, json_t *binding, bool *ok)
 {
 	static const char *const http[] = { "https", "http", NULL };
-	struct loc_mark m = loc_mark(l);
-	json_t *p = get_obj(c, l, binding, "catalogProperties", false), *v;
+	struct chk_loc_mark m = chk_loc_mark(l);
+	json_t *p = chk_get_obj(c, l, binding, "catalogProperties", false), *v;
 	json_t *ir = json_object();
 	const char *k;
 
@@ -203,33 +185,33 @@ properties_check(struct chk *c, struct loc *l, json_t *binding, bool *ok)
 			*ok = false;
 		return ir;
 	}
-	loc_key(l, "catalogProperties");
+	chk_loc_key(l, "catalogProperties");
 	json_object_foreach(p, k, v) {
-		struct loc_mark m2 = loc_mark(l);
+		struct chk_loc_mark m2 = chk_loc_mark(l);
 		bool bad = true;
 
-		loc_key(l, k);
+		chk_loc_key(l, k);
 		if (!text_ok(k))
-			cerr(c, l, "a catalog property name must not start "
+			chk_err(c, l, "a catalog property name must not start "
 			    "with env:, contain ${ or a control character");
 		else if (!json_is_string(v))
-			cerr(c, l, "must be a string (quote it)");
+			chk_err(c, l, "must be a string (quote it)");
 		else if (!text_ok(json_string_value(v)))
-			cerr(c, l, "must not start with env:, contain ${ or "
+			chk_err(c, l, "must not start with env:, contain ${ or "
 			    "a control character: Iceberg would resolve it "
 			    "from the job's environment (only catalogAuth "
 			    "references a variable)");
-		else if (word_index(k, reserved_props) >= 0)
-			cerr(c, l, "is set by fluid from binding.location and "
-			    "catalogAuth");
+		else if (chk_word_index(k, reserved_props) >= 0)
+			chk_err(c, l, "is set by fluid from binding.location "
+			    "and catalogAuth");
 		else if (has_word_part(k, secret_words))
-			cerr(c, l, "looks like a credential: credentials "
+			chk_err(c, l, "looks like a credential: credentials "
 			    "never go into catalog properties; use "
 			    "catalogAuth or a Secret in "
 			    "deployment.secretRefs");
 		else
 			bad = false;
-		loc_reset(l, m2);
+		chk_loc_reset(l, m2);
 		if (!bad && strcmp(k, "s3.endpoint") == 0 &&
 		    !url_ok(c, l, p, k, true, http, NULL))
 			bad = true;
@@ -238,64 +220,63 @@ properties_check(struct chk *c, struct loc *l, json_t *binding, bool *ok)
 		else
 			json_object_set(ir, k, v);
 	}
-	loc_reset(l, m);
+	chk_loc_reset(l, m);
 	return ir;
 }
 
 static json_t *
-partitions_check(struct chk *c, struct loc *l, json_t *list,
+partitions_check(struct chk *c, struct chk_loc *l, json_t *list,
     struct ty *schema, json_t *bad, bool *ok)
 {
-	struct loc_mark m = loc_mark(l);
+	struct chk_loc_mark m = chk_loc_mark(l);
 	json_t *e, *ir = json_array();
 	const char *col, *tr;
 	struct ty_field *f;
 	size_t i, j;
 
-	loc_key(l, "partitionSpec");
+	chk_loc_key(l, "partitionSpec");
 	if (!json_is_array(list)) {
-		cerr(c, l, "must be a list of {column, transform}");
+		chk_err(c, l, "must be a list of {column, transform}");
 		*ok = false;
-		loc_reset(l, m);
+		chk_loc_reset(l, m);
 		return ir;
 	}
 	json_array_foreach(list, i, e) {
-		struct loc_mark m2 = loc_mark(l);
+		struct chk_loc_mark m2 = chk_loc_mark(l);
 
-		loc_idx(l, i);
+		chk_loc_idx(l, i);
 		if (!json_is_object(e)) {
-			cerr(c, l, "must be a mapping {column, transform}");
+			chk_err(c, l, "must be a mapping {column, transform}");
 			*ok = false;
-			loc_reset(l, m2);
+			chk_loc_reset(l, m2);
 			continue;
 		}
-		*ok &= only_keys(c, l, e, partition_keys) == 0;
-		col = get_str(c, l, e, "column", true);
-		tr = get_str(c, l, e, "transform", true);
+		*ok &= chk_only_keys(c, l, e, partition_keys) == 0;
+		col = chk_get_str(c, l, e, "column", true);
+		tr = chk_get_str(c, l, e, "transform", true);
 		if (tr != NULL && strcmp(tr, "identity") != 0) {
-			err_at(c, l, "transform", "only identity partitions: "
-			    "Iceberg's other transforms are hidden "
+			chk_err_at(c, l, "transform", "only identity "
+			    "partitions: Iceberg's other transforms are hidden "
 			    "partitioning, which Flink SQL cannot declare; "
-			    "create the table with that partition spec "
-			    "before the job runs and leave it out of the "
-			    "contract");
+			    "create the table with that partition spec before "
+			    "the job runs and leave it out of the contract");
 			tr = NULL;
 		}
 		if (col != NULL && schema != NULL) {
 			f = ty_field(schema, col);
 			/* Only a plain name is echoed: it may be SQL. */
 			if (f == NULL && !path_is_ident(col))
-				err_at(c, l, "column", "must name a top-level "
-				    "column of contract.schema (a plain SQL "
-				    "identifier)");
-			else if (f == NULL && name_in(bad, col))
+				chk_err_at(c, l, "column", "must name a "
+				    "top-level column of contract.schema (a "
+				    "plain SQL identifier)");
+			else if (f == NULL && chk_name_in(bad, col))
 				;	/* its declaration was refused */
 			else if (f == NULL)
-				err_at(c, l, "column", "'%s' is not a "
+				chk_err_at(c, l, "column", "'%s' is not a "
 				    "top-level column of contract.schema",
 				    col);
 			else if (ty_is_container(f->type->kind))
-				err_at(c, l, "column", "'%s' is a struct, "
+				chk_err_at(c, l, "column", "'%s' is a struct, "
 				    "array or map: partition by a primitive "
 				    "column", col);
 			else {
@@ -304,7 +285,7 @@ partitions_check(struct chk *c, struct loc *l, json_t *list,
 					    json_array_get(ir, j)), col) == 0)
 						break;
 				if (j < json_array_size(ir))
-					err_at(c, l, "column", "'%s' is "
+					chk_err_at(c, l, "column", "'%s' is "
 					    "partitioned twice", col);
 				else if (tr != NULL)
 					json_array_append_new(ir,
@@ -314,20 +295,20 @@ partitions_check(struct chk *c, struct loc *l, json_t *list,
 		if (col == NULL || tr == NULL || (schema != NULL &&
 		    json_array_size(ir) == 0))
 			*ok = false;
-		loc_reset(l, m2);
+		chk_loc_reset(l, m2);
 	}
 	if (json_array_size(ir) != json_array_size(list))
 		*ok = false;
-	loc_reset(l, m);
+	chk_loc_reset(l, m);
 	return ir;
 }
 
 static void
-iceberg_check(struct chk *c, struct loc *l, json_t *binding,
+iceberg_check(struct chk *c, struct chk_loc *l, json_t *binding,
     struct ty *schema, json_t *bad, json_t *table, bool *ok)
 {
-	struct loc_mark m = loc_mark(l);
-	json_t *ic = get_obj(c, l, binding, "icebergConfig", false), *v;
+	struct chk_loc_mark m = chk_loc_mark(l);
+	json_t *ic = chk_get_obj(c, l, binding, "icebergConfig", false), *v;
 	const char *ff = NULL;
 	json_int_t age = 0, fv = 2;
 	int rc;
@@ -344,44 +325,44 @@ iceberg_check(struct chk *c, struct loc *l, json_t *binding,
 		    json_null());
 		return;
 	}
-	loc_key(l, "icebergConfig");
-	*ok &= only_keys(c, l, ic, iceberg_keys) == 0;
+	chk_loc_key(l, "icebergConfig");
+	*ok &= chk_only_keys(c, l, ic, iceberg_keys) == 0;
 	v = json_object_get(ic, "partitionSpec");
 	json_object_set_new(table, "partitionBy", v && !json_is_null(v) ?
 	    partitions_check(c, l, v, schema, bad, ok) : json_array());
-	ff = get_enum(c, l, ic, "fileFormat", false, file_formats);
+	ff = chk_get_enum(c, l, ic, "fileFormat", false, file_formats);
 	if (ff == NULL && json_object_get(ic, "fileFormat") != NULL)
 		*ok = false;
 	json_object_set_new(table, "fileFormat",
 	    json_string(ff ? ff : "parquet"));
-	if ((rc = get_int(c, l, ic, "formatVersion", &fv)) == -1)
+	if ((rc = chk_get_int(c, l, ic, "formatVersion", &fv)) == -1)
 		*ok = false;
 	else if (fv != 2) {
-		err_at(c, l, "formatVersion", "the managed lane writes "
+		chk_err_at(c, l, "formatVersion", "the managed lane writes "
 		    "Iceberg format version 2");
 		*ok = false;
 	}
 	json_object_set_new(table, "formatVersion", json_integer(2));
-	if ((rc = get_int(c, l, ic, "maxSnapshotAgeSeconds", &age)) == -1)
+	if ((rc = chk_get_int(c, l, ic, "maxSnapshotAgeSeconds", &age)) == -1)
 		*ok = false;
 	else if (rc == 0 && age <= 0) {
-		err_at(c, l, "maxSnapshotAgeSeconds", "must be a positive "
+		chk_err_at(c, l, "maxSnapshotAgeSeconds", "must be a positive "
 		    "number of seconds");
 		*ok = false;
 	}
 	json_object_set_new(table, "maxSnapshotAgeSeconds",
 	    rc == 0 ? json_integer(age) : json_null());
-	loc_reset(l, m);
+	chk_loc_reset(l, m);
 }
 
 static const char *
-name_ok(struct chk *c, struct loc *l, json_t *o, const char *key)
+name_ok(struct chk *c, struct chk_loc *l, json_t *o, const char *key)
 {
-	const char *s = get_str(c, l, o, key, true);
+	const char *s = chk_get_str(c, l, o, key, true);
 
 	if (s != NULL && !path_is_ident(s)) {
-		err_at(c, l, key, "'%s' must be a plain SQL identifier",
-		    has_control(s) || strlen(s) > 128 ? "?" : s);
+		chk_err_at(c, l, key, "'%s' must be a plain SQL identifier",
+		    chk_has_control(s) || strlen(s) > 128 ? "?" : s);
 		return NULL;
 	}
 	return s;
@@ -393,38 +374,38 @@ name_ok(struct chk *c, struct loc *l, json_t *o, const char *key)
  * text itself must have the bucket right after "s3://".
  */
 bool
-s3_names_bucket(const char *s)
+chk_s3_names_bucket(const char *s)
 {
 	return s != NULL && strncasecmp(s, "s3://", 5) == 0 &&
 	    s[5] != '\0' && s[5] != '/';
 }
 
 json_t *
-expose_check(struct chk *c, struct loc *l, json_t *expose, struct ty *schema,
-    json_t *names, json_t *bad)
+chk_expose_check(struct chk *c, struct chk_loc *l, json_t *expose,
+    struct ty *schema, json_t *names, json_t *bad)
 {
 	static const char *const web[] = { "https", "http", NULL };
 	static const char *const s3[] = { "s3", NULL };
-	struct loc_mark m = loc_mark(l);
+	struct chk_loc_mark m = chk_loc_mark(l);
 	json_t *binding, *loc, *table, *catalog, *auth, *props;
 	const char *ns, *name;
 	struct url u;
 	bool ok = true, has_auth = false, have_uri;
 
-	if ((binding = get_obj(c, l, expose, "binding", true)) == NULL)
+	if ((binding = chk_get_obj(c, l, expose, "binding", true)) == NULL)
 		return NULL;
-	loc_key(l, "binding");
-	ok &= only_keys(c, l, binding, binding_keys) == 0;
-	ok &= get_enum(c, l, binding, "format", true, formats) != NULL;
-	if ((loc = get_obj(c, l, binding, "location", true)) == NULL) {
-		loc_reset(l, m);
+	chk_loc_key(l, "binding");
+	ok &= chk_only_keys(c, l, binding, binding_keys) == 0;
+	ok &= chk_get_enum(c, l, binding, "format", true, formats) != NULL;
+	if ((loc = chk_get_obj(c, l, binding, "location", true)) == NULL) {
+		chk_loc_reset(l, m);
 		return NULL;
 	}
 	auth = auth_check(c, l, binding, &ok, &has_auth);
 	props = properties_check(c, l, binding, &ok);
-	loc_key(l, "location");
-	ok &= only_keys(c, l, loc, location_keys) == 0;
-	ok &= get_enum(c, l, loc, "catalog", true, catalogs) != NULL;
+	chk_loc_key(l, "location");
+	ok &= chk_only_keys(c, l, loc, location_keys) == 0;
+	ok &= chk_get_enum(c, l, loc, "catalog", true, catalogs) != NULL;
 	have_uri = url_ok(c, l, loc, "uri", true, web, &u);
 	if (have_uri) {
 		/*
@@ -433,7 +414,7 @@ expose_check(struct chk *c, struct loc *l, json_t *expose, struct ty *schema,
 		 * which the spec does not trust with a credential either.
 		 */
 		if (has_auth && strcmp(u.scheme, "https") != 0) {
-			err_at(c, l, "uri", "must be https: the catalog "
+			chk_err_at(c, l, "uri", "must be https: the catalog "
 			    "receives credentials (catalogAuth)");
 			ok = false;
 		}
@@ -444,12 +425,12 @@ expose_check(struct chk *c, struct loc *l, json_t *expose, struct ty *schema,
 		ok = false;
 	else {
 		if (u.query) {
-			err_at(c, l, "warehouse", "must be a plain s3:// URI "
-			    "without a query");
+			chk_err_at(c, l, "warehouse", "must be a plain s3:// "
+			    "URI without a query");
 			ok = false;
-		} else if (!s3_names_bucket(json_string_value(
+		} else if (!chk_s3_names_bucket(json_string_value(
 		    json_object_get(loc, "warehouse")))) {
-			err_at(c, l, "warehouse", "names no bucket: write "
+			chk_err_at(c, l, "warehouse", "names no bucket: write "
 			    "s3://BUCKET/PATH");
 			ok = false;
 		}
@@ -458,8 +439,8 @@ expose_check(struct chk *c, struct loc *l, json_t *expose, struct ty *schema,
 	ns = name_ok(c, l, loc, "namespace");
 	name = name_ok(c, l, loc, "table");
 	ok &= ns != NULL && name != NULL;
-	loc_reset(l, m);
-	loc_key(l, "binding");
+	chk_loc_reset(l, m);
+	chk_loc_key(l, "binding");
 	catalog = json_pack("{s:s, s:O?, s:O?, s:o, s:o}", "type", "rest",
 	    "uri", json_object_get(loc, "uri"), "warehouse",
 	    json_object_get(loc, "warehouse"), "properties", props,
@@ -467,10 +448,10 @@ expose_check(struct chk *c, struct loc *l, json_t *expose, struct ty *schema,
 	table = json_pack("{s:o, s:s?, s:s?}", "catalog", catalog,
 	    "namespace", ns, "name", name);
 	if (schema != NULL)
-		json_object_set_new(table, "columns", columns_json(c, schema,
-		    names));
+		json_object_set_new(table, "columns", chk_columns_json(c,
+		    schema, names));
 	iceberg_check(c, l, binding, schema, bad, table, &ok);
-	loc_reset(l, m);
+	chk_loc_reset(l, m);
 	if (!ok || schema == NULL) {
 		json_decref(table);
 		return NULL;

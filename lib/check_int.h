@@ -9,6 +9,12 @@
  *	check_expose.c   the expose binding: catalog, table, partitions
  *	check_mapping.c  output columns: paths, binding, nullability -> IR
  *
+ * Every name declared here starts with chk_ (CHK_ for macros and
+ * enumerators), and check_ is the public check.h's: lib/ is one flat
+ * tree of modules linked into one library, so a short name such as
+ * get_str() could clash with another module's.  Static functions keep
+ * short names.
+ *
  * A location carries two spellings of the same place: the JSON pointer
  * that finds the YAML line and column, and the dotted path the spec's
  * messages use ("properties.mapping.columns[0].from").
@@ -19,27 +25,27 @@
 #include <stdbool.h>
 #include <jansson.h>
 
-#include "check.h"
+#include "diag.h"
 #include "path.h"
 #include "types.h"
 #include "xalloc.h"
 
-struct loc {
+struct chk_loc {
 	struct sb	ptr;	/* "/builds/0/properties/mapping" */
 	struct sb	path;	/* "properties.mapping" */
 };
 
-struct loc_mark {
+struct chk_loc_mark {
 	size_t	ptrlen, pathlen;
 };
 
 /*
  * The words of the IR that chk_word() shares: the column origins first,
- * in the order of enum col_origin.
+ * in the order of enum chk_origin.
  */
 enum chk_word {
-	WORD_VALUE, WORD_KEY, WORD_METADATA, WORD_ELEMENT,
-	WORD_PATH, WORD_CAST, WORD_WIDEN, WORD_STRUCT,
+	CHK_WORD_VALUE, CHK_WORD_KEY, CHK_WORD_METADATA, CHK_WORD_ELEMENT,
+	CHK_WORD_PATH, CHK_WORD_CAST, CHK_WORD_WIDEN, CHK_WORD_STRUCT,
 	CHK_NWORDS
 };
 
@@ -66,21 +72,22 @@ struct chk {
  * JSON object with a JSON integer per name.  With fold, names that
  * differ only by ASCII case are the same name.
  */
-struct name_slot;
-struct name_index {
-	struct name_slot *slots;
+struct chk_name_slot;
+struct chk_name_index {
+	struct chk_name_slot *slots;
 	size_t		 n, cap;
 	bool		 fold;
 };
 
-void	 name_index_init(struct name_index *, bool fold);
-void	 name_index_release(struct name_index *);
+void	 chk_name_index_init(struct chk_name_index *, bool fold);
+void	 chk_name_index_release(struct chk_name_index *);
 /* Room for n names in all, so that adding them never rehashes. */
-void	 name_index_reserve(struct name_index *, size_t n);
+void	 chk_name_index_reserve(struct chk_name_index *, size_t n);
 /* Give name (borrowed) the number v, in place of any it had. */
-void	 name_index_put(struct name_index *, const char *name, size_t v);
+void	 chk_name_index_put(struct chk_name_index *, const char *name,
+	    size_t v);
 /* Sets *v to name's number; false when name is not there. */
-bool	 name_index_get(const struct name_index *, const char *name,
+bool	 chk_name_index_get(const struct chk_name_index *, const char *name,
 	    size_t *v);
 
 /* Set up and release what a run shares (the fields above). */
@@ -101,28 +108,28 @@ json_t	*chk_word(struct chk *, enum chk_word);
 bool	 chk_suggest(struct chk *);
 
 /* A column a mapping path can start from. */
-enum col_origin {
-	ORIGIN_VALUE,
-	ORIGIN_KEY,
-	ORIGIN_METADATA,
-	ORIGIN_ELEMENT		/* the explode's "as" */
+enum chk_origin {
+	CHK_ORIGIN_VALUE,
+	CHK_ORIGIN_KEY,
+	CHK_ORIGIN_METADATA,
+	CHK_ORIGIN_ELEMENT		/* the explode's "as" */
 };
 
-struct scol {
+struct chk_scol {
 	char		*name;		/* as the query sees it (key
 					   prefixed) */
 	json_t		*jname;		/* the same, for the IR to share */
-	enum col_origin	 origin;
+	enum chk_origin	 origin;
 	char		*from;		/* metadata key, or the key's own
 					   name */
 	struct ty	*type;		/* nullable where the source can be */
 };
 
-struct stream {
-	struct scol	*cols;
+struct chk_stream {
+	struct chk_scol	*cols;
 	size_t		 ncols;
 	size_t		 capcols;	/* allocated */
-	struct name_index index;	/* name, any case -> column index */
+	struct chk_name_index index;	/* name, any case -> column index */
 	json_t		*bad;		/* lower-cased names declared with
 					   errors (already reported) */
 	bool		 broken;	/* no usable value schema at all */
@@ -130,77 +137,85 @@ struct stream {
 };
 
 /* check_util.c */
-void	 loc_init(struct loc *);
-void	 loc_release(struct loc *);
-struct loc_mark loc_mark(const struct loc *);
-void	 loc_reset(struct loc *, struct loc_mark);
-void	 loc_key(struct loc *, const char *key);
-void	 loc_idx(struct loc *, size_t i);
+void	 chk_loc_init(struct chk_loc *);
+void	 chk_loc_release(struct chk_loc *);
+struct chk_loc_mark chk_loc_mark(const struct chk_loc *);
+void	 chk_loc_reset(struct chk_loc *, struct chk_loc_mark);
+void	 chk_loc_key(struct chk_loc *, const char *key);
+void	 chk_loc_idx(struct chk_loc *, size_t i);
 /* Pointer step to index i, path step ".name" (columns named in paths). */
-void	 loc_named(struct loc *, size_t i, const char *name);
-void	 loc_set(struct loc *, const char *ptr, const char *path);
+void	 chk_loc_named(struct chk_loc *, size_t i, const char *name);
+void	 chk_loc_set(struct chk_loc *, const char *ptr, const char *path);
 
-void	 cerr(struct chk *, const struct loc *, const char *fmt, ...)
+void	 chk_err(struct chk *, const struct chk_loc *, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
-void	 cwarn(struct chk *, const struct loc *, const char *fmt, ...)
+void	 chk_warn(struct chk *, const struct chk_loc *, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
+/*
+ * The error at l's child key (at l itself when key is NULL), leaving l
+ * as it was: the mark, key, error, reset that most errors are.
+ */
+void	 chk_err_at(struct chk *, struct chk_loc *, const char *key,
+	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* A " (did you mean 'x'?)" suffix if one candidate is one edit away. */
-const char *didyoumean(const char *name, const char *const *cands,
+const char *chk_didyoumean(const char *name, const char *const *cands,
 	    size_t n, char *buf, size_t buflen);
 
 /* The index of s in the NULL-terminated list words (NULL: none), or -1. */
-int	 word_index(const char *s, const char *const *words);
+int	 chk_word_index(const char *s, const char *const *words);
 /*
  * Refuse keys of obj not in the NULL-terminated list allowed (with a
  * did-you-mean).  Returns the number refused.
  */
-int	 only_keys(struct chk *, struct loc *, json_t *obj,
+int	 chk_only_keys(struct chk *, struct chk_loc *, json_t *obj,
 	    const char *const *allowed);
 /* Likewise, passing over the keys in ignored (reported elsewhere). */
-int	 only_keys_except(struct chk *, struct loc *, json_t *obj,
+int	 chk_only_keys_except(struct chk *, struct chk_loc *, json_t *obj,
 	    const char *const *allowed, const char *const *ignored);
 /* Typed getters: NULL/-1 and an error when present but of another type,
  * or when absent and required. */
-json_t	*get_obj(struct chk *, struct loc *, json_t *o, const char *key,
+json_t	*chk_get_obj(struct chk *, struct chk_loc *, json_t *o, const char *key,
 	    bool required);
-json_t	*get_arr(struct chk *, struct loc *, json_t *o, const char *key,
+json_t	*chk_get_arr(struct chk *, struct chk_loc *, json_t *o, const char *key,
 	    bool required);
-const char *get_str(struct chk *, struct loc *, json_t *o, const char *key,
-	    bool required);
+const char *chk_get_str(struct chk *, struct chk_loc *, json_t *o,
+	    const char *key, bool required);
 /* 1 true, 0 false or absent, -1 wrong type (error added). */
-int	 get_bool(struct chk *, struct loc *, json_t *o, const char *key);
-/* get_str() and get_bool() of v, the value at key (NULL: absent). */
-const char *str_at(struct chk *, struct loc *, const char *key, json_t *v,
-	    bool required);
-int	 bool_at(struct chk *, struct loc *, const char *key, json_t *v);
+int	 chk_get_bool(struct chk *, struct chk_loc *, json_t *o,
+	    const char *key);
+/* chk_get_str() and chk_get_bool() of v, the value at key (NULL: absent). */
+const char *chk_str_at(struct chk *, struct chk_loc *, const char *key,
+	    json_t *v, bool required);
+int	 chk_bool_at(struct chk *, struct chk_loc *, const char *key,
+	    json_t *v);
 /* Returns 0 and sets *v, 1 when absent, -1 on a wrong type. */
-int	 get_int(struct chk *, struct loc *, json_t *o, const char *key,
+int	 chk_get_int(struct chk *, struct chk_loc *, json_t *o, const char *key,
 	    json_int_t *v);
 /* One of the NULL-terminated words, or an error listing them. */
-const char *get_enum(struct chk *, struct loc *, json_t *o, const char *key,
-	    bool required, const char *const *words);
-bool	 has_control(const char *s);
+const char *chk_get_enum(struct chk *, struct chk_loc *, json_t *o,
+	    const char *key, bool required, const char *const *words);
+bool	 chk_has_control(const char *s);
 /*
  * The name of st's field i as a new JSON reference: names[i] when names
- * (the contract's own strings, see schema_columns()) has it, else made.
+ * (the contract's own strings, see chk_schema_columns()) has it, else made.
  */
-json_t	*field_name_json(json_t *names, const struct ty *st, size_t i);
-/* st's fields in IR column form, in order, named as field_name_json(). */
-json_t	*columns_json(struct chk *, const struct ty *st, json_t *names);
+json_t	*chk_field_name_json(json_t *names, const struct ty *st, size_t i);
+/* st's fields in IR column form, in order, named as chk_field_name_json(). */
+json_t	*chk_columns_json(struct chk *, const struct ty *st, json_t *names);
 /* s in lower case (ASCII), for case-insensitive name indexes. */
-char	*lower_dup(const char *s);
+char	*chk_lower_dup(const char *s);
 /*
  * The same in buf when it fits (names are short and looked up per
  * column), else allocated in *to_free (NULL when not).
  */
 #define CHK_LOWER_BUF	136
-const char *lower_in(const char *s, char buf[CHK_LOWER_BUF],
+const char *chk_lower_in(const char *s, char buf[CHK_LOWER_BUF],
 	    char **to_free);
 /* a followed by b, allocated: what xasprintf("%s%s") makes, faster. */
-char	*str_join(const char *a, const char *b);
+char	*chk_str_join(const char *a, const char *b);
 /* Is name, lower-cased, a key of set (which may be NULL)? */
-bool	 name_in(json_t *set, const char *name);
+bool	 chk_name_in(json_t *set, const char *name);
 
 /* check_schema.c */
 /*
@@ -213,10 +228,10 @@ bool	 name_in(json_t *set, const char *name);
  * names (if not NULL) gets the contract's JSON string of each field's
  * name, in order: the IR shares them instead of copying.
  */
-struct ty *schema_columns(struct chk *, struct loc *, json_t *list,
+struct ty *chk_schema_columns(struct chk *, struct chk_loc *, json_t *list,
 	    json_t *bad, bool *ok, json_t *names);
 /* One column or element/key/value (name may be NULL). */
-struct ty *schema_column(struct chk *, struct loc *, json_t *col,
+struct ty *chk_schema_column(struct chk *, struct chk_loc *, json_t *col,
 	    int depth);
 
 /* check_stream.c */
@@ -224,42 +239,43 @@ struct ty *schema_column(struct chk *, struct loc *, json_t *col,
  * properties.stream + parameters.flink.source/eventTime; false on error.
  * With props NULL, flink is a streamSource fragment checked on its own.
  */
-bool	 stream_check(struct chk *, struct loc *build, json_t *props,
-	    json_t *flink, struct stream *out);
-void	 stream_release(struct stream *);
-struct scol *stream_col(const struct stream *, const char *name);
+bool	 chk_stream_check(struct chk *, struct chk_loc *build, json_t *props,
+	    json_t *flink, struct chk_stream *out);
+void	 chk_stream_release(struct chk_stream *);
+struct chk_scol *chk_stream_col(const struct chk_stream *, const char *name);
 /*
  * Is name a column whose declaration was already refused, or is the
  * stream unusable?  A reference to it is then not reported again.
  */
-bool	 stream_unknown(const struct stream *, const char *name);
+bool	 chk_stream_unknown(const struct chk_stream *, const char *name);
 
 /* check_expose.c */
 /*
  * The binding of an expose; returns the table IR or NULL.  bad holds
  * the lower-cased names of the schema's refused columns, names its
- * columns' names (see schema_columns()).
+ * columns' names (see chk_schema_columns()).
  */
-json_t	*expose_check(struct chk *, struct loc *, json_t *expose,
+json_t	*chk_expose_check(struct chk *, struct chk_loc *, json_t *expose,
 	    struct ty *schema, json_t *names, json_t *bad);
 /* s is written s3://BUCKET..., with the bucket right after the slashes. */
-bool	 s3_names_bucket(const char *s);
+bool	 chk_s3_names_bucket(const char *s);
 
 /* check_mapping.c */
 /*
  * Bind every output column of schema (the expose's, its names as
- * schema_columns() gives them) for a build; adds "explode" and
+ * chk_schema_columns() gives them) for a build; adds "explode" and
  * "outputs" to the build IR.  expose_ptr and expose_path are where the
  * expose's schema is; xbad holds the lower-cased names of its refused
  * columns.  Returns false after errors.
  */
-bool	 mapping_check(struct chk *, struct loc *build, json_t *props,
-	    struct stream *, struct ty *schema, json_t *names, json_t *xbad,
+bool	 chk_mapping_check(struct chk *, struct chk_loc *build, json_t *props,
+	    struct chk_stream *, struct ty *schema, json_t *names, json_t *xbad,
 	    const char *expose_ptr, const char *expose_path,
 	    json_t *build_ir);
 /* A recordMapping fragment on its own: keys, entries, paths. */
-bool	 mapping_shape_check(struct chk *, struct loc *, json_t *mapping);
+bool	 chk_mapping_shape_check(struct chk *, struct chk_loc *,
+	    json_t *mapping);
 /* properties.sql: one SELECT from source_events; false after errors. */
-bool	 sql_check(struct chk *, struct loc *build, const char *sql);
+bool	 chk_sql_check(struct chk *, struct chk_loc *build, const char *sql);
 
 #endif

@@ -42,17 +42,17 @@ struct entry {
  */
 struct steps {
 	const char	*kind;		/* "field" or "key" */
-	struct name_index index;	/* name -> steps[i] */
+	struct chk_name_index index;	/* name -> steps[i] */
 	json_t		**steps;
 	size_t		 n, cap;
 };
 
 struct binder {
 	struct chk	*c;
-	struct stream	*s;
+	struct chk_stream	*s;
 	struct entry	*entries;
 	size_t		 nentries;
-	struct name_index by_name;	/* entry name -> index */
+	struct chk_name_index by_name;	/* entry name -> index */
 	json_t		*prefixes;	/* "a" and "a.b" of "a.b.c" -> true */
 	json_t		*refused;	/* names of refused entries */
 	json_t		*xbad;		/* the expose's refused columns */
@@ -65,8 +65,8 @@ struct binder {
 	 * is written once, up to cols, and the index and key after it for
 	 * each entry.
 	 */
-	struct loc	 el;
-	struct loc_mark	 cols;
+	struct chk_loc	 el;
+	struct chk_loc_mark	 cols;
 	struct sb	 so_far;	/* path_so_far()'s, kept for the next */
 	struct steps	 field_steps;	/* {"field": name} */
 	struct steps	 key_steps;	/* {"key": map key} */
@@ -114,7 +114,7 @@ steps_init(struct steps *ss, const char *kind)
 {
 	memset(ss, 0, sizeof(*ss));
 	ss->kind = kind;
-	name_index_init(&ss->index, false);
+	chk_name_index_init(&ss->index, false);
 }
 
 static void
@@ -122,7 +122,7 @@ steps_release(struct steps *ss)
 {
 	size_t i;
 
-	name_index_release(&ss->index);
+	chk_name_index_release(&ss->index);
 	for (i = 0; i < ss->n; i++)
 		json_decref(ss->steps[i]);
 	free(ss->steps);
@@ -138,7 +138,7 @@ step_json(struct steps *ss, const char *name)
 	json_t *st, *v;
 	size_t i;
 
-	if (name_index_get(&ss->index, name, &i))
+	if (chk_name_index_get(&ss->index, name, &i))
 		return json_incref(ss->steps[i]);
 	if ((v = json_string(name)) == NULL)
 		return NULL;
@@ -150,21 +150,21 @@ step_json(struct steps *ss, const char *name)
 		    sizeof(*ss->steps));
 	}
 	ss->steps[ss->n] = st;
-	name_index_put(&ss->index, json_string_value(v), ss->n++);
+	chk_name_index_put(&ss->index, json_string_value(v), ss->n++);
 	return json_incref(st);
 }
 
 /* The start of a path's expression: what it reads, and from where. */
 static json_t *
-path_expr(struct binder *b, const struct scol *sc, json_t *steps)
+path_expr(struct binder *b, const struct chk_scol *sc, json_t *steps)
 {
 	json_t *e = json_object();
 
-	json_object_set_new_nocheck(e, "op", chk_word(b->c, WORD_PATH));
+	json_object_set_new_nocheck(e, "op", chk_word(b->c, CHK_WORD_PATH));
 	json_object_set_new_nocheck(e, "root",
 	    json_incref(sc ? sc->jname : b->as_json));
 	json_object_set_new_nocheck(e, "origin", chk_word(b->c,
-	    sc ? (enum chk_word)sc->origin : WORD_ELEMENT));
+	    sc ? (enum chk_word)sc->origin : CHK_WORD_ELEMENT));
 	json_object_set_new_nocheck(e, "steps", steps);
 	return e;
 }
@@ -231,7 +231,7 @@ field_hint(struct chk *c, const struct ty *st, const char *name, char *hint,
 	names = xcalloc(st->nfields + 1, sizeof(*names));
 	for (i = 0; i < st->nfields; i++)
 		names[i] = st->fields[i].name;
-	didyoumean(name, names, st->nfields, hint, len);
+	chk_didyoumean(name, names, st->nfields, hint, len);
 	free(names);
 }
 
@@ -239,7 +239,7 @@ field_hint(struct chk *c, const struct ty *st, const char *name, char *hint,
 static bool
 root_refused(const struct binder *b, const char *name)
 {
-	return stream_unknown(b->s, name) || (b->as_refused != NULL &&
+	return chk_stream_unknown(b->s, name) || (b->as_refused != NULL &&
 	    strcmp(b->as_refused, name) == 0);
 }
 
@@ -269,11 +269,11 @@ path_so_far(struct binder *b, const struct path *p, size_t n)
  * l says why (never quoting a step that is not a plain name).
  */
 static bool
-type_path(struct binder *b, struct loc *l, const struct path *p, bool quiet,
+type_path(struct binder *b, struct chk_loc *l, const struct path *p, bool quiet,
     struct typed *out)
 {
 	const struct ty *t;
-	struct scol *sc = NULL;
+	struct chk_scol *sc = NULL;
 	json_t *steps;
 	const char **names;
 	size_t i;
@@ -284,14 +284,14 @@ type_path(struct binder *b, struct loc *l, const struct path *p, bool quiet,
 	if (b->as != NULL && strcmp(p->steps[0].name, b->as) == 0) {
 		t = b->elem;
 		if (!t->required)
-			out->why = str_join(b->as, ", the exploded element, "
-			    "can be null");
-	} else if ((sc = stream_col(b->s, p->steps[0].name)) != NULL) {
+			out->why = chk_str_join(b->as, ", the exploded "
+			    "element, can be null");
+	} else if ((sc = chk_stream_col(b->s, p->steps[0].name)) != NULL) {
 		t = sc->type;
 		if (!t->required)
-			out->why = str_join(sc->name, sc->origin ==
-			    ORIGIN_KEY ? " is a key column, null for a record "
-			    "with no key" : " can be null");
+			out->why = chk_str_join(sc->name, sc->origin ==
+			    CHK_ORIGIN_KEY ? " is a key column, null for a "
+			    "record with no key" : " can be null");
 	} else {
 		/* Already refused where it is declared: not again here. */
 		if (root_refused(b, p->steps[0].name))
@@ -304,11 +304,11 @@ type_path(struct binder *b, struct loc *l, const struct path *p, bool quiet,
 				for (i = 0; i < b->s->ncols; i++)
 					names[i] = b->s->cols[i].name;
 				names[i] = b->as;
-				didyoumean(p->steps[0].name, names,
+				chk_didyoumean(p->steps[0].name, names,
 				    b->s->ncols + 1, hint, sizeof(hint));
 				free(names);
 			}
-			cerr(b->c, l, "%s is not a column of "
+			chk_err(b->c, l, "%s is not a column of "
 			    "properties.stream%s", p->steps[0].name, hint);
 		}
 		goto out;
@@ -326,7 +326,7 @@ type_path(struct binder *b, struct loc *l, const struct path *p, bool quiet,
 				if (!quiet) {
 					field_hint(b->c, t, st->name, hint,
 					    sizeof(hint));
-					cerr(b->c, l, "%s has no field %s%s",
+					chk_err(b->c, l, "%s has no field %s%s",
 					    path_so_far(b, p, i), st->name,
 					    hint);
 				}
@@ -336,16 +336,17 @@ type_path(struct binder *b, struct loc *l, const struct path *p, bool quiet,
 			json_array_append_new(steps, step_json(&b->field_steps,
 			    st->name));
 			if (!t->required && out->why == NULL)
-				out->why = str_join(path_so_far(b, p, i + 1),
-				    " can be null");
+				out->why = chk_str_join(
+				    path_so_far(b, p, i + 1), " can be null");
 		} else if (st->kind == PATH_FIELD) {
 			if (!quiet && t->kind == TY_ARRAY)
-				cerr(b->c, l, "%s is an array: explode it in "
-				    "properties.mapping.explode and read its "
-				    "element's fields", path_so_far(b, p, i));
+				chk_err(b->c, l, "%s is an array: explode it "
+				    "in properties.mapping.explode and read "
+				    "its element's fields",
+				    path_so_far(b, p, i));
 			else if (!quiet)
-				cerr(b->c, l, "%s is not a struct, so it has "
-				    "no field %s", path_so_far(b, p, i),
+				chk_err(b->c, l, "%s is not a struct, so it "
+				    "has no field %s", path_so_far(b, p, i),
 				    st->name);
 			goto out;
 		} else if (t->kind == TY_MAP) {
@@ -353,13 +354,13 @@ type_path(struct binder *b, struct loc *l, const struct path *p, bool quiet,
 			json_array_append_new(steps, step_json(&b->key_steps,
 			    st->name));
 			if (out->why == NULL)
-				out->why = str_join(path_so_far(b, p, i),
+				out->why = chk_str_join(path_so_far(b, p, i),
 				    "['...'] is a map lookup, null when the "
 				    "key is missing");
 		} else {
 			if (!quiet)
-				cerr(b->c, l, "%s is not a map, so it has no "
-				    "['...'] entries", path_so_far(b, p, i));
+				chk_err(b->c, l, "%s is not a map, so it has "
+				    "no ['...'] entries", path_so_far(b, p, i));
 			goto out;
 		}
 	}
@@ -408,8 +409,8 @@ same_shape(const struct ty *src, const struct ty *dst)
 
 /* Where an output column (or field) is, for messages about it. */
 struct oloc {
-	struct loc	*l;	/* the output column in the expose */
-	struct loc	*el;	/* the entry's from, or NULL (by name) */
+	struct chk_loc	*l;	/* the output column in the expose */
+	struct chk_loc	*el;	/* the entry's from, or NULL (by name) */
 	const char	*name;	/* dotted output name */
 };
 
@@ -424,11 +425,11 @@ oerr(struct binder *b, const struct oloc *o, const char *fmt, ...)
 	msg = xvasprintf(fmt, ap);
 	va_end(ap);
 	if (o->el != NULL)
-		cerr(b->c, o->el, "%s", msg);
+		chk_err(b->c, o->el, "%s", msg);
 	else {
 		save = b->c->build;
 		b->c->build = "";
-		cerr(b->c, o->l, "%s", msg);
+		chk_err(b->c, o->l, "%s", msg);
 		b->c->build = save;
 	}
 	free(msg);
@@ -470,8 +471,8 @@ convert_struct(struct binder *b, const struct oloc *o, const struct ty *dst,
 		child.type = sf->type;
 		/* Relative to a present struct: its own required stands. */
 		child.nullable = !sf->type->required;
-		child.why = child.nullable ? str_join(cname, " can be null") :
-		    NULL;
+		child.why = child.nullable ?
+		    chk_str_join(cname, " can be null") : NULL;
 		child.expr = path_child(b, src->expr, fname);
 		set_type(b, child.expr, sf->type, child.nullable);
 		fe = convert(b, &co, dst->fields[i].type, &child);
@@ -487,7 +488,7 @@ convert_struct(struct binder *b, const struct oloc *o, const struct ty *dst,
 		json_decref(fields);
 		return NULL;
 	}
-	e = op_expr(b, WORD_STRUCT);
+	e = op_expr(b, CHK_WORD_STRUCT);
 	json_object_set_new_nocheck(e, "fields", fields);
 	json_object_set_nocheck(e, "nullIf", src->nullable ? src->expr :
 	    json_null());
@@ -538,7 +539,7 @@ convert(struct binder *b, const struct oloc *o, const struct ty *dst,
 			    src->type->precision == dst->precision &&
 			    src->type->scale == dst->scale)
 				return json_incref(src->expr);
-			e = op_expr(b, WORD_WIDEN);
+			e = op_expr(b, CHK_WORD_WIDEN);
 			json_object_set_nocheck(e, "arg", src->expr);
 			set_type(b, e, dst, src->nullable);
 			return e;
@@ -563,16 +564,16 @@ static struct ty string_type = { .kind = TY_STRING };
 
 /* Bind the output column (or field) named name, of type dst. */
 static json_t *
-bind(struct binder *b, struct loc *l, const struct ty *dst, const char *name,
-    struct path *defsrc)
+bind(struct binder *b, struct chk_loc *l, const struct ty *dst,
+    const char *name, struct path *defsrc)
 {
 	struct oloc o = { l, NULL, name };
 	json_t *e = NULL, *fields;
 	struct entry *en;
 	struct typed t;
-	struct loc *el = &b->el;
+	struct chk_loc *el = &b->el;
 	size_t i;
-	bool ok = true, listed = name_index_get(&b->by_name, name, &i);
+	bool ok = true, listed = chk_name_index_get(&b->by_name, name, &i);
 
 	if (!listed && json_object_size(b->refused) > 0 &&
 	    json_object_get(b->refused, name) != NULL)
@@ -580,20 +581,20 @@ bind(struct binder *b, struct loc *l, const struct ty *dst, const char *name,
 	if (listed) {
 		/* Never while another bind() uses el: this one calls none. */
 		en = &b->entries[i];
-		loc_reset(el, b->cols);
-		loc_idx(el, en->idx);
-		loc_key(el, "from");
+		chk_loc_reset(el, b->cols);
+		chk_loc_idx(el, en->idx);
+		chk_loc_key(el, "from");
 		o.el = el;
 		if (type_path(b, el, &en->from, false, &t)) {
 			if (en->cast && t.type->kind != TY_BINARY) {
 				char *tn = type_name(t.type);
 
-				cerr(b->c, el, "cast: string reads binary as "
-				    "UTF-8 text, and this path is %s", tn);
+				chk_err(b->c, el, "cast: string reads binary "
+				    "as UTF-8 text, and this path is %s", tn);
 				free(tn);
 			} else {
 				if (en->cast) {
-					json_t *c = op_expr(b, WORD_CAST);
+					json_t *c = op_expr(b, CHK_WORD_CAST);
 
 					json_object_set_new_nocheck(c, "arg",
 					    t.expr);
@@ -638,7 +639,7 @@ bind(struct binder *b, struct loc *l, const struct ty *dst, const char *name,
 		}
 		if (!ok)
 			return json_decref(fields), NULL;
-		e = op_expr(b, WORD_STRUCT);
+		e = op_expr(b, CHK_WORD_STRUCT);
 		json_object_set_new_nocheck(e, "fields", fields);
 		json_object_set_new_nocheck(e, "nullIf", json_null());
 		set_type(b, e, dst, false);
@@ -658,8 +659,8 @@ bind(struct binder *b, struct loc *l, const struct ty *dst, const char *name,
 
 /* An entry's output name: dotted names down through output structs. */
 static bool
-entry_name_ok(struct binder *b, struct loc *l, const char *name,
-    const struct ty *schema, const struct name_index *top)
+entry_name_ok(struct binder *b, struct chk_loc *l, const char *name,
+    const struct ty *schema, const struct chk_name_index *top)
 {
 	struct path p;
 	struct path_step plain = { PATH_FIELD, NULL };
@@ -676,31 +677,32 @@ entry_name_ok(struct binder *b, struct loc *l, const char *name,
 		p.steps = &plain;
 		p.n = 1;
 	} else if (path_parse(name, &p, &why) == -1) {
-		cerr(b->c, l, "is not an output column name: %s", why);
+		chk_err(b->c, l, "is not an output column name: %s", why);
 		return false;
 	}
 	for (i = 0; i < p.n; i++) {
 		if (p.steps[i].kind != PATH_FIELD) {
-			cerr(b->c, l, "names an output column or a field of "
+			chk_err(b->c, l, "names an output column or a field of "
 			    "one, without map keys");
 			break;
 		}
 		if (t->kind != TY_STRUCT) {
-			cerr(b->c, l, "%s: only struct fields can be built "
+			chk_err(b->c, l, "%s: only struct fields can be built "
 			    "field by field", name);
 			break;
 		}
 		if (i == 0)
-			f = name_index_get(top, p.steps[0].name, &k) ?
+			f = chk_name_index_get(top, p.steps[0].name, &k) ?
 			    &t->fields[k] : NULL;
 		else
 			f = ty_field(t, p.steps[i].name);
-		if (f == NULL && i == 0 && name_in(b->xbad, p.steps[0].name))
+		if (f == NULL && i == 0 &&
+		    chk_name_in(b->xbad, p.steps[0].name))
 			break;	/* its declaration was refused */
 		if (f == NULL) {
 			field_hint(b->c, t, p.steps[i].name, hint,
 			    sizeof(hint));
-			cerr(b->c, l, "%s is not a column of %s%s", name,
+			chk_err(b->c, l, "%s is not a column of %s%s", name,
 			    b->xpath, hint);
 			break;
 		}
@@ -726,46 +728,45 @@ add_prefixes(struct binder *b, const char *name)
 }
 
 static bool
-entries_parse(struct binder *b, struct loc *l, json_t *cols,
-    const struct ty *schema, const struct name_index *top)
+entries_parse(struct binder *b, struct chk_loc *l, json_t *cols,
+    const struct ty *schema, const struct chk_name_index *top)
 {
-	struct loc_mark m = loc_mark(l), mc, m2;
+	struct chk_loc_mark m = chk_loc_mark(l), mc, m2;
 	const char *name, *from, *cast, *why;
 	struct entry *en;
 	json_t *e;
 	size_t i, n;
 	bool ok = true, good, named;
 
-	loc_key(l, "columns");
-	mc = loc_mark(l);	/* each entry is reset to here */
+	chk_loc_key(l, "columns");
+	mc = chk_loc_mark(l);	/* each entry is reset to here */
 	if (!json_is_array(cols)) {
-		cerr(b->c, l, "must be a list of {name, from}");
-		loc_reset(l, m);
+		chk_err(b->c, l, "must be a list of {name, from}");
+		chk_loc_reset(l, m);
 		return false;
 	}
 	b->entries = xcalloc(json_array_size(cols) + 1, sizeof(*b->entries));
-	name_index_reserve(&b->by_name, json_array_size(cols));
+	chk_name_index_reserve(&b->by_name, json_array_size(cols));
 	json_array_foreach(cols, i, e) {
-		loc_idx(l, i);
-		m2 = loc_mark(l);
+		chk_loc_idx(l, i);
+		m2 = chk_loc_mark(l);
 		if (!json_is_object(e)) {
-			cerr(b->c, l, "must be a mapping {name, from}");
+			chk_err(b->c, l, "must be a mapping {name, from}");
 			ok = false;
-			loc_reset(l, mc);
+			chk_loc_reset(l, mc);
 			continue;
 		}
-		good = only_keys(b->c, l, e, entry_keys) == 0;
-		name = get_str(b->c, l, e, "name", true);
-		from = get_str(b->c, l, e, "from", true);
-		cast = get_str(b->c, l, e, "cast", false);
+		good = chk_only_keys(b->c, l, e, entry_keys) == 0;
+		name = chk_get_str(b->c, l, e, "name", true);
+		from = chk_get_str(b->c, l, e, "from", true);
+		cast = chk_get_str(b->c, l, e, "cast", false);
 		en = &b->entries[b->nentries];
 		memset(en, 0, sizeof(*en));
 		if (cast != NULL && strcmp(cast, "string") != 0) {
-			loc_key(l, "cast");
-			cerr(b->c, l, "only cast: string is supported (binary "
-			    "read as UTF-8 text); a widening needs no cast, "
-			    "and every other conversion is refused");
-			loc_reset(l, m2);
+			chk_err_at(b->c, l, "cast", "only cast: string is "
+			    "supported (binary read as UTF-8 text); a widening "
+			    "needs no cast, and every other conversion is "
+			    "refused");
 			good = false;
 		}
 		/*
@@ -774,31 +775,31 @@ entries_parse(struct binder *b, struct loc *l, json_t *cols,
 		 */
 		named = false;
 		if (name != NULL) {
-			loc_key(l, "name");
+			chk_loc_key(l, "name");
 			if (!entry_name_ok(b, l, name, schema, top))
 				good = false;
-			else if (name_index_get(&b->by_name, name, &n) ||
+			else if (chk_name_index_get(&b->by_name, name, &n) ||
 			    json_object_get(b->refused, name) != NULL) {
-				cerr(b->c, l, "%s is mapped twice", name);
+				chk_err(b->c, l, "%s is mapped twice", name);
 				good = false;
 			} else
 				named = true;
-			loc_reset(l, m2);
+			chk_loc_reset(l, m2);
 		} else
 			good = false;
 		if (from != NULL) {
-			loc_key(l, "from");
+			chk_loc_key(l, "from");
 			if (path_parse(from, &en->from, &why) == -1) {
 				/* A path is never echoed: it may be SQL. */
-				cerr(b->c, l, "is not a path: %s", why);
+				chk_err(b->c, l, "is not a path: %s", why);
 				good = false;
 			}
-			loc_reset(l, m2);
+			chk_loc_reset(l, m2);
 		} else
 			good = false;
 		if (named)
 			add_prefixes(b, name);
-		loc_reset(l, mc);
+		chk_loc_reset(l, mc);
 		if (!good) {
 			/* Its output is not bound by name instead: quiet. */
 			if (named)
@@ -811,27 +812,27 @@ entries_parse(struct binder *b, struct loc *l, json_t *cols,
 		en->name = xstrdup(name);
 		en->cast = cast != NULL;
 		en->idx = i;
-		name_index_put(&b->by_name, en->name, b->nentries);
+		chk_name_index_put(&b->by_name, en->name, b->nentries);
 		b->nentries++;
 	}
 	/* "a" mapped whole and "a.b" mapped too: which one wins? Neither. */
 	for (i = 0; i < b->nentries; i++)
 		if (json_object_get(b->prefixes, b->entries[i].name)) {
-			loc_idx(l, b->entries[i].idx);
-			loc_key(l, "name");
-			cerr(b->c, l, "%s is mapped whole, so its fields "
+			chk_loc_idx(l, b->entries[i].idx);
+			chk_loc_key(l, "name");
+			chk_err(b->c, l, "%s is mapped whole, so its fields "
 			    "cannot be mapped too", b->entries[i].name);
-			loc_reset(l, mc);
+			chk_loc_reset(l, mc);
 			ok = false;
 		}
-	loc_reset(l, m);
+	chk_loc_reset(l, m);
 	return ok;
 }
 
 static json_t *
-explode_parse(struct binder *b, struct loc *l, json_t *ex)
+explode_parse(struct binder *b, struct chk_loc *l, json_t *ex)
 {
-	struct loc_mark m = loc_mark(l);
+	struct chk_loc_mark m = chk_loc_mark(l);
 	const char *ps, *as, *why;
 	struct path p;
 	struct typed t;
@@ -839,48 +840,48 @@ explode_parse(struct binder *b, struct loc *l, json_t *ex)
 	size_t i;
 	bool ok;
 
-	loc_key(l, "explode");
+	chk_loc_key(l, "explode");
 	if (json_is_array(ex)) {
-		cerr(b->c, l, "one explode per build: exploding more than one "
-		    "array is not supported");
-		return loc_reset(l, m), NULL;
+		chk_err(b->c, l, "one explode per build: exploding more than "
+		    "one array is not supported");
+		return chk_loc_reset(l, m), NULL;
 	}
 	if (!json_is_object(ex)) {
-		cerr(b->c, l, "must be a mapping {path, as}");
-		return loc_reset(l, m), NULL;
+		chk_err(b->c, l, "must be a mapping {path, as}");
+		return chk_loc_reset(l, m), NULL;
 	}
-	ok = only_keys(b->c, l, ex, explode_keys) == 0;
-	ps = get_str(b->c, l, ex, "path", true);
-	as = get_str(b->c, l, ex, "as", true);
+	ok = chk_only_keys(b->c, l, ex, explode_keys) == 0;
+	ps = chk_get_str(b->c, l, ex, "path", true);
+	as = chk_get_str(b->c, l, ex, "as", true);
 	if (as != NULL) {
-		loc_key(l, "as");
+		chk_loc_key(l, "as");
 		if (!path_is_ident(as)) {
-			cerr(b->c, l, "must be a plain SQL identifier");
+			chk_err(b->c, l, "must be a plain SQL identifier");
 			ok = false;
-		} else if (name_index_get(&b->s->index, as, &i)) {
-			cerr(b->c, l, "%s is already a column of "
+		} else if (chk_name_index_get(&b->s->index, as, &i)) {
+			chk_err(b->c, l, "%s is already a column of "
 			    "properties.stream: choose another name", as);
 			ok = false;
 		}
-		loc_reset(l, m);
-		loc_key(l, "explode");
+		chk_loc_reset(l, m);
+		chk_loc_key(l, "explode");
 	}
 	/* Until the explode is accepted, paths from as are not reported. */
 	if (as != NULL && path_is_ident(as))
 		b->as_refused = xstrdup(as);
 	if (ps == NULL || as == NULL) {
-		loc_reset(l, m);
+		chk_loc_reset(l, m);
 		return NULL;
 	}
-	loc_key(l, "path");
+	chk_loc_key(l, "path");
 	if (path_parse(ps, &p, &why) == -1) {
-		cerr(b->c, l, "is not a path: %s", why);
-		loc_reset(l, m);
+		chk_err(b->c, l, "is not a path: %s", why);
+		chk_loc_reset(l, m);
 		return NULL;
 	}
 	for (i = 0; i < p.n; i++)
 		if (p.steps[i].kind != PATH_FIELD) {
-			cerr(b->c, l, "exploding a map entry is not "
+			chk_err(b->c, l, "exploding a map entry is not "
 			    "supported: the path is a dotted name of an "
 			    "array");
 			ok = false;
@@ -888,10 +889,10 @@ explode_parse(struct binder *b, struct loc *l, json_t *ex)
 		}
 	if (i == p.n && type_path(b, l, &p, false, &t)) {
 		if (t.type->kind == TY_MAP)
-			cerr(b->c, l, "%s is a map: exploding a map is not "
+			chk_err(b->c, l, "%s is a map: exploding a map is not "
 			    "supported", ps);
 		else if (t.type->kind != TY_ARRAY)
-			cerr(b->c, l, "%s is not an array", ps);
+			chk_err(b->c, l, "%s is not an array", ps);
 		else if (ok) {
 			b->elem = ty_copy(t.type->element);
 			b->as = xstrdup(as);
@@ -905,7 +906,7 @@ explode_parse(struct binder *b, struct loc *l, json_t *ex)
 		typed_release(&t);
 	}
 	path_release(&p);
-	loc_reset(l, m);
+	chk_loc_reset(l, m);
 	return ir;
 }
 
@@ -919,7 +920,7 @@ binder_release(struct binder *b)
 		path_release(&b->entries[i].from);
 	}
 	free(b->entries);
-	name_index_release(&b->by_name);
+	chk_name_index_release(&b->by_name);
 	json_decref(b->prefixes);
 	json_decref(b->refused);
 	steps_release(&b->field_steps);
@@ -929,7 +930,7 @@ binder_release(struct binder *b)
 	free(b->as);
 	json_decref(b->as_json);
 	free(b->as_refused);
-	loc_release(&b->el);
+	chk_loc_release(&b->el);
 	sb_release(&b->so_far);
 }
 
@@ -941,7 +942,7 @@ static json_t *
 output_json(const struct ty *schema, json_t *names, size_t i, json_t *e)
 {
 	const struct ty_field *f = &schema->fields[i];
-	json_t *o, *n = field_name_json(names, schema, i);
+	json_t *o, *n = chk_field_name_json(names, schema, i);
 
 	if (n == NULL) {
 		json_decref(e);
@@ -956,15 +957,15 @@ output_json(const struct ty *schema, json_t *names, size_t i, json_t *e)
 }
 
 bool
-mapping_check(struct chk *c, struct loc *build, json_t *props,
-    struct stream *s, struct ty *schema, json_t *names, json_t *xbad,
+chk_mapping_check(struct chk *c, struct chk_loc *build, json_t *props,
+    struct chk_stream *s, struct ty *schema, json_t *names, json_t *xbad,
     const char *xptr, const char *xpath, json_t *ir)
 {
 	struct binder b;
-	struct loc l, ol;
-	struct loc_mark om;
+	struct chk_loc l, ol;
+	struct chk_loc_mark om;
 	json_t *mapping, *ex, *outputs, *e;
-	struct name_index top;
+	struct chk_name_index top;
 	struct path def;
 	struct path_step step;
 	size_t i;
@@ -973,7 +974,7 @@ mapping_check(struct chk *c, struct loc *build, json_t *props,
 	memset(&b, 0, sizeof(b));
 	b.c = c;
 	b.s = s;
-	name_index_init(&b.by_name, false);
+	chk_name_index_init(&b.by_name, false);
 	b.prefixes = json_object();
 	b.refused = json_object();
 	steps_init(&b.field_steps, "field");
@@ -982,27 +983,27 @@ mapping_check(struct chk *c, struct loc *build, json_t *props,
 	b.xbad = xbad;
 	b.xptr = xptr;
 	b.xpath = xpath;
-	loc_init(&b.el);
-	loc_set(&b.el, build->ptr.buf, build->path.buf);
-	loc_key(&b.el, "properties");
-	loc_key(&b.el, "mapping");
-	loc_key(&b.el, "columns");
-	b.cols = loc_mark(&b.el);
+	chk_loc_init(&b.el);
+	chk_loc_set(&b.el, build->ptr.buf, build->path.buf);
+	chk_loc_key(&b.el, "properties");
+	chk_loc_key(&b.el, "mapping");
+	chk_loc_key(&b.el, "columns");
+	b.cols = chk_loc_mark(&b.el);
 	sb_init(&b.so_far);
-	loc_init(&l);
-	loc_set(&l, build->ptr.buf, build->path.buf);
-	loc_key(&l, "properties");
-	name_index_init(&top, false);
-	name_index_reserve(&top, schema->nfields);
+	chk_loc_init(&l);
+	chk_loc_set(&l, build->ptr.buf, build->path.buf);
+	chk_loc_key(&l, "properties");
+	chk_name_index_init(&top, false);
+	chk_name_index_reserve(&top, schema->nfields);
 	for (i = 0; i < schema->nfields; i++)
-		name_index_put(&top, schema->fields[i].name, i);
-	mapping = get_obj(c, &l, props, "mapping", false);
+		chk_name_index_put(&top, schema->fields[i].name, i);
+	mapping = chk_get_obj(c, &l, props, "mapping", false);
 	if (mapping == NULL && json_object_get(props, "mapping") != NULL &&
 	    !json_is_null(json_object_get(props, "mapping")))
 		ok = false;
 	if (mapping != NULL) {
-		loc_key(&l, "mapping");
-		ok &= only_keys(c, &l, mapping, mapping_keys) == 0;
+		chk_loc_key(&l, "mapping");
+		ok &= chk_only_keys(c, &l, mapping, mapping_keys) == 0;
 		if ((ex = json_object_get(mapping, "explode")) != NULL &&
 		    !json_is_null(ex)) {
 			e = explode_parse(&b, &l, ex);
@@ -1018,14 +1019,14 @@ mapping_check(struct chk *c, struct loc *build, json_t *props,
 	if (json_object_get(ir, "explode") == NULL)
 		json_object_set_new(ir, "explode", json_null());
 	outputs = json_array();
-	loc_init(&ol);
-	loc_set(&ol, xptr, xpath);
-	om = loc_mark(&ol);
+	chk_loc_init(&ol);
+	chk_loc_set(&ol, xptr, xpath);
+	om = chk_loc_mark(&ol);
 	for (i = 0; i < schema->nfields; i++) {
 		const struct ty_field *f = &schema->fields[i];
 
-		loc_reset(&ol, om);
-		loc_named(&ol, i, f->name);
+		chk_loc_reset(&ol, om);
+		chk_loc_named(&ol, i, f->name);
 		step.kind = PATH_FIELD;
 		step.name = f->name;
 		def.steps = &step;
@@ -1039,9 +1040,9 @@ mapping_check(struct chk *c, struct loc *build, json_t *props,
 		    e));
 	}
 	json_object_set_new(ir, "outputs", outputs);
-	name_index_release(&top);
-	loc_release(&ol);
-	loc_release(&l);
+	chk_name_index_release(&top);
+	chk_loc_release(&ol);
+	chk_loc_release(&l);
 	binder_release(&b);
 	return ok;
 }
@@ -1069,22 +1070,22 @@ skip_lexeme(const char *p)
 }
 
 bool
-sql_check(struct chk *c, struct loc *l, const char *sql)
+chk_sql_check(struct chk *c, struct chk_loc *l, const char *sql)
 {
 	const char *p;
 	size_t n;
 	bool ok = true, from_source = false;
 
 	if (strchr(sql, ';') != NULL) {
-		cerr(c, l, "semicolons are refused: the SQL is one SELECT");
+		chk_err(c, l, "semicolons are refused: the SQL is one SELECT");
 		ok = false;
 	}
 	if (strstr(sql, "/*+") != NULL) {
-		cerr(c, l, "SQL hints (/*+ ... */) are refused");
+		chk_err(c, l, "SQL hints (/*+ ... */) are refused");
 		ok = false;
 	}
 	if (strstr(sql, "--") != NULL) {
-		cerr(c, l, "'--' is refused: the in-pod SQL runner strips "
+		chk_err(c, l, "'--' is refused: the in-pod SQL runner strips "
 		    "line comments without reading literals");
 		ok = false;
 	}
@@ -1095,14 +1096,14 @@ sql_check(struct chk *c, struct loc *l, const char *sql)
 	 */
 	if (strstr(sql, "/*+") == NULL && (strstr(sql, "/*") != NULL ||
 	    strstr(sql, "*/") != NULL)) {
-		cerr(c, l, "comments ('/*', '*/') are refused: the in-pod SQL "
-		    "runner strips them without reading literals");
+		chk_err(c, l, "comments ('/*', '*/') are refused: the in-pod "
+		    "SQL runner strips them without reading literals");
 		ok = false;
 	}
 	for (p = sql; *p != '\0'; p++)
 		if ((unsigned char)*p < 0x20 && *p != '\n' && *p != '\t' &&
 		    *p != '\r') {
-			cerr(c, l, "control characters are refused");
+			chk_err(c, l, "control characters are refused");
 			return false;
 		}
 	for (p = sql; *p == ' ' || *p == '\n' || *p == '\t' || *p == '\r' ||
@@ -1114,7 +1115,7 @@ sql_check(struct chk *c, struct loc *l, const char *sql)
 	}
 	if (strncasecmp(p, "select", 6) != 0 || (p[6] != ' ' &&
 	    p[6] != '\n' && p[6] != '\t' && p[6] != '\r')) {
-		cerr(c, l, "must be one SELECT from source_events");
+		chk_err(c, l, "must be one SELECT from source_events");
 		return false;
 	}
 	/* FROM source_events, outside literals and comments. */
@@ -1132,7 +1133,7 @@ sql_check(struct chk *c, struct loc *l, const char *sql)
 			from_source = true;
 	}
 	if (!from_source) {
-		cerr(c, l, "must be one SELECT from source_events");
+		chk_err(c, l, "must be one SELECT from source_events");
 		ok = false;
 	}
 	return ok;
@@ -1140,97 +1141,96 @@ sql_check(struct chk *c, struct loc *l, const char *sql)
 
 /* A path at o[key] that parses, with only field steps unless keys. */
 static bool
-shape_path(struct chk *c, struct loc *l, json_t *o, const char *key,
+shape_path(struct chk *c, struct chk_loc *l, json_t *o, const char *key,
     bool keys)
 {
-	struct loc_mark m = loc_mark(l);
-	const char *s = get_str(c, l, o, key, true), *why;
+	struct chk_loc_mark m = chk_loc_mark(l);
+	const char *s = chk_get_str(c, l, o, key, true), *why;
 	struct path p;
 	size_t i;
 	bool ok = true;
 
 	if (s == NULL)
 		return false;
-	loc_key(l, key);
+	chk_loc_key(l, key);
 	if (path_parse(s, &p, &why) == -1) {
 		/* A path is never echoed: it may be SQL. */
-		cerr(c, l, "is not a path: %s", why);
+		chk_err(c, l, "is not a path: %s", why);
 		ok = false;
 	} else {
 		for (i = 0; !keys && i < p.n; i++)
 			if (p.steps[i].kind != PATH_FIELD) {
-				cerr(c, l, "is a dotted name, without map "
+				chk_err(c, l, "is a dotted name, without map "
 				    "keys");
 				ok = false;
 				break;
 			}
 		path_release(&p);
 	}
-	loc_reset(l, m);
+	chk_loc_reset(l, m);
 	return ok;
 }
 
 bool
-mapping_shape_check(struct chk *c, struct loc *l, json_t *mapping)
+chk_mapping_shape_check(struct chk *c, struct chk_loc *l, json_t *mapping)
 {
-	struct loc_mark m = loc_mark(l);
+	struct chk_loc_mark m = chk_loc_mark(l);
 	json_t *cols, *ex, *e;
 	const char *cast, *as;
 	size_t i;
 	bool ok;
 
 	if (!json_is_object(mapping)) {
-		cerr(c, l, "a recordMapping is a mapping with explode and "
+		chk_err(c, l, "a recordMapping is a mapping with explode and "
 		    "columns");
 		return false;
 	}
-	ok = only_keys(c, l, mapping, mapping_keys) == 0;
+	ok = chk_only_keys(c, l, mapping, mapping_keys) == 0;
 	if ((ex = json_object_get(mapping, "explode")) != NULL) {
-		loc_key(l, "explode");
+		chk_loc_key(l, "explode");
 		if (!json_is_object(ex)) {
-			cerr(c, l, "one explode per build, a mapping "
+			chk_err(c, l, "one explode per build, a mapping "
 			    "{path, as}");
 			ok = false;
 		} else {
-			ok &= only_keys(c, l, ex, explode_keys) == 0;
+			ok &= chk_only_keys(c, l, ex, explode_keys) == 0;
 			ok &= shape_path(c, l, ex, "path", false);
-			if ((as = get_str(c, l, ex, "as", true)) == NULL)
+			if ((as = chk_get_str(c, l, ex, "as", true)) == NULL)
 				ok = false;
 			else if (!path_is_ident(as)) {
-				loc_key(l, "as");
-				cerr(c, l, "must be a plain SQL identifier");
+				chk_err_at(c, l, "as", "must be a plain SQL "
+				    "identifier");
 				ok = false;
 			}
 		}
-		loc_reset(l, m);
+		chk_loc_reset(l, m);
 	}
-	cols = get_arr(c, l, mapping, "columns", false);
+	cols = chk_get_arr(c, l, mapping, "columns", false);
 	if (cols == NULL && json_object_get(mapping, "columns") != NULL)
 		ok = false;
-	loc_key(l, "columns");
+	chk_loc_key(l, "columns");
 	json_array_foreach(cols, i, e) {
-		struct loc_mark m2 = loc_mark(l);
+		struct chk_loc_mark m2 = chk_loc_mark(l);
 
-		loc_idx(l, i);
+		chk_loc_idx(l, i);
 		if (!json_is_object(e)) {
-			cerr(c, l, "must be a mapping {name, from}");
+			chk_err(c, l, "must be a mapping {name, from}");
 			ok = false;
 		} else {
-			ok &= only_keys(c, l, e, entry_keys) == 0;
+			ok &= chk_only_keys(c, l, e, entry_keys) == 0;
 			ok &= shape_path(c, l, e, "name", false);
 			ok &= shape_path(c, l, e, "from", true);
-			cast = get_str(c, l, e, "cast", false);
+			cast = chk_get_str(c, l, e, "cast", false);
 			if (cast != NULL && strcmp(cast, "string") != 0) {
-				loc_key(l, "cast");
-				cerr(c, l, "only cast: string is supported "
-				    "(binary read as UTF-8 text); a widening "
-				    "needs no cast, and every other "
-				    "conversion is refused");
+				chk_err_at(c, l, "cast", "only cast: string "
+				    "is supported (binary read as UTF-8 "
+				    "text); a widening needs no cast, and "
+				    "every other conversion is refused");
 				ok = false;
 			}
 		}
-		loc_reset(l, m2);
+		chk_loc_reset(l, m2);
 	}
-	loc_reset(l, m);
+	chk_loc_reset(l, m);
 	return ok;
 }

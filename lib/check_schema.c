@@ -49,11 +49,11 @@ col_keys(json_t *col)
 	int i;
 
 	json_object_foreach(col, k, v) {
-		if ((i = word_index(k, column_keys)) >= 0) {
+		if ((i = chk_word_index(k, column_keys)) >= 0) {
 			ck.known |= 1u << i;
 			if (i < NKEPT)
 				ck.value[i] = v;
-		} else if ((i = word_index(k, unenforced_keys)) >= 0)
+		} else if ((i = chk_word_index(k, unenforced_keys)) >= 0)
 			ck.unenforced |= 1u << i;
 		else
 			ck.other = true;
@@ -61,24 +61,21 @@ col_keys(json_t *col)
 	return ck;
 }
 
-static struct ty *column_list(struct chk *, struct loc *, json_t *, int,
+static struct ty *column_list(struct chk *, struct chk_loc *, json_t *, int,
     json_t *, bool *, json_t *);
 
 static bool
-refuse_unenforced(struct chk *c, struct loc *l, unsigned present)
+refuse_unenforced(struct chk *c, struct chk_loc *l, unsigned present)
 {
-	struct loc_mark m = loc_mark(l);
 	bool bad = false;
 	size_t i;
 
 	for (i = 0; unenforced_keys[i] != NULL; i++) {
 		if (!(present & 1u << i))
 			continue;
-		loc_key(l, unenforced_keys[i]);
-		cerr(c, l, "nested quality and policy rules are not enforced "
-		    "by the managed lane, so they are refused rather than "
-		    "advertised; remove them");
-		loc_reset(l, m);
+		chk_err_at(c, l, unenforced_keys[i], "nested quality and "
+		    "policy rules are not enforced by the managed lane, so "
+		    "they are refused rather than advertised; remove them");
 		bad = true;
 	}
 	return bad;
@@ -86,34 +83,29 @@ refuse_unenforced(struct chk *c, struct loc *l, unsigned present)
 
 /* A child (element, key, value): its own location step. */
 static struct ty *
-child(struct chk *c, struct loc *l, json_t *col, const char *key, int depth)
+child(struct chk *c, struct chk_loc *l, json_t *col, const char *key, int depth)
 {
-	struct loc_mark m = loc_mark(l);
-	json_t *v = get_obj(c, l, col, key, true);
+	struct chk_loc_mark m = chk_loc_mark(l);
+	json_t *v = chk_get_obj(c, l, col, key, true);
 	struct ty *t = NULL;
 
 	if (v != NULL) {
-		loc_key(l, key);
-		if (json_object_get(v, "name") != NULL) {
-			struct loc_mark m2 = loc_mark(l);
-
-			loc_key(l, "name");
-			cerr(c, l, "an %s has no name", key);
-			loc_reset(l, m2);
-		}
-		t = schema_column(c, l, v, depth);
-		loc_reset(l, m);
+		chk_loc_key(l, key);
+		if (json_object_get(v, "name") != NULL)
+			chk_err_at(c, l, "name", "an %s has no name", key);
+		t = chk_schema_column(c, l, v, depth);
+		chk_loc_reset(l, m);
 	}
 	return t;
 }
 
 /* A column (an object) whose keys ck tells. */
 static struct ty *
-column_of(struct chk *c, struct loc *l, json_t *col,
+column_of(struct chk *c, struct chk_loc *l, json_t *col,
     const struct col_keys *ck, int depth)
 {
 	const char *const *kids = column_keys + KIDS_AT;
-	struct loc_mark m = loc_mark(l);
+	struct chk_loc_mark m = chk_loc_mark(l);
 	struct ty_name tn;
 	struct ty *t, *k, *v;
 	const char *type, *why;
@@ -126,18 +118,18 @@ column_of(struct chk *c, struct loc *l, json_t *col,
 		bad += refuse_unenforced(c, l, ck->unenforced);
 	/* The unenforced keys were reported above: not again as unknown. */
 	if (ck->other)
-		bad += only_keys_except(c, l, col, column_keys,
+		bad += chk_only_keys_except(c, l, col, column_keys,
 		    unenforced_keys);
-	req = bool_at(c, l, "required", ck->value[KEY_REQUIRED]);
-	if ((type = str_at(c, l, "type", ck->value[KEY_TYPE], true)) == NULL)
+	req = chk_bool_at(c, l, "required", ck->value[KEY_REQUIRED]);
+	if ((type = chk_str_at(c, l, "type", ck->value[KEY_TYPE], true)) ==
+	    NULL)
 		return NULL;
 	if (ty_name_parse(type, &tn, &why) == -1) {
-		loc_key(l, "type");
-		if (has_control(type) || strlen(type) > 64)
-			cerr(c, l, "unknown type: %s", why);
+		if (chk_has_control(type) || strlen(type) > 64)
+			chk_err_at(c, l, "type", "unknown type: %s", why);
 		else
-			cerr(c, l, "'%s' is not a FLUID type: %s", type, why);
-		loc_reset(l, m);
+			chk_err_at(c, l, "type", "'%s' is not a FLUID type: %s",
+			    type, why);
 		return NULL;
 	}
 	for (i = 0; i < 4; i++) {
@@ -146,16 +138,14 @@ column_of(struct chk *c, struct loc *l, json_t *col,
 		    (tn.kind == TY_MAP && (i == 2 || i == 3));
 
 		if (!wanted && (ck->known & 1u << (KIDS_AT + i))) {
-			loc_key(l, kids[i]);
-			cerr(c, l, "a %s column has no %s", type, kids[i]);
-			loc_reset(l, m);
+			chk_err_at(c, l, kids[i], "a %s column has no %s", type,
+			    kids[i]);
 			bad++;
 		}
 	}
 	if (ty_is_container(tn.kind) && depth >= TY_MAX_DEPTH) {
-		loc_key(l, "type");
-		cerr(c, l, "nested deeper than %d levels", TY_MAX_DEPTH);
-		loc_reset(l, m);
+		chk_err_at(c, l, "type", "nested deeper than %d levels",
+		    TY_MAX_DEPTH);
 		return NULL;
 	}
 	t = ty_new(tn.kind);
@@ -164,14 +154,14 @@ column_of(struct chk *c, struct loc *l, json_t *col,
 	t->required = req == 1;
 	switch (tn.kind) {
 	case TY_STRUCT:
-		fields = get_arr(c, l, col, "fields", true);
+		fields = chk_get_arr(c, l, col, "fields", true);
 		if (fields == NULL) {
 			bad++;
 			break;
 		}
 		jptr_push_key(&l->ptr, "fields");
 		k = column_list(c, l, fields, depth + 1, NULL, &fok, NULL);
-		loc_reset(l, m);
+		chk_loc_reset(l, m);
 		/* A struct with a refused field is refused as a whole. */
 		if (k == NULL || !fok) {
 			ty_free(k);
@@ -193,10 +183,8 @@ column_of(struct chk *c, struct loc *l, json_t *col,
 		k = child(c, l, col, "key", depth + 1);
 		v = child(c, l, col, "value", depth + 1);
 		if (k != NULL && (k->kind != TY_STRING || !k->required)) {
-			loc_key(l, "key");
-			cerr(c, l, "map keys must be required strings "
-			    "(type: string, required: true)");
-			loc_reset(l, m);
+			chk_err_at(c, l, "key", "map keys must be required "
+			    "strings (type: string, required: true)");
 			bad++;
 		}
 		t->key = k;
@@ -215,12 +203,12 @@ column_of(struct chk *c, struct loc *l, json_t *col,
 }
 
 struct ty *
-schema_column(struct chk *c, struct loc *l, json_t *col, int depth)
+chk_schema_column(struct chk *c, struct chk_loc *l, json_t *col, int depth)
 {
 	struct col_keys ck;
 
 	if (!json_is_object(col)) {
-		cerr(c, l, "a column must be a mapping with name and type");
+		chk_err(c, l, "a column must be a mapping with name and type");
 		return NULL;
 	}
 	ck = col_keys(col);
@@ -230,30 +218,30 @@ schema_column(struct chk *c, struct loc *l, json_t *col, int depth)
 /*
  * Columns or struct fields: names plain, distinct even ignoring case.
  * The columns without errors, or NULL for an empty list; see
- * schema_columns() for bad, ok and names.
+ * chk_schema_columns() for bad, ok and names.
  */
 static struct ty *
-column_list(struct chk *c, struct loc *l, json_t *list, int depth,
+column_list(struct chk *c, struct chk_loc *l, json_t *list, int depth,
     json_t *bad, bool *ok, json_t *names)
 {
-	struct loc_mark m = loc_mark(l);
+	struct chk_loc_mark m = chk_loc_mark(l);
 	struct ty *st = ty_new(TY_STRUCT), *t;
 	const char *name, *low;
 	json_t *col;
 	struct col_keys ck;
-	struct name_index index;	/* name, any case -> list index */
+	struct chk_name_index index;	/* name, any case -> list index */
 	size_t i, seen;
 	bool good;
 	char buf[CHK_LOWER_BUF], *to_free;
 
 	if (json_array_size(list) == 0) {
-		cerr(c, l, "must list at least one column");
+		chk_err(c, l, "must list at least one column");
 		ty_free(st);
 		*ok = false;
 		return NULL;
 	}
-	name_index_init(&index, true);
-	name_index_reserve(&index, json_array_size(list));
+	chk_name_index_init(&index, true);
+	chk_name_index_reserve(&index, json_array_size(list));
 	/* One allocation for the fields, not one per field. */
 	st->fields = xreallocarray(NULL, json_array_size(list),
 	    sizeof(*st->fields));
@@ -263,44 +251,45 @@ column_list(struct chk *c, struct loc *l, json_t *list, int depth,
 			name = json_string_value(ck.value[KEY_NAME]);
 		} else
 			name = NULL;
-		if (name != NULL && (has_control(name) || strlen(name) > 128))
+		if (name != NULL && (chk_has_control(name) ||
+		    strlen(name) > 128))
 			name = NULL;
-		loc_named(l, i, name);
+		chk_loc_named(l, i, name);
 		if (name == NULL) {
 			if (json_is_object(col))
-				cerr(c, l, "a column needs a name that is a "
+				chk_err(c, l, "a column needs a name that is a "
 				    "plain SQL identifier");
 			else
-				cerr(c, l, "a column must be a mapping with "
+				chk_err(c, l, "a column must be a mapping with "
 				    "name and type");
-			loc_reset(l, m);
+			chk_loc_reset(l, m);
 			*ok = false;
 			continue;
 		}
 		good = true;
 		if (!path_is_ident(name)) {
-			cerr(c, l, "'%s' is not a plain SQL identifier "
+			chk_err(c, l, "'%s' is not a plain SQL identifier "
 			    "(letters, digits and '_', not starting with a "
 			    "digit)", name);
 			good = false;
 		}
-		if (name_index_get(&index, name, &seen)) {
+		if (chk_name_index_get(&index, name, &seen)) {
 			const char *other = json_string_value(json_object_get(
 			    json_array_get(list, seen), "name"));
 
 			if (strcmp(other, name) != 0)
-				cerr(c, l, "'%s' differs from '%s' only by "
+				chk_err(c, l, "'%s' differs from '%s' only by "
 				    "case", name, other);
 			else
-				cerr(c, l, "'%s' is declared twice", name);
+				chk_err(c, l, "'%s' is declared twice", name);
 			good = false;
 		} else	/* the contract's own string, borrowed */
-			name_index_put(&index, name, i);
+			chk_name_index_put(&index, name, i);
 		t = column_of(c, l, col, &ck, depth);
-		loc_reset(l, m);
+		chk_loc_reset(l, m);
 		if (t == NULL || !good) {
 			if (bad != NULL) {
-				low = lower_in(name, buf, &to_free);
+				low = chk_lower_in(name, buf, &to_free);
 				json_object_set_new(bad, low, json_true());
 				free(to_free);
 			}
@@ -314,16 +303,16 @@ column_list(struct chk *c, struct loc *l, json_t *list, int depth,
 		if (names != NULL)
 			json_array_append(names, ck.value[KEY_NAME]);
 	}
-	name_index_release(&index);
+	chk_name_index_release(&index);
 	return st;
 }
 
 struct ty *
-schema_columns(struct chk *c, struct loc *l, json_t *list, json_t *bad,
+chk_schema_columns(struct chk *c, struct chk_loc *l, json_t *list, json_t *bad,
     bool *ok, json_t *names)
 {
 	if (!json_is_array(list)) {
-		cerr(c, l, "must be a list of columns");
+		chk_err(c, l, "must be a list of columns");
 		*ok = false;
 		return NULL;
 	}

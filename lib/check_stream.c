@@ -56,38 +56,38 @@ static const char *const metadata_names[] = {
 	"headers", "leader-epoch", NULL
 };
 
-struct scol *
-stream_col(const struct stream *s, const char *name)
+struct chk_scol *
+chk_stream_col(const struct chk_stream *s, const char *name)
 {
-	struct scol *sc;
+	struct chk_scol *sc;
 	size_t i;
 
-	if (!name_index_get(&s->index, name, &i))
+	if (!chk_name_index_get(&s->index, name, &i))
 		return NULL;
 	sc = &s->cols[i];
 	return strcmp(sc->name, name) == 0 ? sc : NULL;
 }
 
 bool
-stream_unknown(const struct stream *s, const char *name)
+chk_stream_unknown(const struct chk_stream *s, const char *name)
 {
-	return s->broken || name_in(s->bad, name);
+	return s->broken || chk_name_in(s->bad, name);
 }
 
 /* A column that could not be declared: refer to it quietly. */
 static void
-mark_bad(struct stream *s, const char *prefix, const char *name)
+mark_bad(struct chk_stream *s, const char *prefix, const char *name)
 {
-	char *n = str_join(prefix ? prefix : "", name), *low;
+	char *n = chk_str_join(prefix ? prefix : "", name), *low;
 
-	low = lower_dup(n);
+	low = chk_lower_dup(n);
 	json_object_set_new(s->bad, low, json_true());
 	free(low);
 	free(n);
 }
 
 void
-stream_release(struct stream *s)
+chk_stream_release(struct chk_stream *s)
 {
 	size_t i;
 
@@ -98,7 +98,7 @@ stream_release(struct stream *s)
 		ty_free(s->cols[i].type);
 	}
 	free(s->cols);
-	name_index_release(&s->index);
+	chk_name_index_release(&s->index);
 	json_decref(s->bad);
 	json_decref(s->ir);
 	memset(s, 0, sizeof(*s));
@@ -109,25 +109,26 @@ stream_release(struct stream *s)
  * jname is name's JSON string in the contract, to share, or NULL.
  */
 static bool
-add_col(struct chk *c, struct loc *l, struct stream *s, const char *name,
-    json_t *jname, enum col_origin origin, const char *from, struct ty *t)
+add_col(struct chk *c, struct chk_loc *l, struct chk_stream *s,
+    const char *name, json_t *jname, enum chk_origin origin,
+    const char *from, struct ty *t)
 {
-	struct scol *sc;
+	struct chk_scol *sc;
 	size_t i;
 
-	if (name_index_get(&s->index, name, &i)) {
-		const struct scol *o = &s->cols[i];
-		const char *what = o->origin == ORIGIN_VALUE ? "value" :
-		    o->origin == ORIGIN_KEY ? "key" : "metadata";
+	if (chk_name_index_get(&s->index, name, &i)) {
+		const struct chk_scol *o = &s->cols[i];
+		const char *what = o->origin == CHK_ORIGIN_VALUE ? "value" :
+		    o->origin == CHK_ORIGIN_KEY ? "key" : "metadata";
 
 		if (strcmp(o->name, name) != 0)
-			cerr(c, l, "'%s' differs from the %s column '%s' only "
-			    "by case%s", name, what, o->name,
-			    origin == ORIGIN_KEY ?
+			chk_err(c, l, "'%s' differs from the %s column '%s' "
+			    "only by case%s", name, what, o->name,
+			    origin == CHK_ORIGIN_KEY ?
 			    "; set properties.stream.key.prefix" : "");
 		else
-			cerr(c, l, "column '%s' is already a %s column%s",
-			    name, what, origin == ORIGIN_KEY ?
+			chk_err(c, l, "column '%s' is already a %s column%s",
+			    name, what, origin == CHK_ORIGIN_KEY ?
 			    "; set properties.stream.key.prefix" : "");
 		ty_free(t);
 		return false;
@@ -139,7 +140,7 @@ add_col(struct chk *c, struct loc *l, struct stream *s, const char *name,
 	}
 	sc = &s->cols[s->ncols++];
 	sc->name = xstrdup(name);
-	name_index_put(&s->index, sc->name, s->ncols - 1);
+	chk_name_index_put(&s->index, sc->name, s->ncols - 1);
 	sc->jname = jname != NULL ? json_incref(jname) : json_string(name);
 	sc->origin = origin;
 	sc->from = from ? xstrdup(from) : NULL;
@@ -155,9 +156,9 @@ add_col(struct chk *c, struct loc *l, struct stream *s, const char *name,
  * node that declares it (l is at the column's schema entry).
  */
 static bool
-avro_type_ok(struct chk *c, struct loc *l, const struct ty *t)
+avro_type_ok(struct chk *c, struct chk_loc *l, const struct ty *t)
 {
-	struct loc_mark m = loc_mark(l);
+	struct chk_loc_mark m = chk_loc_mark(l);
 	struct sb name;
 	size_t i;
 	bool ok = true;
@@ -166,95 +167,93 @@ avro_type_ok(struct chk *c, struct loc *l, const struct ty *t)
 	case TY_TIMESTAMP_LTZ:
 		sb_init(&name);
 		ty_name_print(t, &name);
-		loc_key(l, "type");
-		cerr(c, l, "%s cannot be read with avro-confluent: Flink 1.20's "
-		    "Avro format has no type for it; declare timestamp(%d) "
-		    "(Avro timestamp-%s, an instant in UTC)", name.buf,
+		chk_err_at(c, l, "type", "%s cannot be read with "
+		    "avro-confluent: Flink 1.20's Avro format has no type for "
+		    "it; declare timestamp(%d) (Avro timestamp-%s, an instant "
+		    "in UTC)", name.buf,
 		    t->precision, t->precision <= 3 ? "millis" : "micros");
 		sb_release(&name);
 		ok = false;
 		break;
 	case TY_STRUCT:
 		for (i = 0; i < t->nfields; i++) {
-			loc_key(l, "fields");
-			loc_named(l, i, t->fields[i].name);
+			chk_loc_key(l, "fields");
+			chk_loc_named(l, i, t->fields[i].name);
 			ok &= avro_type_ok(c, l, t->fields[i].type);
-			loc_reset(l, m);
+			chk_loc_reset(l, m);
 		}
 		break;
 	case TY_ARRAY:
-		loc_key(l, "element");
+		chk_loc_key(l, "element");
 		ok = avro_type_ok(c, l, t->element);
 		break;
 	case TY_MAP:
-		loc_key(l, "value");
+		chk_loc_key(l, "value");
 		ok = avro_type_ok(c, l, t->value);
 		break;
 	default:
 		break;
 	}
-	loc_reset(l, m);
+	chk_loc_reset(l, m);
 	return ok;
 }
 
 /* Every column of st (at l, the schema list) is readable with avro. */
 static bool
-avro_columns_ok(struct chk *c, struct loc *l, const struct ty *st)
+avro_columns_ok(struct chk *c, struct chk_loc *l, const struct ty *st)
 {
-	struct loc_mark m = loc_mark(l);
+	struct chk_loc_mark m = chk_loc_mark(l);
 	size_t i;
 	bool ok = true;
 
 	for (i = 0; st != NULL && i < st->nfields; i++) {
-		loc_named(l, i, st->fields[i].name);
+		chk_loc_named(l, i, st->fields[i].name);
 		ok &= avro_type_ok(c, l, st->fields[i].type);
-		loc_reset(l, m);
+		chk_loc_reset(l, m);
 	}
 	return ok;
 }
 
 static bool
-topic_ok(struct chk *c, struct loc *l, json_t *stream)
+topic_ok(struct chk *c, struct chk_loc *l, json_t *stream)
 {
-	struct loc_mark m = loc_mark(l);
+	struct chk_loc_mark m = chk_loc_mark(l);
 	json_t *v = json_object_get(stream, "topic");
 	const char *t, *p;
 
 	if (json_is_array(v)) {
-		loc_key(l, "topic");
-		cerr(c, l, "is one Kafka topic name: no list");
-		loc_reset(l, m);
+		chk_err_at(c, l, "topic", "is one Kafka topic name: no list");
 		return false;
 	}
-	if ((t = get_str(c, l, stream, "topic", true)) == NULL)
+	if ((t = chk_get_str(c, l, stream, "topic", true)) == NULL)
 		return false;
-	loc_key(l, "topic");
+	chk_loc_key(l, "topic");
 	for (p = t; *p != '\0'; p++)
 		if (strchr("*?[]()|^$+{}\\", *p) != NULL) {
-			cerr(c, l, "is one Kafka topic name: no pattern");
-			return loc_reset(l, m), false;
+			chk_err(c, l, "is one Kafka topic name: no pattern");
+			return chk_loc_reset(l, m), false;
 		}
 	for (p = t; *p != '\0'; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
 		    (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' ||
 		    *p == '-')) {
-			cerr(c, l, "is not a Kafka topic name (letters, "
+			chk_err(c, l, "is not a Kafka topic name (letters, "
 			    "digits, '.', '_' and '-')");
-			return loc_reset(l, m), false;
+			return chk_loc_reset(l, m), false;
 		}
 	if (strlen(t) > 249 || strcmp(t, ".") == 0 || strcmp(t, "..") == 0) {
-		cerr(c, l, "is not a Kafka topic name");
-		return loc_reset(l, m), false;
+		chk_err(c, l, "is not a Kafka topic name");
+		return chk_loc_reset(l, m), false;
 	}
-	loc_reset(l, m);
+	chk_loc_reset(l, m);
 	return true;
 }
 
 static bool
-key_check(struct chk *c, struct loc *l, json_t *key, struct stream *s,
+key_check(struct chk *c, struct chk_loc *l, json_t *key, struct chk_stream *s,
     json_t *ir, const char **fmt_out)
 {
-	struct loc_mark m = loc_mark(l);
+	struct chk_loc_mark m = chk_loc_mark(l);
 	const char *fmt, *prefix;
 	struct ty *st;
 	json_t *fields, *list, *badk, *v;
@@ -263,36 +262,32 @@ key_check(struct chk *c, struct loc *l, json_t *key, struct stream *s,
 	const char *k;
 	char *name;
 
-	loc_key(l, "key");
+	chk_loc_key(l, "key");
 	if (!json_is_object(key)) {
-		cerr(c, l, "must be a mapping with format and schema");
-		return loc_reset(l, m), false;
+		chk_err(c, l, "must be a mapping with format and schema");
+		return chk_loc_reset(l, m), false;
 	}
-	ok = only_keys(c, l, key, key_keys) == 0;
-	fmt = get_enum(c, l, key, "format", true, key_formats);
-	prefix = get_str(c, l, key, "prefix", false);
-	if (prefix != NULL && (*prefix == '\0' || has_control(prefix) ||
+	ok = chk_only_keys(c, l, key, key_keys) == 0;
+	fmt = chk_get_enum(c, l, key, "format", true, key_formats);
+	prefix = chk_get_str(c, l, key, "prefix", false);
+	if (prefix != NULL && (*prefix == '\0' || chk_has_control(prefix) ||
 	    !path_is_ident(prefix))) {
-		struct loc_mark m2 = loc_mark(l);
-
-		loc_key(l, "prefix");
-		cerr(c, l, "must be the start of a plain SQL identifier, such "
-		    "as key_");
-		loc_reset(l, m2);
+		chk_err_at(c, l, "prefix", "must be the start of a plain SQL "
+		    "identifier, such as key_");
 		ok = pok = false;
 	}
-	loc_key(l, "schema");
+	chk_loc_key(l, "schema");
 	badk = json_object();
 	if ((list = json_object_get(key, "schema")) == NULL) {
-		cerr(c, l, "is required: the key's columns");
+		chk_err(c, l, "is required: the key's columns");
 		ok = false;
 		st = NULL;
 	} else
-		st = schema_columns(c, l, list, badk, &ok, NULL);
+		st = chk_schema_columns(c, l, list, badk, &ok, NULL);
 	if (fmt != NULL && strcmp(fmt, "avro-confluent") == 0)
 		ok &= avro_columns_ok(c, l, st);
-	loc_reset(l, m);
-	loc_key(l, "key");
+	chk_loc_reset(l, m);
+	chk_loc_key(l, "key");
 	/* Refused key columns, and all of them under a refused prefix. */
 	json_object_foreach(badk, k, v)
 		mark_bad(s, prefix, k);
@@ -301,7 +296,7 @@ key_check(struct chk *c, struct loc *l, json_t *key, struct stream *s,
 		mark_bad(s, prefix, st->fields[i].name);
 	if (st == NULL || !pok) {
 		ty_free(st);
-		return loc_reset(l, m), false;
+		return chk_loc_reset(l, m), false;
 	}
 	/*
 	 * A raw key that is not one string or binary column is refused,
@@ -310,10 +305,8 @@ key_check(struct chk *c, struct loc *l, json_t *key, struct stream *s,
 	if (fmt != NULL && strcmp(fmt, "raw") == 0 && ok &&
 	    (st->nfields != 1 || (st->fields[0].type->kind != TY_STRING &&
 	    st->fields[0].type->kind != TY_BINARY))) {
-		loc_key(l, "schema");
-		cerr(c, l, "a raw key is exactly one string or binary column");
-		loc_reset(l, m);
-		loc_key(l, "key");
+		chk_err_at(c, l, "schema", "a raw key is exactly one string "
+		    "or binary column");
 		ok = false;
 	}
 	fields = json_array();
@@ -321,24 +314,24 @@ key_check(struct chk *c, struct loc *l, json_t *key, struct stream *s,
 		struct ty *t = st->fields[i].type;
 
 		st->fields[i].type = NULL;
-		name = str_join(prefix ? prefix : "", st->fields[i].name);
-		loc_key(l, "schema");
-		loc_named(l, i, st->fields[i].name);
+		name = chk_str_join(prefix ? prefix : "", st->fields[i].name);
+		chk_loc_key(l, "schema");
+		chk_loc_named(l, i, st->fields[i].name);
 		/* A record with no key reads every key column as null. */
 		t->required = false;
-		if (!add_col(c, l, s, name, NULL, ORIGIN_KEY,
+		if (!add_col(c, l, s, name, NULL, CHK_ORIGIN_KEY,
 		    st->fields[i].name, t))
 			ok = false;
 		json_array_append_new(fields, json_string(name));
 		free(name);
-		loc_reset(l, m);
-		loc_key(l, "key");
+		chk_loc_reset(l, m);
+		chk_loc_key(l, "key");
 	}
 	ty_free(st);
 	json_object_set_new(ir, "key", json_pack("{s:s?, s:s?, s:o}",
 	    "format", fmt, "prefix", prefix, "fields", fields));
 	*fmt_out = fmt;
-	loc_reset(l, m);
+	chk_loc_reset(l, m);
 	return ok && fmt != NULL;
 }
 
@@ -358,52 +351,50 @@ metadata_type(size_t i)
 }
 
 static bool
-metadata_check(struct chk *c, struct loc *l, json_t *list, struct stream *s)
+metadata_check(struct chk *c, struct chk_loc *l, json_t *list,
+    struct chk_stream *s)
 {
-	struct loc_mark m = loc_mark(l);
+	struct chk_loc_mark m = chk_loc_mark(l);
 	const char *name, *from;
 	json_t *e;
 	size_t i, k;
 	bool ok = true;
 
-	loc_key(l, "metadata");
+	chk_loc_key(l, "metadata");
 	if (!json_is_array(list)) {
-		cerr(c, l, "must be a list of {name, from}");
-		return loc_reset(l, m), false;
+		chk_err(c, l, "must be a list of {name, from}");
+		return chk_loc_reset(l, m), false;
 	}
 	json_array_foreach(list, i, e) {
-		loc_idx(l, i);
+		chk_loc_idx(l, i);
 		if (!json_is_object(e)) {
-			cerr(c, l, "must be a mapping {name, from}");
+			chk_err(c, l, "must be a mapping {name, from}");
 			ok = false;
-			loc_reset(l, m);
-			loc_key(l, "metadata");
+			chk_loc_reset(l, m);
+			chk_loc_key(l, "metadata");
 			continue;
 		}
-		ok &= only_keys(c, l, e, meta_keys) == 0;
-		name = get_str(c, l, e, "name", true);
-		from = get_enum(c, l, e, "from", true, metadata_names);
+		ok &= chk_only_keys(c, l, e, meta_keys) == 0;
+		name = chk_get_str(c, l, e, "name", true);
+		from = chk_get_enum(c, l, e, "from", true, metadata_names);
 		if (name != NULL && !path_is_ident(name)) {
-			struct loc_mark m2 = loc_mark(l);
-
-			loc_key(l, "name");
-			cerr(c, l, "is not a plain SQL identifier");
-			loc_reset(l, m2);
+			chk_err_at(c, l, "name", "is not a plain SQL "
+			    "identifier");
 			ok = false;
 		} else if (name != NULL && from != NULL) {
 			for (k = 0; strcmp(metadata[k].from, from) != 0; k++)
 				;
-			ok &= add_col(c, l, s, name, NULL, ORIGIN_METADATA,
+			ok &= add_col(c, l, s, name, NULL, CHK_ORIGIN_METADATA,
 			    from, metadata_type(k));
 		} else {
 			if (name != NULL)
 				mark_bad(s, NULL, name);
 			ok = false;
 		}
-		loc_reset(l, m);
-		loc_key(l, "metadata");
+		chk_loc_reset(l, m);
+		chk_loc_key(l, "metadata");
 	}
-	loc_reset(l, m);
+	chk_loc_reset(l, m);
 	return ok;
 }
 
@@ -444,124 +435,116 @@ servers_ok(const char *s)
 }
 
 static bool
-source_check(struct chk *c, struct loc *l, json_t *flink, bool need_registry,
-    json_t *ir)
+source_check(struct chk *c, struct chk_loc *l, json_t *flink,
+    bool need_registry, json_t *ir)
 {
 	static const char *const moved[] = { "topic", "format", "schema",
 	    "key", "metadata" };
-	struct loc_mark m = loc_mark(l);
+	struct chk_loc_mark m = chk_loc_mark(l);
 	const char *servers, *group, *mode, *reg, *why;
-	json_t *src = get_obj(c, l, flink, "source", true), *copy;
+	json_t *src = chk_get_obj(c, l, flink, "source", true), *copy;
 	struct url u;
 	size_t i;
 	bool ok = true;
 
 	if (src == NULL)
 		return false;
-	loc_key(l, "source");
+	chk_loc_key(l, "source");
 	copy = json_copy(src);
 	for (i = 0; i < sizeof(moved) / sizeof(*moved); i++) {
 		if (json_object_get(src, moved[i]) == NULL)
 			continue;
-		struct loc_mark m2 = loc_mark(l);
-
-		loc_key(l, moved[i]);
-		cerr(c, l, "parameters.flink.source holds the connection "
-		    "only: declare %s in properties.stream", moved[i]);
-		loc_reset(l, m2);
+		chk_err_at(c, l, moved[i], "parameters.flink.source holds the "
+		    "connection only: declare %s in properties.stream",
+		    moved[i]);
 		json_object_del(copy, moved[i]);
 		ok = false;
 	}
-	ok &= only_keys(c, l, copy, source_keys) == 0;
+	ok &= chk_only_keys(c, l, copy, source_keys) == 0;
 	json_decref(copy);
-	servers = get_str(c, l, src, "bootstrapServers", true);
+	servers = chk_get_str(c, l, src, "bootstrapServers", true);
 	if (servers != NULL && !servers_ok(servers)) {
-		struct loc_mark m2 = loc_mark(l);
-
-		loc_key(l, "bootstrapServers");
-		cerr(c, l, "must be host:port[,host:port...]");
-		loc_reset(l, m2);
+		chk_err_at(c, l, "bootstrapServers", "must be "
+		    "host:port[,host:port...]");
 		ok = false;
 	}
-	group = get_str(c, l, src, "groupId", true);
-	mode = get_enum(c, l, src, "startupMode", false, startup_modes);
+	group = chk_get_str(c, l, src, "groupId", true);
+	mode = chk_get_enum(c, l, src, "startupMode", false, startup_modes);
 	if (mode == NULL && json_object_get(src, "startupMode") != NULL)
 		ok = false;
-	reg = get_str(c, l, src, "schemaRegistryUrl", need_registry);
+	reg = chk_get_str(c, l, src, "schemaRegistryUrl", need_registry);
 	if (reg != NULL) {
-		struct loc_mark m2 = loc_mark(l);
+		struct chk_loc_mark m2 = chk_loc_mark(l);
 
-		loc_key(l, "schemaRegistryUrl");
+		chk_loc_key(l, "schemaRegistryUrl");
 		if (url_parse(reg, &u, &why) == -1) {
-			cerr(c, l, "%s", why);
+			chk_err(c, l, "%s", why);
 			ok = false;
 		} else {
 			if (strcmp(u.scheme, "http") != 0 &&
 			    strcmp(u.scheme, "https") != 0) {
-				cerr(c, l, "must be an http or https URL");
+				chk_err(c, l, "must be an http or https URL");
 				ok = false;
 			}
 			if (u.userinfo) {
-				cerr(c, l, "must not carry credentials");
+				chk_err(c, l, "must not carry credentials");
 				ok = false;
 			}
 			url_release(&u);
 		}
-		loc_reset(l, m2);
+		chk_loc_reset(l, m2);
 	}
 	if (servers == NULL || group == NULL || (need_registry && !reg))
 		ok = false;
 	json_object_set_new(ir, "source", json_pack("{s:s?, s:s?, s:s, s:s?}",
 	    "bootstrapServers", servers, "groupId", group, "startupMode",
 	    mode ? mode : "group-offsets", "schemaRegistryUrl", reg));
-	loc_reset(l, m);
+	chk_loc_reset(l, m);
 	return ok;
 }
 
 static bool
-event_time_check(struct chk *c, struct loc *l, json_t *flink,
-    struct stream *s, json_t *ir)
+event_time_check(struct chk *c, struct chk_loc *l, json_t *flink,
+    struct chk_stream *s, json_t *ir)
 {
-	struct loc_mark m = loc_mark(l);
-	json_t *et = get_obj(c, l, flink, "eventTime", false);
+	struct chk_loc_mark m = chk_loc_mark(l);
+	json_t *et = chk_get_obj(c, l, flink, "eventTime", false);
 	const char *col;
 	json_int_t delay = 0;
-	struct scol *sc;
+	struct chk_scol *sc;
 	bool ok = true;
 
 	if (et == NULL)
 		return json_object_get(flink, "eventTime") == NULL ||
 		    json_is_null(json_object_get(flink, "eventTime"));
-	loc_key(l, "eventTime");
-	ok = only_keys(c, l, et, event_keys) == 0;
-	col = get_str(c, l, et, "column", true);
-	if (get_int(c, l, et, "delaySeconds", &delay) == -1)
+	chk_loc_key(l, "eventTime");
+	ok = chk_only_keys(c, l, et, event_keys) == 0;
+	col = chk_get_str(c, l, et, "column", true);
+	if (chk_get_int(c, l, et, "delaySeconds", &delay) == -1)
 		ok = false;
 	else if (delay < 0 || delay >= MAX_DELAY) {
-		struct loc_mark m2 = loc_mark(l);
-
-		loc_key(l, "delaySeconds");
 		if (delay < 0)
-			cerr(c, l, "must not be negative");
+			chk_err_at(c, l, "delaySeconds", "must not be "
+			    "negative");
 		else
-			cerr(c, l, "must be less than %d (100 days): the "
-			    "watermark's interval holds no more", MAX_DELAY);
-		loc_reset(l, m2);
+			chk_err_at(c, l, "delaySeconds", "must be less than %d "
+			    "(100 days): the watermark's interval holds no "
+			    "more", MAX_DELAY);
 		ok = false;
 	}
 	if (col != NULL) {
-		struct loc_mark m2 = loc_mark(l);
+		struct chk_loc_mark m2 = chk_loc_mark(l);
 
-		loc_key(l, "column");
+		chk_loc_key(l, "column");
 		if (!path_is_ident(col)) {
 			/* Not echoed: it is no column name, maybe SQL. */
-			cerr(c, l, "must name a top-level column of "
+			chk_err(c, l, "must name a top-level column of "
 			    "properties.stream (a plain SQL identifier)");
 			ok = false;
-		} else if ((sc = stream_col(s, col)) == NULL) {
-			if (!stream_unknown(s, col))
-				cerr(c, l, "'%s' is not a top-level column of "
-				    "properties.stream", col);
+		} else if ((sc = chk_stream_col(s, col)) == NULL) {
+			if (!chk_stream_unknown(s, col))
+				chk_err(c, l, "'%s' is not a top-level column "
+				    "of properties.stream", col);
 			ok = false;
 		} else if ((sc->type->kind != TY_TIMESTAMP &&
 		    sc->type->kind != TY_TIMESTAMP_LTZ) ||
@@ -570,24 +553,24 @@ event_time_check(struct chk *c, struct loc *l, json_t *flink,
 
 			sb_init(&tn);
 			ty_name_print(sc->type, &tn);
-			cerr(c, l, "'%s' is %s: event time needs a timestamp "
-			    "or timestamp_ltz of precision 3 or less (Flink "
-			    "takes no finer precision)", col, tn.buf);
+			chk_err(c, l, "'%s' is %s: event time needs a "
+			    "timestamp or timestamp_ltz of precision 3 or less "
+			    "(Flink takes no finer precision)", col, tn.buf);
 			sb_release(&tn);
 			ok = false;
 		}
-		loc_reset(l, m2);
+		chk_loc_reset(l, m2);
 	} else
 		ok = false;
 	if (ok)
 		json_object_set_new(ir, "eventTime", json_pack("{s:s, s:I}",
 		    "column", col, "delaySeconds", delay));
-	loc_reset(l, m);
+	chk_loc_reset(l, m);
 	return ok;
 }
 
 static json_t *
-columns_ir(struct chk *c, const struct stream *s)
+columns_ir(struct chk *c, const struct chk_stream *s)
 {
 	json_t *a = json_array(), *o;
 	size_t i;
@@ -607,10 +590,10 @@ columns_ir(struct chk *c, const struct stream *s)
 
 /* The stream itself, at l; *fmt and *keyfmt name its formats. */
 static bool
-stream_value(struct chk *c, struct loc *l, json_t *stream, struct stream *s,
-    const char **fmt_out, const char **keyfmt_out)
+stream_value(struct chk *c, struct chk_loc *l, json_t *stream,
+    struct chk_stream *s, const char **fmt_out, const char **keyfmt_out)
 {
-	struct loc_mark m = loc_mark(l);
+	struct chk_loc_mark m = chk_loc_mark(l);
 	const char *kind, *fmt, *keyfmt = NULL;
 	struct ty *st;
 	json_t *v, *names;
@@ -618,43 +601,43 @@ stream_value(struct chk *c, struct loc *l, json_t *stream, struct stream *s,
 	bool ok;
 
 	if (!json_is_object(stream)) {
-		cerr(c, l, "must be a mapping with kind, topic, format and "
+		chk_err(c, l, "must be a mapping with kind, topic, format and "
 		    "schema");
 		s->broken = true;
 		return false;
 	}
 	names = json_array();
-	ok = only_keys(c, l, stream, stream_keys) == 0;
-	kind = get_enum(c, l, stream, "kind", true, kinds);
+	ok = chk_only_keys(c, l, stream, stream_keys) == 0;
+	kind = chk_get_enum(c, l, stream, "kind", true, kinds);
 	ok &= topic_ok(c, l, stream);
-	fmt = get_enum(c, l, stream, "format", true, formats);
+	fmt = chk_get_enum(c, l, stream, "format", true, formats);
 	ok &= kind != NULL && fmt != NULL;
-	loc_key(l, "schema");
+	chk_loc_key(l, "schema");
 	if ((v = json_object_get(stream, "schema")) == NULL) {
-		cerr(c, l, "is required: the record value's columns");
+		chk_err(c, l, "is required: the record value's columns");
 		st = NULL;
 	} else
-		st = schema_columns(c, l, v, s->bad, &ok, names);
+		st = chk_schema_columns(c, l, v, s->bad, &ok, names);
 	if (fmt != NULL && strcmp(fmt, "avro-confluent") == 0)
 		ok &= avro_columns_ok(c, l, st);
-	loc_reset(l, m);
+	chk_loc_reset(l, m);
 	/* Without the value's columns, nothing can be bound: say so once. */
 	s->broken = st == NULL;
 	if (st != NULL) {
-		struct loc_mark ms;
+		struct chk_loc_mark ms;
 
-		name_index_reserve(&s->index, st->nfields);
-		loc_key(l, "schema");
-		ms = loc_mark(l);
+		chk_name_index_reserve(&s->index, st->nfields);
+		chk_loc_key(l, "schema");
+		ms = chk_loc_mark(l);
 		for (i = 0; i < st->nfields; i++) {
-			loc_named(l, i, st->fields[i].name);
+			chk_loc_named(l, i, st->fields[i].name);
 			ok &= add_col(c, l, s, st->fields[i].name,
-			    json_array_get(names, i), ORIGIN_VALUE, NULL,
+			    json_array_get(names, i), CHK_ORIGIN_VALUE, NULL,
 			    st->fields[i].type);
 			st->fields[i].type = NULL;
-			loc_reset(l, ms);
+			chk_loc_reset(l, ms);
 		}
-		loc_reset(l, m);
+		chk_loc_reset(l, m);
 		ty_free(st);
 	} else
 		ok = false;
@@ -675,39 +658,39 @@ stream_value(struct chk *c, struct loc *l, json_t *stream, struct stream *s,
 }
 
 bool
-stream_check(struct chk *c, struct loc *l, json_t *props, json_t *flink,
-    struct stream *s)
+chk_stream_check(struct chk *c, struct chk_loc *l, json_t *props, json_t *flink,
+    struct chk_stream *s)
 {
-	struct loc_mark m = loc_mark(l);
+	struct chk_loc_mark m = chk_loc_mark(l);
 	const char *fmt = NULL, *keyfmt = NULL;
 	json_t *stream;
 	bool ok;
 
 	memset(s, 0, sizeof(*s));
 	s->ir = json_object();
-	name_index_init(&s->index, true);
+	chk_name_index_init(&s->index, true);
 	s->bad = json_object();
 	if (props == NULL) {
 		/* A streamSource fragment: l is the stream itself. */
 		return stream_value(c, l, flink, s, &fmt, &keyfmt);
 	}
 	/* l is the build: everything here is under its properties. */
-	loc_key(l, "properties");
-	if ((stream = get_obj(c, l, props, "stream", true)) == NULL) {
+	chk_loc_key(l, "properties");
+	if ((stream = chk_get_obj(c, l, props, "stream", true)) == NULL) {
 		s->broken = true;
 		ok = false;
 	} else {
-		loc_key(l, "stream");
+		chk_loc_key(l, "stream");
 		ok = stream_value(c, l, stream, s, &fmt, &keyfmt);
 	}
-	loc_reset(l, m);
-	loc_key(l, "properties");
-	loc_key(l, "parameters");
-	loc_key(l, "flink");
+	chk_loc_reset(l, m);
+	chk_loc_key(l, "properties");
+	chk_loc_key(l, "parameters");
+	chk_loc_key(l, "flink");
 	ok &= source_check(c, l, flink, (fmt && strcmp(fmt,
 	    "avro-confluent") == 0) || (keyfmt && strcmp(keyfmt,
 	    "avro-confluent") == 0), s->ir);
 	ok &= event_time_check(c, l, flink, s, s->ir);
-	loc_reset(l, m);
+	chk_loc_reset(l, m);
 	return ok;
 }

@@ -11,29 +11,29 @@
 #include "jptr.h"
 
 void
-loc_init(struct loc *l)
+chk_loc_init(struct chk_loc *l)
 {
 	sb_init(&l->ptr);
 	sb_init(&l->path);
 }
 
 void
-loc_release(struct loc *l)
+chk_loc_release(struct chk_loc *l)
 {
 	sb_release(&l->ptr);
 	sb_release(&l->path);
 }
 
-struct loc_mark
-loc_mark(const struct loc *l)
+struct chk_loc_mark
+chk_loc_mark(const struct chk_loc *l)
 {
-	struct loc_mark m = { l->ptr.len, l->path.len };
+	struct chk_loc_mark m = { l->ptr.len, l->path.len };
 
 	return m;
 }
 
 void
-loc_reset(struct loc *l, struct loc_mark m)
+chk_loc_reset(struct chk_loc *l, struct chk_loc_mark m)
 {
 	sb_truncate(&l->ptr, m.ptrlen);
 	sb_truncate(&l->path, m.pathlen);
@@ -52,7 +52,7 @@ ascii_lower(char c)
 }
 
 void
-loc_key(struct loc *l, const char *key)
+chk_loc_key(struct chk_loc *l, const char *key)
 {
 	const char *p = key;
 	size_t n;
@@ -87,14 +87,14 @@ path_idx(struct sb *path, size_t i)
 }
 
 void
-loc_idx(struct loc *l, size_t i)
+chk_loc_idx(struct chk_loc *l, size_t i)
 {
 	jptr_push_index(&l->ptr, i);
 	path_idx(&l->path, i);
 }
 
 void
-loc_named(struct loc *l, size_t i, const char *name)
+chk_loc_named(struct chk_loc *l, size_t i, const char *name)
 {
 	jptr_push_index(&l->ptr, i);
 	if (name == NULL) {
@@ -107,7 +107,7 @@ loc_named(struct loc *l, size_t i, const char *name)
 }
 
 void
-loc_set(struct loc *l, const char *ptr, const char *path)
+chk_loc_set(struct chk_loc *l, const char *ptr, const char *path)
 {
 	sb_truncate(&l->ptr, 0);
 	sb_truncate(&l->path, 0);
@@ -116,7 +116,7 @@ loc_set(struct loc *l, const char *ptr, const char *path)
 }
 
 static void
-vreport(struct chk *c, enum diag_level lvl, const struct loc *l,
+vreport(struct chk *c, enum diag_level lvl, const struct chk_loc *l,
     const char *fmt, va_list ap)
 {
 	char *msg = xvasprintf(fmt, ap);
@@ -127,7 +127,7 @@ vreport(struct chk *c, enum diag_level lvl, const struct loc *l,
 }
 
 void
-cerr(struct chk *c, const struct loc *l, const char *fmt, ...)
+chk_err(struct chk *c, const struct chk_loc *l, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -137,13 +137,32 @@ cerr(struct chk *c, const struct loc *l, const char *fmt, ...)
 }
 
 void
-cwarn(struct chk *c, const struct loc *l, const char *fmt, ...)
+chk_warn(struct chk *c, const struct chk_loc *l, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
 	vreport(c, DIAG_WARNING, l, fmt, ap);
 	va_end(ap);
+}
+
+void
+chk_err_at(struct chk *c, struct chk_loc *l, const char *key,
+    const char *fmt, ...)
+{
+	struct chk_loc_mark m = chk_loc_mark(l);
+	va_list ap;
+	char *msg;
+
+	/* Before the key is added: an argument may point into l. */
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (key != NULL)
+		chk_loc_key(l, key);
+	chk_err(c, l, "%s", msg);
+	chk_loc_reset(l, m);
+	free(msg);
 }
 
 /*
@@ -199,7 +218,7 @@ chk_suggest(struct chk *c)
  * letter gone, a letter new.
  */
 const char *
-didyoumean(const char *name, const char *const *cands, size_t n, char *buf,
+chk_didyoumean(const char *name, const char *const *cands, size_t n, char *buf,
     size_t buflen)
 {
 	size_t i, ln, lc;
@@ -237,7 +256,7 @@ json_kind(const json_t *v)
 }
 
 int
-word_index(const char *s, const char *const *words)
+chk_word_index(const char *s, const char *const *words)
 {
 	int i;
 
@@ -248,17 +267,16 @@ word_index(const char *s, const char *const *words)
 }
 
 int
-only_keys(struct chk *c, struct loc *l, json_t *obj,
+chk_only_keys(struct chk *c, struct chk_loc *l, json_t *obj,
     const char *const *allowed)
 {
-	return only_keys_except(c, l, obj, allowed, NULL);
+	return chk_only_keys_except(c, l, obj, allowed, NULL);
 }
 
 int
-only_keys_except(struct chk *c, struct loc *l, json_t *obj,
+chk_only_keys_except(struct chk *c, struct chk_loc *l, json_t *obj,
     const char *const *allowed, const char *const *ignored)
 {
-	struct loc_mark m = loc_mark(l);
 	const char *k;
 	json_t *v;
 	size_t n;
@@ -268,45 +286,37 @@ only_keys_except(struct chk *c, struct loc *l, json_t *obj,
 	for (n = 0; allowed[n] != NULL; n++)
 		;
 	json_object_foreach(obj, k, v) {
-		if (word_index(k, allowed) >= 0 || word_index(k, ignored) >= 0)
+		if (chk_word_index(k, allowed) >= 0 ||
+		    chk_word_index(k, ignored) >= 0)
 			continue;
-		loc_key(l, k);
-		if (has_control(k) || strlen(k) > 64)
-			cerr(c, l, "unknown key");
+		if (chk_has_control(k) || strlen(k) > 64)
+			chk_err_at(c, l, k, "unknown key");
 		else
-			cerr(c, l, "unknown key '%s'%s", k,
-			    didyoumean(k, allowed, n, hint, sizeof(hint)));
-		loc_reset(l, m);
+			chk_err_at(c, l, k, "unknown key '%s'%s", k,
+			    chk_didyoumean(k, allowed, n, hint, sizeof(hint)));
 		bad++;
 	}
 	return bad;
 }
 
 static json_t *
-typed_at(struct chk *c, struct loc *l, const char *key, json_t *v,
+typed_at(struct chk *c, struct chk_loc *l, const char *key, json_t *v,
     bool required, json_type type, const char *want)
 {
-	struct loc_mark m = loc_mark(l);
-
 	if (v == NULL || json_is_null(v)) {
-		if (required) {
-			loc_key(l, key);
-			cerr(c, l, "is required");
-			loc_reset(l, m);
-		}
+		if (required)
+			chk_err_at(c, l, key, "is required");
 		return NULL;
 	}
 	if (json_typeof(v) != type) {
-		loc_key(l, key);
-		cerr(c, l, "must be %s, not %s", want, json_kind(v));
-		loc_reset(l, m);
+		chk_err_at(c, l, key, "must be %s, not %s", want, json_kind(v));
 		return NULL;
 	}
 	return v;
 }
 
 static json_t *
-get_typed(struct chk *c, struct loc *l, json_t *o, const char *key,
+get_typed(struct chk *c, struct chk_loc *l, json_t *o, const char *key,
     bool required, json_type type, const char *want)
 {
 	return typed_at(c, l, key, json_object_get(o, key), required, type,
@@ -314,79 +324,70 @@ get_typed(struct chk *c, struct loc *l, json_t *o, const char *key,
 }
 
 json_t *
-get_obj(struct chk *c, struct loc *l, json_t *o, const char *key,
+chk_get_obj(struct chk *c, struct chk_loc *l, json_t *o, const char *key,
     bool required)
 {
 	return get_typed(c, l, o, key, required, JSON_OBJECT, "a mapping");
 }
 
 json_t *
-get_arr(struct chk *c, struct loc *l, json_t *o, const char *key,
+chk_get_arr(struct chk *c, struct chk_loc *l, json_t *o, const char *key,
     bool required)
 {
 	return get_typed(c, l, o, key, required, JSON_ARRAY, "a list");
 }
 
 const char *
-get_str(struct chk *c, struct loc *l, json_t *o, const char *key,
+chk_get_str(struct chk *c, struct chk_loc *l, json_t *o, const char *key,
     bool required)
 {
-	return str_at(c, l, key, json_object_get(o, key), required);
+	return chk_str_at(c, l, key, json_object_get(o, key), required);
 }
 
 const char *
-str_at(struct chk *c, struct loc *l, const char *key, json_t *v,
+chk_str_at(struct chk *c, struct chk_loc *l, const char *key, json_t *v,
     bool required)
 {
-	struct loc_mark m = loc_mark(l);
-
 	v = typed_at(c, l, key, v, required, JSON_STRING, "a string");
 	if (v == NULL)
 		return NULL;
 	if (json_string_length(v) == 0 && required) {
-		loc_key(l, key);
-		cerr(c, l, "must not be empty");
-		loc_reset(l, m);
+		chk_err_at(c, l, key, "must not be empty");
 		return NULL;
 	}
 	return json_string_value(v);
 }
 
 int
-get_bool(struct chk *c, struct loc *l, json_t *o, const char *key)
+chk_get_bool(struct chk *c, struct chk_loc *l, json_t *o, const char *key)
 {
-	return bool_at(c, l, key, json_object_get(o, key));
+	return chk_bool_at(c, l, key, json_object_get(o, key));
 }
 
 int
-bool_at(struct chk *c, struct loc *l, const char *key, json_t *v)
+chk_bool_at(struct chk *c, struct chk_loc *l, const char *key, json_t *v)
 {
-	struct loc_mark m = loc_mark(l);
-
 	if (v == NULL || json_is_null(v))
 		return 0;
 	if (!json_is_boolean(v)) {
-		loc_key(l, key);
-		cerr(c, l, "must be true or false, not %s", json_kind(v));
-		loc_reset(l, m);
+		chk_err_at(c, l, key, "must be true or false, not %s",
+		    json_kind(v));
 		return -1;
 	}
 	return json_is_true(v);
 }
 
 int
-get_int(struct chk *c, struct loc *l, json_t *o, const char *key,
+chk_get_int(struct chk *c, struct chk_loc *l, json_t *o, const char *key,
     json_int_t *out)
 {
 	json_t *v = json_object_get(o, key);
-	struct loc_mark m = loc_mark(l);
 
 	if (v == NULL || json_is_null(v))
 		return 1;
 	if (!json_is_integer(v)) {
-		loc_key(l, key);
-		cerr(c, l, "must be a whole number, not %s", json_kind(v));
-		loc_reset(l, m);
+		chk_err_at(c, l, key, "must be a whole number, not %s",
+		    json_kind(v));
 		return -1;
 	}
 	*out = json_integer_value(v);
@@ -394,11 +395,11 @@ get_int(struct chk *c, struct loc *l, json_t *o, const char *key,
 }
 
 const char *
-get_enum(struct chk *c, struct loc *l, json_t *o, const char *key,
+chk_get_enum(struct chk *c, struct chk_loc *l, json_t *o, const char *key,
     bool required, const char *const *words)
 {
-	const char *s = get_str(c, l, o, key, required);
-	struct loc_mark m = loc_mark(l);
+	const char *s = chk_get_str(c, l, o, key, required);
+	struct chk_loc_mark m = chk_loc_mark(l);
 	struct sb list;
 	size_t i, n;
 	char hint[160];
@@ -412,19 +413,19 @@ get_enum(struct chk *c, struct loc *l, json_t *o, const char *key,
 	for (i = 0; i < n; i++)
 		sb_addf(&list, "%s%s", i ? (i + 1 == n ? " or " : ", ") : "",
 		    words[i]);
-	loc_key(l, key);
-	if (has_control(s) || strlen(s) > 64)
-		cerr(c, l, "must be %s", list.buf);
+	chk_loc_key(l, key);
+	if (chk_has_control(s) || strlen(s) > 64)
+		chk_err(c, l, "must be %s", list.buf);
 	else
-		cerr(c, l, "'%s' is not supported: use %s%s", s, list.buf,
-		    didyoumean(s, words, n, hint, sizeof(hint)));
-	loc_reset(l, m);
+		chk_err(c, l, "'%s' is not supported: use %s%s", s, list.buf,
+		    chk_didyoumean(s, words, n, hint, sizeof(hint)));
+	chk_loc_reset(l, m);
 	sb_release(&list);
 	return NULL;
 }
 
 bool
-has_control(const char *s)
+chk_has_control(const char *s)
 {
 	for (; *s != '\0'; s++)
 		if (is_control(*s))
@@ -433,7 +434,7 @@ has_control(const char *s)
 }
 
 char *
-lower_dup(const char *s)
+chk_lower_dup(const char *s)
 {
 	char *d = xstrdup(s), *p;
 
@@ -443,7 +444,7 @@ lower_dup(const char *s)
 }
 
 json_t *
-field_name_json(json_t *names, const struct ty *st, size_t i)
+chk_field_name_json(json_t *names, const struct ty *st, size_t i)
 {
 	json_t *n = json_array_get(names, i);
 
@@ -451,13 +452,13 @@ field_name_json(json_t *names, const struct ty *st, size_t i)
 }
 
 json_t *
-columns_json(struct chk *c, const struct ty *st, json_t *names)
+chk_columns_json(struct chk *c, const struct ty *st, json_t *names)
 {
 	json_t *a = json_array(), *n;
 	size_t i;
 
 	for (i = 0; i < st->nfields; i++) {
-		n = field_name_json(names, st, i);
+		n = chk_field_name_json(names, st, i);
 		json_array_append_new(a, ty_to_json_shared(st->fields[i].type,
 		    n, &c->names));
 		json_decref(n);
@@ -466,7 +467,7 @@ columns_json(struct chk *c, const struct ty *st, json_t *names)
 }
 
 const char *
-lower_in(const char *s, char buf[CHK_LOWER_BUF], char **to_free)
+chk_lower_in(const char *s, char buf[CHK_LOWER_BUF], char **to_free)
 {
 	size_t n = strlen(s), i;
 	char *d = buf;
@@ -480,7 +481,7 @@ lower_in(const char *s, char buf[CHK_LOWER_BUF], char **to_free)
 }
 
 char *
-str_join(const char *a, const char *b)
+chk_str_join(const char *a, const char *b)
 {
 	size_t na = strlen(a), nb = strlen(b);
 	char *p = xmalloc(na + nb + 1);
@@ -491,19 +492,19 @@ str_join(const char *a, const char *b)
 }
 
 bool
-name_in(json_t *set, const char *name)
+chk_name_in(json_t *set, const char *name)
 {
 	char buf[CHK_LOWER_BUF], *to_free;
 	bool in;
 
 	if (set == NULL)
 		return false;
-	in = json_object_get(set, lower_in(name, buf, &to_free)) != NULL;
+	in = json_object_get(set, chk_lower_in(name, buf, &to_free)) != NULL;
 	free(to_free);
 	return in;
 }
 
-struct name_slot {
+struct chk_name_slot {
 	const char	*name;		/* NULL: empty */
 	uint64_t	 hash;
 	size_t		 v;
@@ -532,22 +533,22 @@ name_same(const char *a, const char *b, bool fold)
 }
 
 void
-name_index_init(struct name_index *x, bool fold)
+chk_name_index_init(struct chk_name_index *x, bool fold)
 {
 	memset(x, 0, sizeof(*x));
 	x->fold = fold;
 }
 
 void
-name_index_release(struct name_index *x)
+chk_name_index_release(struct chk_name_index *x)
 {
 	free(x->slots);
-	name_index_init(x, x->fold);
+	chk_name_index_init(x, x->fold);
 }
 
 /* Where name is, or the empty slot where it would go. */
-static struct name_slot *
-name_find(const struct name_index *x, const char *name, uint64_t hash)
+static struct chk_name_slot *
+name_find(const struct chk_name_index *x, const char *name, uint64_t hash)
 {
 	size_t i = (size_t)hash & (x->cap - 1);
 
@@ -559,16 +560,16 @@ name_find(const struct name_index *x, const char *name, uint64_t hash)
 
 /* At most three quarters of the slots are in use. */
 static bool
-name_index_fits(const struct name_index *x, size_t n)
+name_index_fits(const struct chk_name_index *x, size_t n)
 {
 	return 4 * n <= 3 * x->cap;
 }
 
 /* Enough slots for n names. */
 static void
-name_index_grow(struct name_index *x, size_t n)
+name_index_grow(struct chk_name_index *x, size_t n)
 {
-	struct name_slot *old = x->slots;
+	struct chk_name_slot *old = x->slots;
 	size_t i, oldcap = x->cap;
 
 	if (x->cap == 0)
@@ -583,10 +584,10 @@ name_index_grow(struct name_index *x, size_t n)
 }
 
 void
-name_index_put(struct name_index *x, const char *name, size_t v)
+chk_name_index_put(struct chk_name_index *x, const char *name, size_t v)
 {
 	uint64_t hash = name_hash(name, x->fold);
-	struct name_slot *sl;
+	struct chk_name_slot *sl;
 
 	if (!name_index_fits(x, x->n + 1))
 		name_index_grow(x, x->n + 1);
@@ -599,16 +600,16 @@ name_index_put(struct name_index *x, const char *name, size_t v)
 }
 
 void
-name_index_reserve(struct name_index *x, size_t n)
+chk_name_index_reserve(struct chk_name_index *x, size_t n)
 {
 	if (!name_index_fits(x, n))
 		name_index_grow(x, n);
 }
 
 bool
-name_index_get(const struct name_index *x, const char *name, size_t *v)
+chk_name_index_get(const struct chk_name_index *x, const char *name, size_t *v)
 {
-	const struct name_slot *sl;
+	const struct chk_name_slot *sl;
 
 	if (x->n == 0)
 		return false;
@@ -648,7 +649,7 @@ chk_word(struct chk *c, enum chk_word w)
 	    "element", "path", "cast", "widen", "struct" };
 	_Static_assert(sizeof(words) / sizeof(*words) == CHK_NWORDS,
 	    "a word for each slot");
-	_Static_assert((int)WORD_ELEMENT == (int)ORIGIN_ELEMENT,
+	_Static_assert((int)CHK_WORD_ELEMENT == (int)CHK_ORIGIN_ELEMENT,
 	    "the origins are the first words");
 
 	if (c->words[w] == NULL)
