@@ -11,18 +11,6 @@
 
 #include "url.h"
 
-#ifdef FLUID_SKIP_GNUTLS_INIT
-/*
- * libcurl's static closure links GnuTLS (through OpenLDAP and librtmp),
- * and GnuTLS starts itself from a library constructor in every process,
- * before main(): a tenth of what resolving a small contract costs.
- * fluid never uses GnuTLS: libcurl's TLS is OpenSSL, and fluid speaks no
- * LDAP or RTMP.  This is GnuTLS's documented switch for a program that
- * does not want that start (configure.ac).
- */
-#include <gnutls/gnutls.h>
-GNUTLS_SKIP_GLOBAL_INIT
-#endif
 #include "xalloc.h"
 
 static char *
