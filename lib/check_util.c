@@ -239,22 +239,6 @@ chk_didyoumean(const char *name, const char *const *cands, size_t n, char *buf,
 	return buf;
 }
 
-static const char *
-json_kind(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:	return "a mapping";
-	case JSON_ARRAY:	return "a list";
-	case JSON_STRING:	return "a string";
-	case JSON_INTEGER:	return "an integer";
-	case JSON_REAL:		return "a number";
-	case JSON_TRUE:
-	case JSON_FALSE:	return "a boolean";
-	case JSON_NULL:		return "empty";
-	}
-	return "a value";
-}
-
 int
 chk_word_index(const char *s, const char *const *words)
 {
@@ -309,7 +293,8 @@ typed_at(struct chk *c, struct chk_loc *l, const char *key, json_t *v,
 		return NULL;
 	}
 	if (json_typeof(v) != type) {
-		chk_err_at(c, l, key, "must be %s, not %s", want, json_kind(v));
+		chk_err_at(c, l, key, "must be %s, not %s", want,
+		    diag_json_kind(v));
 		return NULL;
 	}
 	return v;
@@ -371,7 +356,7 @@ chk_bool_at(struct chk *c, struct chk_loc *l, const char *key, json_t *v)
 		return 0;
 	if (!json_is_boolean(v)) {
 		chk_err_at(c, l, key, "must be true or false, not %s",
-		    json_kind(v));
+		    diag_json_kind(v));
 		return -1;
 	}
 	return json_is_true(v);
@@ -387,7 +372,7 @@ chk_get_int(struct chk *c, struct chk_loc *l, json_t *o, const char *key,
 		return 1;
 	if (!json_is_integer(v)) {
 		chk_err_at(c, l, key, "must be a whole number, not %s",
-		    json_kind(v));
+		    diag_json_kind(v));
 		return -1;
 	}
 	*out = json_integer_value(v);
