@@ -17,6 +17,7 @@
  *	utf8.h     one UTF-8 character                     (utf8.c)
  *	digest.h   sha256 digests                          (digest.c)
  *	atomic.h   all-or-nothing file writes              (atomic.c)
+ *	outdir.h   a directory of files, replaced as a set (outdir.c)
  *	cli.h      what every tool's main() does           (cli.c)
  *	check.h    the static rules, IR out                (check*.c)
  *	url.h      URLs through libcurl's parser           (url.c)
@@ -44,6 +45,7 @@
 #include "path.h"
 #include "digest.h"
 #include "atomic.h"
+#include "outdir.h"
 #include "cli.h"
 #include "check.h"
 #include "url.h"
