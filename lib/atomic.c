@@ -116,12 +116,40 @@ fail:
 	return -1;
 }
 
+/*
+ * rename() replaces whatever has the name: a symbolic link rather than
+ * the file it points to, a device node (-o /dev/null as root would
+ * replace /dev/null), a FIFO.  Only a regular file may go.
+ *
+ * The window that is left: between this lstat() and the rename(), a
+ * process that may write to the directory can put something else at
+ * path, which the rename then replaces.  No call renames "only over a
+ * regular file" (renameat2() can exchange or refuse to replace, not
+ * check the type), and such a process could replace the entry itself
+ * anyway; the check is against mistakes, not against the directory's
+ * other writers.
+ */
+int
+atomic_replaceable(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == -1)
+		return errno == ENOENT ? 0 : -1;
+	if (S_ISREG(st.st_mode))
+		return 0;
+	errno = S_ISDIR(st.st_mode) ? EISDIR : EEXIST;
+	return -1;
+}
+
 int
 atomic_write(const char *path, const void *buf, size_t len)
 {
 	char *tmp;
 	int fd, e, rc;
 
+	if (atomic_replaceable(path) == -1)
+		return -1;
 	if ((rc = write_unnamed(path, buf, len)) != 1)
 		return rc;
 	tmp = xasprintf("%s.tmpXXXXXX", path);

@@ -10,7 +10,19 @@
 
 #include <stddef.h>
 
-/* Returns 0, or -1 with errno set and no temporary file left behind. */
+/*
+ * Returns 0, or -1 with errno set and no temporary file left behind.
+ * Only a regular file is replaced: anything else at path (a directory,
+ * a symbolic link, a device, a FIFO, a socket) is left alone and is
+ * EISDIR for a directory, EEXIST for the others.  A missing file is
+ * created.
+ */
 int	atomic_write(const char *path, const void *buf, size_t len);
+/*
+ * Whether a rename onto path replaces nothing but a regular file: 0 when
+ * path is missing or a regular file, else -1 with errno as above (or
+ * lstat()'s own).
+ */
+int	atomic_replaceable(const char *path);
 
 #endif

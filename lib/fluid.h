@@ -19,6 +19,7 @@
  *	utf8.h     one UTF-8 character                     (utf8.c)
  *	digest.h   sha256 digests                          (digest.c)
  *	atomic.h   all-or-nothing file writes              (atomic.c)
+ *	outdir.h   a directory of files, replaced as a set (outdir.c)
  *	check.h    the static rules, IR out; its internals
  *	           are chk_ in check_int.h                 (check*.c)
  *	url.h      URLs through libcurl's parser           (url.c)
@@ -66,6 +67,7 @@
 #include "path.h"
 #include "digest.h"
 #include "atomic.h"
+#include "outdir.h"
 #include "check.h"
 #include "url.h"
 #include "sqlq.h"

@@ -15,7 +15,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fluid.h"
@@ -50,6 +49,24 @@ flush_stdout(void)
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
+}
+
+/* Standard input was closed when fluid started (see main()). */
+static int stdin_closed;
+
+/*
+ * The path fluid-resolve reads FILE from: NULL for "-", standard input,
+ * as a filter does.  With standard input closed that is an environment
+ * error, not a contract that cannot be read.
+ */
+static const char *
+input_path(const char *file)
+{
+	if (strcmp(file, "-") != 0)
+		return file;
+	if (stdin_closed)
+		fl_fatal("standard input is closed");
+	return NULL;
 }
 
 /*
@@ -121,8 +138,7 @@ parse_args(int argc, char *argv[], struct args *a, int allow_out,
 	a->file = argv[optind];
 	a->files = argv + optind;
 	a->nfiles = (size_t)(argc - optind);
-	/* fluid-resolve reads standard input for "-", as a filter does. */
-	a->ro.path = strcmp(a->file, "-") != 0 ? a->file : NULL;
+	a->ro.path = input_path(a->file);
 	a->diag = cli.diagfmt;
 }
 
@@ -142,7 +158,7 @@ cmd_validate(int argc, char *argv[])
 	parse_args(argc, argv, &a, 0, 1, 1);
 	for (i = 0; i < a.nfiles; i++) {
 		a.file = a.files[i];
-		a.ro.path = strcmp(a.file, "-") != 0 ? a.file : NULL;
+		a.ro.path = input_path(a.file);
 		st = pipeline_run(&a.ro, a.diag, PIPELINE_CHECK, NULL,
 		    "fluid");
 		if (st == 0)
@@ -178,8 +194,13 @@ cmd_bundle(int argc, char *argv[])
 		fl_fatal("cannot write the bundle as YAML");
 	ir_keep_until_exit(doc);	/* fluid exits after this */
 	if (a.out != NULL) {
-		if (atomic_write(a.out, y.buf, y.len) == -1)
+		/* Never over a device, FIFO, link or directory: atomic.h. */
+		if (atomic_write(a.out, y.buf, y.len) == -1) {
+			if (errno == EEXIST || errno == EISDIR)
+				fl_fatal("'%s' is not a regular file: not "
+				    "replaced", a.out);
 			fl_fatal("cannot write '%s':", a.out);
+		}
 		printf("wrote %s\n", a.out);
 	} else
 		fwrite(y.buf, 1, y.len, stdout);
@@ -201,72 +222,119 @@ table_spec(json_t *build)
 	    json_object_get(t, "fileFormat"));
 }
 
-/*
- * The files of one generate run, staged in a directory of their own
- * inside DIR before any of them replaces a file in DIR.
- */
-struct stage {
-	char	*dir;		/* DIR/.fluid-generate.XXXXXX */
-	char	**names;	/* file names, in the order they are written */
-	size_t	 n;
-};
-
-/* Remove the staging directory and whatever is still in it. */
-static void
-stage_discard(struct stage *sg)
+/* A failed outdir_*() call, as its message says: status 2. */
+static void __attribute__((noreturn))
+outdir_fatal(const struct outdir *od)
 {
-	char *p;
-	size_t i;
-
-	for (i = 0; i < sg->n; i++) {
-		p = xasprintf("%s/%s", sg->dir, sg->names[i]);
-		unlink(p);
-		free(p);
+	if (od->err != 0) {
+		errno = od->err;
+		fl_fatal("%s:", od->msg);
 	}
-	rmdir(sg->dir);
+	fl_fatal("%s", od->msg);
 }
 
-/* Stage one file, or exit 2; on failure nothing in DIR has changed. */
-static void
-stage_file(struct stage *sg, const char *out, const char *name,
-    const char *text)
+/* The build of fluid-check's that has this id (borrowed), or NULL. */
+static json_t *
+checked_build(json_t *checked, const char *id)
 {
-	char *p = xasprintf("%s/%s", sg->dir, name);
-	int e;
+	json_t *b;
+	size_t i;
 
-	if (text == NULL || atomic_write(p, text, strlen(text)) == -1) {
-		e = text == NULL ? EINVAL : errno;
-		stage_discard(sg);
-		free(p);
-		p = xasprintf("%s/%s", out, name);
-		errno = e;
-		fl_fatal("cannot write '%s':", p);
+	json_array_foreach(checked, i, b)
+		if (json_is_string(json_object_get(b, "id")) && strcmp(id,
+		    json_string_value(json_object_get(b, "id"))) == 0)
+			return b;
+	return NULL;
+}
+
+/*
+ * A contract with no managed build has nothing to generate: refused, so
+ * that a Makefile recipe sees it, and placed at its builds like the
+ * stages' diagnostics.
+ */
+static int
+no_managed_build(json_t *doc, enum diag_format fmt)
+{
+	struct diags d;
+	int st;
+
+	diags_init(&d);
+	diags_set_resolve(&d, ir_section(doc, "resolve"));
+	diag_at(&d, DIAG_ERROR, "/builds", "no managed build to generate: "
+	    "no build sets properties.parameters.flink.management: "
+	    "operator; nothing written");
+	diag_print(&d, stderr, fmt, "fluid");
+	st = diag_status(&d);
+	diags_release(&d);
+	return st;
+}
+
+/* One build's files, <id>.sql and <id>.table.json, staged in od. */
+static void
+stage_build(struct outdir *od, json_t *b, json_t *checked)
+{
+	const char *id = json_string_value(json_object_get(b, "build"));
+	const char *sql = json_string_value(json_object_get(b, "sql"));
+	json_t *cb, *spec;
+	char *name, *text;
+	struct sb y;
+
+	/* fluid-check allows no '/' in an id; a second guard. */
+	if (id == NULL || *id == '.' || strchr(id, '/') != NULL) {
+		outdir_abort(od);
+		fl_fatal("fluid-sqlgen wrote a build without a usable id");
 	}
-	free(p);
-	sg->names = xreallocarray(sg->names, sg->n + 1, sizeof(*sg->names));
-	sg->names[sg->n++] = xstrdup(name);
+	if ((cb = checked_build(checked, id)) == NULL) {
+		outdir_abort(od);
+		fl_fatal("fluid-sqlgen wrote build '%s', which fluid-check "
+		    "did not", id);
+	}
+	name = xasprintf("%s.sql", id);
+	if (sql == NULL) {
+		outdir_abort(od);
+		errno = EINVAL;
+		fl_fatal("cannot write '%s/%s':", od->dir, name);
+	}
+	if (outdir_add(od, name, sql, strlen(sql)) == -1)
+		outdir_fatal(od);
+	free(name);
+	spec = table_spec(cb);
+	text = json_dumps(spec, JSON_INDENT(2));
+	json_decref(spec);
+	name = xasprintf("%s.table.json", id);
+	if (text == NULL) {
+		outdir_abort(od);
+		errno = EINVAL;
+		fl_fatal("cannot write '%s/%s':", od->dir, name);
+	}
+	sb_init(&y);
+	sb_adds(&y, text);
+	sb_addc(&y, '\n');
+	if (outdir_add(od, name, y.buf, y.len) == -1)
+		outdir_fatal(od);
+	sb_release(&y);
+	free(name);
+	free(text);
 }
 
 /*
  * fluid generate flink CONTRACT --out DIR: per managed build, the SQL
- * script and the table the runner expects.  Every file is written
- * whole (atomic_write()) into a staging directory inside DIR first, and
- * only when all of them are written are they renamed into place, so a
- * full disk or a failed write leaves DIR as it was: never a new script
- * beside an old table file.  The "wrote" lines come last, so that a
- * closed standard output cannot stop the run half way either.
+ * script and the table the runner expects, written as one set
+ * (outdir.h): whole files, staged in DIR and renamed into place only
+ * when all are written, so that a full disk or a failed write leaves
+ * DIR as it was, never a new script beside an old table file; the files
+ * of builds that are gone removed; one run at a time.  The "wrote"
+ * lines come last, so that a closed standard output cannot stop the run
+ * half way either.
  */
 static int
 cmd_generate(int argc, char *argv[])
 {
 	struct cli cli = { usage, DIAG_FORMAT_TEXT };
 	struct args a;
-	json_t *doc, *b, *checked, *spec;
-	struct stage sg = { NULL, NULL, 0 };
-	struct stat st;
+	struct outdir od;
+	json_t *doc, *b, *checked, *built;
 	size_t i;
-	char *name, *text, *from, *to;
-	const char *id;
 	int rc;
 
 	if (argc < 2 || strcmp(argv[1], "flink") != 0)
@@ -278,63 +346,20 @@ cmd_generate(int argc, char *argv[])
 	rc = pipeline_run(&a.ro, a.diag, PIPELINE_SQLGEN, &doc, "fluid");
 	if (rc != 0)
 		return rc;
-	if (mkdir(a.out, 0777) == -1 && errno != EEXIST)
-		fl_fatal("cannot create '%s':", a.out);
-	if (stat(a.out, &st) == -1 || !S_ISDIR(st.st_mode))
-		fl_fatal("'%s' is not a directory", a.out);
-	checked = json_object_get(ir_section(doc, "check"), "builds");
-	sg.dir = xasprintf("%s/.fluid-generate.XXXXXX", a.out);
-	if (mkdtemp(sg.dir) == NULL)
-		fl_fatal("cannot write into '%s':", a.out);
-	json_array_foreach(json_object_get(ir_section(doc, "sqlgen"),
-	    "builds"), i, b) {
-		/* fluid-check allows no '/' in an id; a second guard. */
-		id = json_string_value(json_object_get(b, "build"));
-		if (id == NULL || *id == '.' || strchr(id, '/') != NULL) {
-			stage_discard(&sg);
-			fl_fatal("fluid-sqlgen wrote a build without a usable "
-			    "id");
-		}
-		name = xasprintf("%s.sql", id);
-		stage_file(&sg, a.out, name, json_string_value(
-		    json_object_get(b, "sql")));
-		free(name);
-		spec = table_spec(json_array_get(checked, i));
-		text = json_dumps(spec, JSON_INDENT(2));
-		name = xasprintf("%s.table.json", id);
-		sb_init(&a.y);
-		sb_adds(&a.y, text ? text : "");
-		sb_addc(&a.y, '\n');
-		stage_file(&sg, a.out, name, text ? a.y.buf : NULL);
-		sb_release(&a.y);
-		free(name);
-		free(text);
-		json_decref(spec);
-	}
-	/* All written: into place, by rename() within one file system. */
-	for (i = 0; i < sg.n; i++) {
-		from = xasprintf("%s/%s", sg.dir, sg.names[i]);
-		to = xasprintf("%s/%s", a.out, sg.names[i]);
-		if (rename(from, to) == -1) {
-			rc = errno;
-			stage_discard(&sg);
-			errno = rc;
-			fl_fatal("cannot write '%s':", to);
-		}
-		free(from);
-		free(to);
-	}
-	rmdir(sg.dir);
-	for (i = 0; i < sg.n; i++) {
-		printf("wrote %s/%s\n", a.out, sg.names[i]);
-		free(sg.names[i]);
-	}
-	free(sg.names);
-	free(sg.dir);
-	if (json_array_size(checked) == 0)
-		fprintf(stderr, "fluid: %s has no managed build: nothing "
-		    "written\n", a.file);
 	ir_keep_until_exit(doc);	/* fluid exits after this */
+	checked = json_object_get(ir_section(doc, "check"), "builds");
+	built = json_object_get(ir_section(doc, "sqlgen"), "builds");
+	if (json_array_size(built) == 0)
+		return no_managed_build(doc, a.diag);
+	if (outdir_open(&od, a.out, "generate") == -1)
+		outdir_fatal(&od);
+	json_array_foreach(built, i, b)
+		stage_build(&od, b, checked);
+	if (outdir_commit(&od) == -1)
+		outdir_fatal(&od);
+	for (i = 0; i < od.n; i++)
+		printf("wrote %s/%s\n", a.out, od.names[i]);
+	outdir_close(&od);
 	return flush_stdout();
 }
 
@@ -366,6 +391,16 @@ main(int argc, char *argv[])
 	 */
 	if (fcntl(STDOUT_FILENO, F_GETFD) == -1)
 		fl_fatal("standard output is closed");
+	/*
+	 * Standard input is read only for "-": remember that it is closed,
+	 * and give its descriptor to /dev/null, so that no contract file
+	 * opened later is taken for it.
+	 */
+	if (fcntl(STDIN_FILENO, F_GETFD) == -1) {
+		stdin_closed = 1;
+		if (open("/dev/null", O_RDONLY) != STDIN_FILENO)
+			fl_fatal("standard input is closed");
+	}
 	if (argc < 2)
 		cli_usage_error(&cli, "expects a command");
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0)

@@ -293,6 +293,60 @@ EOF
 	assert_equal "$(files_in out/b.yaml)" "" "the directory in the way"
 }
 
+# --- -o PATH replaces a regular file and nothing else (fluid(1)) -----------
+
+@test "bundle: -o onto a FIFO is status 2, one line, and the FIFO stays" {
+	cp "$EXAMPLES/shapes/inlined/orders-landed.fluid.yaml" c.yaml
+	mkfifo p
+	refuses 2 bundle -o p c.yaml "^fluid: 'p' is not a regular file: not replaced$"
+	[ -p p ] || fail "the FIFO was replaced"
+	assert_equal "$(files_in .)" "$(printf 'c.yaml\np')" "the directory"
+}
+
+@test "bundle: -o onto a symbolic link is status 2, and neither the link nor its file changes" {
+	cp "$EXAMPLES/shapes/inlined/orders-landed.fluid.yaml" c.yaml
+	echo 'old: content' >real.yaml
+	ln -s real.yaml link.yaml
+	refuses 2 bundle -o link.yaml c.yaml "^fluid: 'link\.yaml' is not a regular file: not replaced$"
+	[ -L link.yaml ] || fail "the link was replaced"
+	assert_equal "$(cat real.yaml)" "old: content" "the file the link names"
+	# A dangling link too: following it would create a file elsewhere.
+	ln -s nowhere.yaml dangling.yaml
+	refuses 2 bundle -o dangling.yaml c.yaml "^fluid: 'dangling\.yaml' is not a regular file: not replaced$"
+	[ ! -e nowhere.yaml ] || fail "the dangling link was followed"
+}
+
+@test "bundle: -o onto a device is status 2, and the device stays" {
+	cp "$EXAMPLES/shapes/inlined/orders-landed.fluid.yaml" c.yaml
+	# As root, a device of our own (never /dev/null, which a broken
+	# build would replace); otherwise /dev/null, which we cannot harm.
+	local dev=/dev/null
+	if [ "$(id -u)" -eq 0 ] && mknod null c 1 3 2>/dev/null; then
+		dev=null
+	fi
+	refuses 2 bundle -o "$dev" c.yaml "^fluid: '$dev' is not a regular file: not replaced$"
+	[ -c "$dev" ] || fail "$dev is no longer a device"
+}
+
+@test "bundle: -o onto a directory is status 2 with the same message" {
+	cp "$EXAMPLES/shapes/inlined/orders-landed.fluid.yaml" c.yaml
+	mkdir d
+	refuses 2 bundle -o d c.yaml "^fluid: 'd' is not a regular file: not replaced$"
+	[ -d d ] || fail "the directory went"
+}
+
+@test "bundle: -o creates a missing file and replaces a regular one" {
+	cp "$EXAMPLES/shapes/inlined/orders-landed.fluid.yaml" c.yaml
+	tool bundle -o new.yaml c.yaml
+	assert_status 0
+	assert_equal "$output" "wrote new.yaml" "stdout"
+	[ -f new.yaml ] && [ ! -L new.yaml ] || fail "new.yaml is not a regular file"
+	echo 'old: content' >old.yaml
+	tool bundle -o old.yaml c.yaml
+	assert_status 0
+	cmp old.yaml new.yaml || fail "old.yaml was not replaced by the bundle"
+}
+
 # bad_contract: a contract fluid-resolve refuses at 4:3.
 bad_contract() {
 	mkfile bad.yaml <<'EOF'

@@ -184,7 +184,8 @@ golden_copy() {
 	assert_status 0
 	assert_equal "$output" "wrote $TMP/out/lift.sql
 wrote $TMP/out/lift.table.json" "standard output"
-	assert_equal "$(files_in "$TMP/out")" "lift.sql
+	assert_equal "$(files_in "$TMP/out")" ".fluid-generate.manifest
+lift.sql
 lift.table.json" "the files in DIR"
 	cmp "$TMP/out/lift.sql" "$G/lift.sql" || fail "DIR/lift.sql is not lift.sql"
 	jq -e '.namespace == "golden" and .name == "lift" and
@@ -196,7 +197,8 @@ lift.table.json" "the files in DIR"
 	# Again, into the same directory: replaced, still no stray file.
 	run --separate-stderr "$BIN/fluid" generate flink lift.fluid.yaml --out "$TMP/out"
 	assert_status 0
-	assert_equal "$(files_in "$TMP/out")" "lift.sql
+	assert_equal "$(files_in "$TMP/out")" ".fluid-generate.manifest
+lift.sql
 lift.table.json" "the files in DIR after a second run"
 	cmp "$TMP/out/lift.sql" "$G/lift.sql"
 }
@@ -274,7 +276,8 @@ YAML
 wrote out/build-a.table.json
 wrote out/build-b.sql
 wrote out/build-b.table.json" "standard output"
-	assert_equal "$(files_in out)" "build-a.sql
+	assert_equal "$(files_in out)" ".fluid-generate.manifest
+build-a.sql
 build-a.table.json
 build-b.sql
 build-b.table.json" "the files in DIR"

@@ -1,0 +1,412 @@
+/*
+ * outdir.c - stage, lock, rename, record (see outdir.h).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "atomic.h"
+#include "outdir.h"
+#include "xalloc.h"
+
+/*
+ * Staging directories are BASE.XXXXXX, as mkdtemp() fills them in: six
+ * characters, which BASE.lock and BASE.manifest are not.
+ */
+#define STAGE_SUFFIX	"XXXXXX"
+/* A manifest is a short list of names; more is not one of ours. */
+#define MANIFEST_MAX	(1024 * 1024)
+
+/* Record a failure: errno e (0: none) and a message; returns -1. */
+static int fail(struct outdir *, int, const char *, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+fail(struct outdir *od, int e, const char *fmt, ...)
+{
+	va_list ap;
+
+	free(od->msg);
+	va_start(ap, fmt);
+	od->msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	od->err = e;
+	outdir_abort(od);
+	errno = e != 0 ? e : EINVAL;
+	return -1;
+}
+
+/* A name a caller may add, and one a manifest may list. */
+static int
+plain_name(const char *name)
+{
+	const unsigned char *p = (const unsigned char *)name;
+
+	if (*p == '\0' || *p == '.')
+		return 0;
+	for (; *p != '\0'; p++)
+		if (*p == '/' || *p < 0x20 || *p == 0x7f)
+			return 0;
+	return 1;
+}
+
+static int
+has_name(char **names, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Remove a directory and the files in it (staged files, no subtree). */
+static void
+remove_stage(const char *path)
+{
+	DIR *d;
+	struct dirent *e;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd == -1 || (d = fdopendir(fd)) == NULL) {
+		if (fd != -1)
+			close(fd);
+		return;
+	}
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			unlinkat(dirfd(d), e->d_name, 0);
+	closedir(d);
+	rmdir(path);
+}
+
+/*
+ * The staging directories of earlier runs.  The caller holds the lock,
+ * and a run makes its staging directory only while it holds it, so any
+ * that is there belongs to a run that was killed: its owner is gone.
+ */
+static void
+remove_stale(struct outdir *od)
+{
+	const char *stem = strrchr(od->base, '/') + 1;
+	size_t len = strlen(stem);
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+	char *p;
+
+	if ((d = opendir(od->dir)) == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, stem, len) != 0 ||
+		    e->d_name[len] != '.' ||
+		    strlen(e->d_name + len + 1) != strlen(STAGE_SUFFIX))
+			continue;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ==
+		    -1 || !S_ISDIR(st.st_mode))
+			continue;
+		p = xasprintf("%s/%s", od->dir, e->d_name);
+		remove_stage(p);
+		free(p);
+	}
+	closedir(d);
+}
+
+/*
+ * Take BASE.lock.  The lock file is removed by the run that holds it,
+ * when it is done, so that DIR keeps only the generated files; a run
+ * that got the lock of a file removed meanwhile takes it again, on
+ * the file now there, as the lock is the file's and not the name's.
+ */
+static int
+lock(struct outdir *od)
+{
+	char *path = xasprintf("%s.lock", od->base);
+	struct stat a, b;
+	int fd, e;
+
+	for (;;) {
+		fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+		    0644);
+		if (fd == -1)
+			break;
+		while ((e = flock(fd, LOCK_EX)) == -1 && errno == EINTR)
+			;
+		if (e == -1 || fstat(fd, &a) == -1)
+			break;
+		if (lstat(path, &b) == 0 && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino) {
+			free(path);
+			od->lock = fd;
+			return 0;
+		}
+		close(fd);
+	}
+	e = errno;
+	if (fd != -1)
+		close(fd);
+	free(path);
+	return fail(od, e, "cannot write into '%s'", od->dir);
+}
+
+/* Remove the lock file, then let go of it: see lock(). */
+static void
+unlock(struct outdir *od)
+{
+	char *path;
+
+	if (od->lock == -1)
+		return;
+	path = xasprintf("%s.lock", od->base);
+	unlink(path);
+	free(path);
+	close(od->lock);
+	od->lock = -1;
+}
+
+int
+outdir_open(struct outdir *od, const char *dir, const char *tag)
+{
+	struct stat st;
+
+	memset(od, 0, sizeof(*od));
+	od->lock = -1;
+	od->dir = xstrdup(dir);
+	od->base = xasprintf("%s/.fluid-%s", dir, tag);
+	if (mkdir(dir, 0777) == -1 && errno != EEXIST)
+		return fail(od, errno, "cannot create '%s'", dir);
+	if (stat(dir, &st) == -1 || !S_ISDIR(st.st_mode))
+		return fail(od, 0, "'%s' is not a directory", dir);
+	if (lock(od) == -1)
+		return -1;
+	remove_stale(od);
+	od->stage = xasprintf("%s.%s", od->base, STAGE_SUFFIX);
+	if (mkdtemp(od->stage) == NULL) {
+		free(od->stage);
+		od->stage = NULL;
+		return fail(od, errno, "cannot write into '%s'", dir);
+	}
+	return 0;
+}
+
+int
+outdir_add(struct outdir *od, const char *name, const void *buf,
+    size_t len)
+{
+	char *p;
+	int e;
+
+	if (od->stage == NULL)
+		return fail(od, EINVAL, "cannot write '%s/%s'", od->dir, name);
+	if (!plain_name(name) || has_name(od->names, od->n, name))
+		return fail(od, plain_name(name) ? EEXIST : EINVAL,
+		    "cannot write '%s/%s'", od->dir, name);
+	p = xasprintf("%s/%s", od->stage, name);
+	if (atomic_write(p, buf, len) == -1) {
+		e = errno;
+		free(p);
+		return fail(od, e, "cannot write '%s/%s'", od->dir, name);
+	}
+	free(p);
+	od->names = xreallocarray(od->names, od->n + 1, sizeof(*od->names));
+	od->names[od->n++] = xstrdup(name);
+	return 0;
+}
+
+/*
+ * The names the last run recorded, plain ones only: a manifest is
+ * ours, but whatever it says, nothing outside DIR is removed.  0, or -1
+ * with errno set; a missing manifest lists nothing.
+ */
+static int
+read_manifest(struct outdir *od, char ***names, size_t *n)
+{
+	char *path = xasprintf("%s.manifest", od->base), *line = NULL;
+	size_t cap = 0, total = 0;
+	ssize_t len;
+	FILE *fp;
+	int fd;
+
+	*names = NULL;
+	*n = 0;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	free(path);
+	if (fd == -1)
+		return errno == ENOENT || errno == ELOOP ? 0 : -1;
+	if ((fp = fdopen(fd, "r")) == NULL) {
+		close(fd);
+		return -1;
+	}
+	while ((len = getline(&line, &cap, fp)) != -1 &&
+	    (total += (size_t)len) <= MANIFEST_MAX) {
+		if (len > 0 && line[len - 1] == '\n')
+			line[len - 1] = '\0';
+		if (!plain_name(line) || has_name(*names, *n, line))
+			continue;
+		*names = xreallocarray(*names, *n + 1, sizeof(**names));
+		(*names)[(*n)++] = xstrdup(line);
+	}
+	free(line);
+	if (ferror(fp)) {
+		fclose(fp);
+		errno = EIO;
+		return -1;
+	}
+	fclose(fp);
+	return 0;
+}
+
+/* Write the manifest listing names, then more, by rename into place. */
+static int
+write_manifest(struct outdir *od, char **names, size_t n, char **more,
+    size_t nmore)
+{
+	const char *tag = strrchr(od->base, '/') + strlen("/.fluid-");
+	char *tmp, *path;
+	struct sb m;
+	size_t i;
+	int rc, e;
+
+	sb_init(&m);
+	sb_adds(&m, "# fluid ");
+	sb_adds(&m, tag);
+	sb_adds(&m, ": the files it wrote here, one a line.  The next run\n"
+	    "# removes those it does not write again; no other file.\n");
+	for (i = 0; i < n + nmore; i++) {
+		sb_adds(&m, i < n ? names[i] : more[i - n]);
+		sb_addc(&m, '\n');
+	}
+	tmp = xasprintf("%s/.manifest", od->stage);
+	path = xasprintf("%s.manifest", od->base);
+	rc = atomic_write(tmp, m.buf, m.len);
+	if (rc == 0 && (rc = rename(tmp, path)) == -1) {
+		e = errno;
+		unlink(tmp);
+		errno = e;
+	}
+	free(tmp);
+	free(path);
+	sb_release(&m);
+	return rc;
+}
+
+static void
+free_names(char **names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+int
+outdir_commit(struct outdir *od)
+{
+	char **old, **gone = NULL, **keep = NULL, *from, *to;
+	size_t nold, ngone = 0, nkeep = 0, i;
+	int e;
+
+	if (od->stage == NULL)
+		return fail(od, EINVAL, "cannot write into '%s'", od->dir);
+	/* Before anything is renamed: a failure here changes nothing. */
+	for (i = 0; i < od->n; i++) {
+		to = xasprintf("%s/%s", od->dir, od->names[i]);
+		if (atomic_replaceable(to) == -1) {
+			e = errno;
+			fail(od, e == EEXIST || e == EISDIR ? 0 : e,
+			    e == EEXIST || e == EISDIR ? "'%s' is not a "
+			    "regular file: not replaced" : "cannot write '%s'",
+			    to);
+			free(to);
+			return -1;
+		}
+		free(to);
+	}
+	if (read_manifest(od, &old, &nold) == -1)
+		return fail(od, errno, "cannot read '%s.manifest'", od->base);
+	for (i = 0; i < nold; i++)
+		if (!has_name(od->names, od->n, old[i])) {
+			gone = xreallocarray(gone, ngone + 1, sizeof(*gone));
+			gone[ngone++] = old[i];
+		}
+	/*
+	 * First a manifest of the old files and the new ones, so that
+	 * whatever happens next, every file that a run of ours put in DIR
+	 * is listed there for the next run to find.
+	 */
+	if (nold < od->n + ngone &&
+	    write_manifest(od, od->names, od->n, gone, ngone) == -1) {
+		e = errno;
+		free(gone);
+		free_names(old, nold);
+		return fail(od, e, "cannot write '%s.manifest'", od->base);
+	}
+	for (i = 0; i < od->n; i++) {
+		from = xasprintf("%s/%s", od->stage, od->names[i]);
+		to = xasprintf("%s/%s", od->dir, od->names[i]);
+		if (rename(from, to) == -1) {
+			e = errno;
+			free(from);
+			free(gone);
+			free_names(old, nold);
+			fail(od, e, "cannot write '%s'", to);
+			free(to);
+			return -1;
+		}
+		free(from);
+		free(to);
+	}
+	/* The last run's files that this one did not write. */
+	for (i = 0; i < ngone; i++) {
+		to = xasprintf("%s/%s", od->dir, gone[i]);
+		if (unlink(to) == -1 && errno != ENOENT) {
+			keep = xreallocarray(keep, nkeep + 1, sizeof(*keep));
+			keep[nkeep++] = gone[i];
+		}
+		free(to);
+	}
+	e = write_manifest(od, od->names, od->n, keep, nkeep) == -1 ? errno : 0;
+	free(keep);
+	free(gone);
+	free_names(old, nold);
+	if (e != 0)
+		return fail(od, e, "cannot write '%s.manifest'", od->base);
+	rmdir(od->stage);
+	free(od->stage);
+	od->stage = NULL;
+	unlock(od);
+	return 0;
+}
+
+void
+outdir_abort(struct outdir *od)
+{
+	if (od->stage != NULL) {
+		remove_stage(od->stage);
+		free(od->stage);
+		od->stage = NULL;
+	}
+	unlock(od);
+}
+
+void
+outdir_close(struct outdir *od)
+{
+	outdir_abort(od);
+	free_names(od->names, od->n);
+	free(od->dir);
+	free(od->base);
+	free(od->msg);
+	memset(od, 0, sizeof(*od));
+	od->lock = -1;
+}
