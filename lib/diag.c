@@ -427,14 +427,20 @@ fl_vmessage(const char *fmt, va_list ap)
 }
 
 void
+fl_vwarnx(const char *fmt, va_list ap)
+{
+	char *msg = fl_vmessage(fmt, ap);
+
+	fprintf(stderr, "%s: %s\n", progname, msg);
+	free(msg);
+}
+
+void
 fl_warnx(const char *fmt, ...)
 {
 	va_list ap;
-	char *msg;
 
 	va_start(ap, fmt);
-	msg = fl_vmessage(fmt, ap);
+	fl_vwarnx(fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "%s: %s\n", progname, msg);
-	free(msg);
 }

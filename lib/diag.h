@@ -127,6 +127,8 @@ void	fl_setprogname(const char *);
 const char *fl_progname(void);
 /* Print "prog: message" now; a format ending in ':' appends strerror. */
 void	fl_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void	fl_vwarnx(const char *fmt, va_list ap)
+	    __attribute__((format(printf, 1, 0)));
 /* The message fl_warnx() would print, without "prog: " (a new string). */
 char	*fl_vmessage(const char *fmt, va_list ap)
 	    __attribute__((format(printf, 1, 0)));

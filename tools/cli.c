@@ -36,13 +36,10 @@ void
 fl_fatal(const char *fmt, ...)
 {
 	va_list ap;
-	char *msg;
 
 	va_start(ap, fmt);
-	msg = fl_vmessage(fmt, ap);
+	fl_vwarnx(fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "%s: %s\n", fl_progname(), msg);
-	free(msg);
 	exit(EXIT_USAGE);
 }
 

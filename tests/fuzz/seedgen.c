@@ -23,12 +23,10 @@ static _Noreturn void __attribute__((format(printf, 1, 2)))
 die(const char *fmt, ...)
 {
 	va_list ap;
-	char *msg;
 
 	va_start(ap, fmt);
-	msg = fl_vmessage(fmt, ap);
+	fl_vwarnx(fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "seedgen: %s\n", msg);
 	exit(2);
 }
 
