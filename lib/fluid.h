@@ -26,6 +26,7 @@
  *	sqlgen.h   IR -> Flink SQL                         (sqlgen.c)
  *	stage.h    what each fluid-* program does          (stage_*.c)
  *	pipeline.h the stages in one process, for fluid    (pipeline.c)
+ *	allow.h    the operator allowlists, allow_         (allow.c)
  *
  * The modules still to come take these prefixes: net_ (the libcurl
  * HTTP wrapper, net.h), kube_ (kubectl and resources, kube.h), allow_
@@ -72,5 +73,6 @@
 #include "sqlgen.h"
 #include "stage.h"
 #include "pipeline.h"
+#include "allow.h"
 
 #endif
