@@ -408,7 +408,7 @@ static enum ipclass
 ipclass(const char *h)
 {
 	static const unsigned char nat64[12] = { 0, 0x64, 0xff, 0x9b };
-	static const unsigned char zero[12];
+	static const unsigned char zero[16];
 	unsigned char b[16];
 
 	if (inet_pton(AF_INET, h, b) == 1)
@@ -484,8 +484,22 @@ allow_host_normalize(const char *s, const char **why)
 	for (p = h; *p != '\0'; p++)
 		*p = (char)tolower((unsigned char)*p);
 	n = strlen(h);
-	if (n > 1 && h[n - 1] == '.')
+	if (n > 1 && h[n - 1] == '.' && strchr(h, ':') == NULL) {
+		/*
+		 * Once the dot is gone the rest may read as an address
+		 * ("0." is 0.0.0.0): parse it again, so that the result is
+		 * what normalising it again gives.
+		 */
 		h[--n] = '\0';
+		url = xasprintf("http://%s/", h);
+		free(h);
+		h = url_host_ascii(url, why);
+		free(url);
+		if (h == NULL)
+			return NULL;
+		for (p = h; *p != '\0'; p++)
+			*p = (char)tolower((unsigned char)*p);
+	}
 	if (strchr(h, ':') != NULL) {
 		if (inet_pton(AF_INET6, h, b) != 1) {
 			free(h);
