@@ -29,9 +29,8 @@
  *	allow.h    the operator allowlists, allow_         (allow.c)
  *
  * The modules still to come take these prefixes: net_ (the libcurl
- * HTTP wrapper, net.h), kube_ (kubectl and resources, kube.h), allow_
- * (the operator allowlists), diff_, verify_, odcs_ and gw_ (the SQL
- * Gateway client).
+ * HTTP wrapper, net.h), kube_ (kubectl and resources, kube.h), diff_,
+ * verify_, odcs_ and gw_ (the SQL Gateway client).
  *
  * Who may include whom:
  *  - The stage and pipeline layers join the others; no other module
