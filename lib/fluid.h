@@ -27,11 +27,11 @@
  *	sqlgen.h   IR -> Flink SQL                         (sqlgen.c)
  *	stage.h    what each fluid-* program does          (stage_*.c)
  *	pipeline.h the stages in one process, for fluid    (pipeline.c)
+ *	allow.h    the operator allowlists, allow_         (allow.c)
  *
  * The modules still to come take these prefixes: net_ (the libcurl
- * HTTP wrapper, net.h), kube_ (kubectl and resources, kube.h), allow_
- * (the operator allowlists), diff_, verify_, odcs_ and gw_ (the SQL
- * Gateway client).
+ * HTTP wrapper, net.h), kube_ (kubectl and resources, kube.h), diff_,
+ * verify_, odcs_ and gw_ (the SQL Gateway client).
  *
  * Who may include whom:
  *  - The stage and pipeline layers join the others; no other module
@@ -74,5 +74,6 @@
 #include "sqlgen.h"
 #include "stage.h"
 #include "pipeline.h"
+#include "allow.h"
 
 #endif

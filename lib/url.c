@@ -3,6 +3,7 @@
  */
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <locale.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,77 @@ url_parse(const char *s, struct url *u, const char **why)
 		u->host[n - 2] = '\0';
 	}
 	return 0;
+}
+
+char *
+url_host_ascii(const char *s, const char **why)
+{
+	CURLU *h;
+	CURLUcode rc;
+	char *host = NULL, *copy;
+	const unsigned char *p;
+	size_t n;
+
+	if ((h = curl_url()) == NULL) {
+		*why = "out of memory";
+		return NULL;
+	}
+	if (curl_url_set(h, CURLUPART_URL, s, CURLU_NON_SUPPORT_SCHEME) !=
+	    CURLUE_OK) {
+		curl_url_cleanup(h);
+		*why = "is not a well-formed URL";
+		return NULL;
+	}
+	rc = curl_url_get(h, CURLUPART_HOST, &host, 0);
+	for (p = (const unsigned char *)(host ? host : ""); *p; p++)
+		if (*p >= 0x80)
+			break;
+	if (rc == CURLUE_OK && host != NULL && *p != '\0') {
+		curl_free(host);
+		host = NULL;
+#ifdef CURLU_PUNYCODE
+		{
+			/*
+			 * libidn2 reads the host in the locale's charset: UTF-8
+			 * for this call, on this thread only, whatever the
+			 * program's locale is.
+			 */
+			locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8",
+			    (locale_t)0), old;
+
+			rc = CURLUE_BAD_HOSTNAME;
+			if (utf8 != (locale_t)0) {
+				old = uselocale(utf8);
+				rc = curl_url_get(h, CURLUPART_HOST, &host,
+				    CURLU_PUNYCODE);
+				uselocale(old);
+				freelocale(utf8);
+			}
+		}
+#else
+		rc = CURLUE_BAD_HOSTNAME;
+#endif
+		if (rc != CURLUE_OK) {
+			curl_free(host);
+			curl_url_cleanup(h);
+			*why = "has a host name that cannot be converted to "
+			    "its ASCII (IDNA) form";
+			return NULL;
+		}
+	}
+	curl_url_cleanup(h);
+	if (rc != CURLUE_OK || host == NULL || *host == '\0') {
+		curl_free(host);
+		*why = "must name a host";
+		return NULL;
+	}
+	n = strlen(host);
+	if (n >= 2 && host[0] == '[' && host[n - 1] == ']')
+		copy = xstrndup(host + 1, n - 2);
+	else
+		copy = xstrdup(host);
+	curl_free(host);
+	return copy;
 }
 
 void

@@ -26,6 +26,15 @@ struct url {
 int	url_parse(const char *s, struct url *u, const char **why);
 void	url_release(struct url *);
 
+/*
+ * The host of the absolute URL s in ASCII: IDNA names in their punycode
+ * (xn--) form, when this libcurl converts them (CURLU_PUNYCODE, under a
+ * UTF-8 locale of this thread only), IPv4 in dotted decimal, IPv6
+ * without brackets.  Case and trailing dots are left as written.
+ * Returns a new string, or NULL with *why a static reason.
+ */
+char	*url_host_ascii(const char *s, const char **why);
+
 /* localhost, 127.0.0.0/8 or ::1 (db.localhost is not loopback). */
 bool	url_host_is_loopback(const char *host);
 /* 169.254.0.0/16 or fe80::/10. */
