@@ -528,7 +528,7 @@ ir_write(FILE *fp, const struct ir *in, struct diags *d)
 }
 
 void
-ir_keep_until_exit(json_t *doc)
+ir_keep_to_end(json_t *doc)
 {
 	static json_t *volatile kept[4];
 	static size_t n;

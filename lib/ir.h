@@ -77,6 +77,6 @@ int	 ir_write(FILE *fp, const struct ir *, struct diags *d);
  * freeing a large document would cost a tenth of the stage for nothing.
  * The reference is kept where leak checkers see it as still in use.
  */
-void	 ir_keep_until_exit(json_t *doc);
+void	 ir_keep_to_end(json_t *doc);
 
 #endif

@@ -121,6 +121,6 @@ pipeline_run(const struct resolve_opts *ro, enum diag_format fmt,
 	if (doc != NULL)
 		*doc = o.doc;
 	else
-		ir_keep_until_exit(o.doc);	/* as the program does */
+		ir_keep_to_end(o.doc);	/* as the program does */
 	return 0;
 }

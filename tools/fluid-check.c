@@ -54,7 +54,7 @@ main(int argc, char *argv[])
 		ir = stage_check(ir_doc(in), &d);
 	status = cli_finish(&cli, &d, ir ? in : NULL);
 	if (in != NULL)
-		ir_keep_until_exit(json_incref(ir_doc(in)));
+		ir_keep_to_end(json_incref(ir_doc(in)));
 	ir_free(in);
 	diags_release(&d);
 	return status;

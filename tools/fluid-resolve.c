@@ -75,7 +75,7 @@ main(int argc, char *argv[])
 	out = doc != NULL ? ir_wrap(doc) : NULL;
 	status = cli_finish(&cli, &d, out);
 	if (doc != NULL)
-		ir_keep_until_exit(json_incref(doc));
+		ir_keep_to_end(json_incref(doc));
 	ir_free(out);
 	diags_release(&d);
 	return status;

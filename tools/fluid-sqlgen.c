@@ -104,7 +104,7 @@ main(int argc, char *argv[])
 		status = cli_finish(&cli, &d, in);
 	}
 	json_decref(out);
-	ir_keep_until_exit(json_incref(doc));
+	ir_keep_to_end(json_incref(doc));
 	ir_free(in);
 	diags_release(&d);
 	return status;

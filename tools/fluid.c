@@ -192,7 +192,7 @@ cmd_bundle(int argc, char *argv[])
 	if (yemit(json_object_get(ir_section(doc, "resolve"), "document"),
 	    &y) == -1)
 		fl_fatal("cannot write the bundle as YAML");
-	ir_keep_until_exit(doc);	/* fluid exits after this */
+	ir_keep_to_end(doc);	/* fluid exits after this */
 	if (a.out != NULL) {
 		/* Never over a device, FIFO, link or directory: atomic.h. */
 		if (atomic_write(a.out, y.buf, y.len) == -1) {
@@ -346,7 +346,7 @@ cmd_generate(int argc, char *argv[])
 	rc = pipeline_run(&a.ro, a.diag, PIPELINE_SQLGEN, &doc, "fluid");
 	if (rc != 0)
 		return rc;
-	ir_keep_until_exit(doc);	/* fluid exits after this */
+	ir_keep_to_end(doc);	/* fluid exits after this */
 	checked = json_object_get(ir_section(doc, "check"), "builds");
 	built = json_object_get(ir_section(doc, "sqlgen"), "builds");
 	if (json_array_size(built) == 0)
