@@ -25,8 +25,8 @@
  * bounds them.  A few nodes can name a great deal of text (a 900 kB
  * anchor aliased 5,000 times is 4.5 GB of output from a 1 MB file), so
  * the node bound alone does not bound the work.  The largest contract
- * of the benchmarks (100,000 columns, tests/bench/gen.py) holds
- * under 5 MiB; one file may hold 64 MiB.  A contract may expand to no more
+ * of the benchmarks (100,000 columns, tests/bench/gen.py) holds under
+ * 5 MiB, and one file may hold 64 MiB: a contract may expand to no more
  * than one file may be, a few tenths of a second of output.
  */
 #define FL_MAX_EXPANDED_BYTES	(64u << 20)
