@@ -17,6 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifdef __linux__
+#include <sys/vfs.h>
+#endif
 #include <unistd.h>
 
 #include "bounds.h"
@@ -35,17 +38,24 @@ struct rfile {
 				   first needed */
 };
 
-/* A subtree measure() has seen whole: what it expands to. */
+/* What a subtree expands to, $refs followed (measure()). */
+struct msize {
+	size_t		 nodes;
+	size_t		 bytes;		/* of strings and keys (bounds.h) */
+	int		 depth;		/* deepest $ref nesting inside */
+};
+
+/* A subtree measure() has seen whole. */
 struct memo {
 	const json_t	*node;		/* NULL: a free slot */
-	size_t		 size;		/* nodes, $refs expanded */
-	int		 depth;		/* deepest $ref nesting inside */
+	struct msize	 size;
 };
 
 struct resolver {
 	struct diags	*d;
 	char		*cwd;
 	char		*root;		/* refs may not leave this directory */
+	int		 rootfd;	/* it, open; -1 before find_root() */
 	struct rfile	*files;
 	size_t		 nfiles;
 	json_t		*byreal;	/* real path -> index in files */
@@ -60,6 +70,9 @@ struct resolver {
 	struct memo	*memo;		/* measured subtrees (measure()) */
 	size_t		 nmemo, memocap;
 	size_t		 seen;		/* nodes measured so far */
+	size_t		 seen_bytes;	/* bytes of strings and keys so far */
+	struct sb	 opath;		/* where measure() is in the output,
+					   as messages spell it */
 };
 
 static const char *const fragment_kinds[] = {
@@ -163,14 +176,12 @@ error_at(struct resolver *r, size_t fi, const char *fptr, const char *fmt, ...)
  * set, EISDIR for a directory and ENODEV for any other kind of file.
  */
 static FILE *
-open_regular(const char *path)
+fd_regular(int fd)
 {
 	struct stat st;
 	FILE *fp;
-	int fd, e;
+	int e;
 
-	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1)
-		return NULL;
 	if (fstat(fd, &st) == -1)
 		goto fail;
 	if (!S_ISREG(st.st_mode)) {
@@ -187,6 +198,184 @@ fail:
 	close(fd);
 	errno = e;
 	return NULL;
+}
+
+static FILE *
+open_regular(const char *path)
+{
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1)
+		return NULL;
+	return fd_regular(fd);
+}
+
+/*
+ * Is the file open on fd, whose real path is real, one of the kernel's
+ * own?  /proc, /sys and /dev are never read as fragments, whatever the
+ * root: their files are not what they seem.  /proc/self/environ and
+ * /proc/self/cmdline hold the process's own secrets (the tokens in its
+ * environment would end up in the resolved document, then in the IR,
+ * a CI log or a bundle), /proc/self/fd/N and /dev/fd/N reach any file
+ * the process has open, wherever it is, /sys and /proc files are made
+ * as they are read and may change the kernel's state when read, and
+ * /dev holds devices that never end or block.  By path, and by the
+ * file system's type, so that a procfs or sysfs mounted elsewhere (in a
+ * container, under the workspace) is refused too.
+ */
+static int
+kernel_file(int fd, const char *real)
+{
+	static const char *const dirs[] = { "/proc", "/sys", "/dev" };
+	size_t i;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(*dirs); i++)
+		if (inside(dirs[i], real))
+			return 1;
+#ifdef __linux__
+	{
+		/* linux/magic.h: proc, sysfs, devpts, debugfs, tracefs,
+		 * securityfs, cgroup and cgroup2. */
+		static const unsigned long magic[] = {
+			0x9fa0, 0x62656572, 0x1cd1, 0x64626720, 0x74726163,
+			0x73636673, 0x27e0eb, 0x63677270
+		};
+		struct statfs sf;
+
+		if (fstatfs(fd, &sf) == 0)
+			for (i = 0; i < sizeof(magic) / sizeof(*magic); i++)
+				if ((unsigned long)sf.f_type == magic[i])
+					return 1;
+	}
+#else
+	(void)fd;
+#endif
+	return 0;
+}
+
+/* Symbolic links one $ref may go through, as the kernel's MAXSYMLINKS. */
+#define REF_MAX_LINKS	40
+/* Directories deep below the root that a $ref may reach. */
+#define REF_MAX_DIRS	256
+
+/*
+ * Open the file at the absolute path path, which must lie beneath the
+ * root, for reading, without a gap between checking where it is and
+ * opening it: the path is walked a component at a time from the open
+ * root, with openat(O_NOFOLLOW), so no component is ever looked up by
+ * the kernel's own path walk.  A symbolic link is read (readlinkat())
+ * and its target walked in turn: ".." past the root, or an absolute
+ * target that does not lie beneath it, fails with EXDEV, whatever is
+ * swapped in while the walk goes on.  (openat2()'s RESOLVE_BENEATH does
+ * the same in the kernel, but refuses every absolute link, even one
+ * into the root, and does not say where the file is, which the $refs
+ * inside it need.)  Returns the descriptor, O_NONBLOCK set, with the
+ * real path in *realp (a new string), or -1 with errno set.
+ */
+static int
+open_beneath(const struct resolver *r, const char *path, char **realp)
+{
+	size_t rlen = strcmp(r->root, "/") ? strlen(r->root) : 0;
+	int fds[REF_MAX_DIRS + 1], depth = 0, links = 0, fd = -1, e;
+	size_t names[REF_MAX_DIRS + 1];	/* where each dir ends in real */
+	char *pend, *c, *rest, link[PATH_MAX];
+	struct sb real;
+	ssize_t n;
+
+	if (strncmp(path, r->root, rlen) != 0 || (path[rlen] != '/' &&
+	    path[rlen] != '\0'))
+		return errno = EXDEV, -1;
+	sb_init(&real);
+	sb_addn(&real, r->root, rlen);
+	names[0] = real.len;
+	fds[0] = r->rootfd;
+	pend = xstrdup(path + rlen);
+	rest = pend;
+	for (;;) {
+		while (*rest == '/')
+			rest++;
+		if (*rest == '\0') {
+			/* Ends in a directory: the root itself, "x/", "x/.". */
+			errno = EISDIR;
+			goto fail;
+		}
+		c = rest;
+		rest += strcspn(rest, "/");
+		if (*rest == '/')
+			*rest++ = '\0';
+		while (*rest == '/')
+			rest++;
+		if (strcmp(c, ".") == 0)
+			continue;
+		if (strcmp(c, "..") == 0) {
+			if (depth == 0) {
+				errno = EXDEV;
+				goto fail;
+			}
+			close(fds[depth--]);
+			sb_truncate(&real, names[depth]);
+			continue;
+		}
+		fd = openat(fds[depth], c, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+		    (*rest ? O_DIRECTORY : O_NONBLOCK));
+		if (fd == -1) {
+			e = errno;
+			if ((e != ELOOP && e != ENOTDIR && e != EMLINK) ||
+			    (n = readlinkat(fds[depth], c, link,
+			    sizeof(link))) < 0) {
+				errno = e;
+				goto fail;
+			}
+			if ((size_t)n == sizeof(link) || ++links >
+			    REF_MAX_LINKS) {
+				errno = (size_t)n == sizeof(link) ?
+				    ENAMETOOLONG : ELOOP;
+				goto fail;
+			}
+			link[n] = '\0';
+			if (link[0] == '/') {
+				/* Absolute: from the root again, if inside. */
+				if (strncmp(link, r->root, rlen) != 0 ||
+				    (link[rlen] != '/' && link[rlen] != '\0')) {
+					errno = EXDEV;
+					goto fail;
+				}
+				while (depth > 0)
+					close(fds[depth--]);
+				sb_truncate(&real, names[0]);
+				memmove(link, link + rlen, (size_t)n - rlen + 1);
+			}
+			c = xasprintf("%s/%s", link, rest);
+			free(pend);
+			pend = rest = c;
+			continue;
+		}
+		sb_addc(&real, '/');
+		sb_adds(&real, c);
+		if (*rest == '\0')
+			break;
+		if (depth == REF_MAX_DIRS) {
+			close(fd);
+			errno = ENAMETOOLONG;
+			goto fail;
+		}
+		fds[++depth] = fd;
+		names[depth] = real.len;
+		fd = -1;
+	}
+	while (depth > 0)
+		close(fds[depth--]);
+	free(pend);
+	*realp = sb_steal(&real);
+	return fd;
+fail:
+	e = errno;
+	while (depth > 0)
+		close(fds[depth--]);
+	free(pend);
+	sb_release(&real);
+	errno = e;
+	return -1;
 }
 
 /* strerror(), but ENODEV as open_regular() means it. */
@@ -294,9 +483,10 @@ ref_target(struct resolver *r, json_t *node, size_t fi, const char *fptr,
 {
 	json_t *ref = json_object_get(node, "$ref"), *target;
 	const char *s, *hash;
-	char *file = NULL, *joined, real[PATH_MAX], *key, *disp;
-	ssize_t tfi;
-	int i;
+	char *file = NULL, *joined, *real, *key, *disp;
+	ssize_t tfi = -1;
+	FILE *fp;
+	int i, fd;
 
 	if (!json_is_string(ref))
 		return error_at(r, fi, fptr, "'$ref' must be a string"), NULL;
@@ -316,21 +506,40 @@ ref_target(struct resolver *r, json_t *node, size_t fi, const char *fptr,
 	} else {
 		joined = file[0] == '/' ? xstrdup(file) :
 		    xasprintf("%s/%s", r->files[fi].dir, file);
-		if (realpath(joined, real) == NULL) {
-			error_at(r, fi, fptr, "'$ref' '%s': %s", s,
-			    strerror(errno));
-			free(joined);
-			return free(file), NULL;
-		}
+		fd = open_beneath(r, joined, &real);
 		free(joined);
-		if (!inside(r->root, real)) {
+		if (fd == -1 && errno == EXDEV) {
 			error_at(r, fi, fptr, "'$ref' '%s' leaves the "
 			    "workspace root %s", s, r->root);
 			return free(file), NULL;
 		}
+		if (fd == -1) {
+			error_at(r, fi, fptr, "'$ref' '%s': %s", s,
+			    strerror(errno));
+			return free(file), NULL;
+		}
+		if (kernel_file(fd, real)) {
+			error_at(r, fi, fptr, "'$ref' '%s': fragments are "
+			    "never read from /proc, /sys or /dev", s);
+			close(fd);
+			free(real);
+			return free(file), NULL;
+		}
 		disp = display_name(r, real);
-		tfi = load_file(r, real, disp, NULL);
+		if (json_object_get(r->byreal, real) != NULL) {
+			/* Loaded already: load_file() looks it up. */
+			close(fd);
+			tfi = load_file(r, real, disp, NULL);
+		} else if ((fp = fd_regular(fd)) == NULL) {
+			diag_pos(r->d, DIAG_ERROR, disp, 0, 0, "cannot read: "
+			    "%s", open_error(errno));
+			tfi = -1;
+		} else {
+			tfi = load_file(r, real, disp, fp);
+			fclose(fp);
+		}
 		free(disp);
+		free(real);
 		if (tfi == -1) {
 			error_at(r, fi, fptr, "'$ref' '%s' cannot be "
 			    "resolved", s);
@@ -407,13 +616,13 @@ memo_get(const struct resolver *r, const json_t *node)
 	const struct memo *m;
 
 	if (r->memocap == 0 || (m = memo_slot(r, node))->node == NULL ||
-	    r->depth + m->depth > FL_MAX_REF_DEPTH)
+	    r->depth + m->size.depth > FL_MAX_REF_DEPTH)
 		return NULL;
 	return m;
 }
 
 static void
-memo_put(struct resolver *r, const json_t *node, size_t size, int depth)
+memo_put(struct resolver *r, const json_t *node, const struct msize *size)
 {
 	struct memo *old = r->memo, *m;
 	size_t oldcap = r->memocap, i;
@@ -430,45 +639,80 @@ memo_put(struct resolver *r, const json_t *node, size_t size, int depth)
 	if (m->node == NULL)
 		r->nmemo++;
 	m->node = node;
-	m->size = size;
-	m->depth = depth;
+	m->size = *size;
+}
+
+/* Has the pre-pass gone past a bound? */
+static int
+over(const struct resolver *r)
+{
+	return r->seen > FL_MAX_NODES || r->seen_bytes > FL_MAX_EXPANDED_BYTES;
 }
 
 /*
- * The pre-pass: how many nodes walk() would build from node, found in
- * file fi at fptr, into *size, and the deepest $ref nesting below it
- * into *depth.  Returns 0, or -1 after adding the error walk() would
- * add first, so that nothing is built for a contract that is refused.
+ * The error for a bound passed at node fptr of file fi: placed there,
+ * with the contract path (r->opath) and, when a $ref took it past the
+ * bound, that $ref (ref, or NULL).
+ */
+static void
+too_big(struct resolver *r, size_t fi, const char *fptr, const char *ref)
+{
+	const char *p = r->opath.buf, *sep = r->opath.len ? ": " : "";
+
+	if (r->seen > FL_MAX_NODES)
+		error_at(r, fi, fptr, "%s%sresolved contract has more than %u "
+		    "nodes", p, sep, FL_MAX_NODES);
+	else if (ref != NULL)
+		error_at(r, fi, fptr, "%s%s'$ref' '%s' takes the resolved "
+		    "contract past %u MiB of strings and keys (aliases and "
+		    "$refs expanded)", p, sep, ref,
+		    FL_MAX_EXPANDED_BYTES >> 20);
+	else
+		error_at(r, fi, fptr, "%s%sresolved contract holds more than "
+		    "%u MiB of strings and keys (aliases and $refs expanded)",
+		    p, sep, FL_MAX_EXPANDED_BYTES >> 20);
+	r->failed = 1;
+}
+
+/*
+ * The pre-pass: what walk() would build from node, found in file fi at
+ * fptr, into *out: its nodes, the bytes of its strings and keys, and
+ * the deepest $ref nesting below it.  Returns 0, or -1 after adding the
+ * error walk() would add first, so that nothing is built for a contract
+ * that is refused.
  *
  * A subtree met again (a YAML alias, a fragment that many $refs name)
  * is looked up instead of measured again, so a "$ref bomb" of nine
- * levels of ten $refs is refused in time proportional to its files,
- * not to the 10^9 nodes it would expand to.  The lookup is sound for
- * cycles: a subtree measured whole reaches no $ref that leads back
- * into it, whatever $refs led to it.  It is not used where it would
- * pass FL_MAX_REF_DEPTH, so that the error is found in place.
+ * levels of ten $refs, or a large fragment named a thousand times, is
+ * refused in time proportional to its files, not to what it would
+ * expand to; the $ref (or alias) whose copy passes a bound is where
+ * the error is placed.  The lookup is sound for cycles: a subtree
+ * measured whole reaches no $ref that leads back into it, whatever
+ * $refs led to it.  It is not used where it would pass
+ * FL_MAX_REF_DEPTH, so that the error is found in place.
  */
 static int
 measure(struct resolver *r, json_t *node, size_t fi, struct sb *fptr,
-    size_t *size, int *depth)
+    struct msize *out)
 {
-	size_t flen = fptr->len, i, n = 1, cn;
+	size_t flen = fptr->len, olen = r->opath.len, i, klen;
+	struct msize n = { 1, 0, 0 }, c;
 	const char *k, *tp;
 	const struct memo *m;
 	struct sb tptr;
 	json_t *v, *target;
-	int d = 0, cd, rc = 0;
+	int rc = 0;
 	size_t tfi;
 	char *key;
 
 	if (!json_is_object(node) && !json_is_array(node)) {
-		*size = 1;
-		*depth = 0;
+		out->nodes = 1;
+		out->bytes = json_is_string(node) ? json_string_length(node) : 0;
+		out->depth = 0;
 		goto count;
 	}
 	if ((m = memo_get(r, node)) != NULL) {
-		*size = m->size;
-		*depth = m->depth;
+		*out = m->size;
 		goto count;
 	}
 	if (++r->seen > FL_MAX_NODES)
@@ -478,60 +722,85 @@ measure(struct resolver *r, json_t *node, size_t fi, struct sb *fptr,
 		    &key)) == NULL)
 			return -1;
 		r->stack[r->depth++] = key;
-		if ((m = memo_get(r, target)) != NULL) {
-			/* Counted here, so a budget passed is placed here. */
-			cn = m->size;
-			cd = m->depth;
-			if ((r->seen += cn) > FL_MAX_NODES)
+		if ((m = memo_get(r, target)) != NULL ||
+		    (!json_is_object(target) && !json_is_array(target))) {
+			/*
+			 * Counted here, so a bound passed is placed here:
+			 * at the $ref, not in the fragment it names.
+			 */
+			if (m != NULL)
+				c = m->size;
+			else {
+				c.nodes = 1;
+				c.bytes = json_is_string(target) ?
+				    json_string_length(target) : 0;
+				c.depth = 0;
+			}
+			r->seen += c.nodes;
+			r->seen_bytes += c.bytes;
+			if (over(r))
 				rc = -1;
 		} else {
 			sb_init(&tptr);
 			sb_adds(&tptr, tp);
-			rc = measure(r, target, tfi, &tptr, &cn, &cd);
+			rc = measure(r, target, tfi, &tptr, &c);
 			sb_release(&tptr);
 		}
 		free(r->stack[--r->depth]);
-		if (rc == -1 && r->seen > FL_MAX_NODES && !r->failed)
-			goto toobig;
+		if (rc == -1 && over(r) && !r->failed) {
+			too_big(r, fi, fptr->buf, json_string_value(
+			    json_object_get(node, "$ref")));
+			return -1;
+		}
 		if (rc == -1)
 			return -1;
-		n += cn;
-		d = cd + 1;
+		n.nodes += c.nodes;
+		n.bytes += c.bytes;
+		n.depth = c.depth + 1;
 	} else if (json_is_object(node)) {
-		json_object_foreach(node, k, v) {
+		json_object_keylen_foreach(node, k, klen, v) {
 			jptr_push_key(fptr, k);
-			rc = measure(r, v, fi, fptr, &cn, &cd);
+			ypath_key(&r->opath, k);
+			n.bytes += klen;
+			if ((r->seen_bytes += klen) > FL_MAX_EXPANDED_BYTES) {
+				too_big(r, fi, fptr->buf, NULL);
+				return -1;
+			}
+			rc = measure(r, v, fi, fptr, &c);
 			sb_truncate(fptr, flen);
+			sb_truncate(&r->opath, olen);
 			if (rc == -1)
 				return -1;
-			n += cn;
-			d = cd > d ? cd : d;
+			n.nodes += c.nodes;
+			n.bytes += c.bytes;
+			n.depth = c.depth > n.depth ? c.depth : n.depth;
 		}
 	} else {
 		json_array_foreach(node, i, v) {
 			jptr_push_index(fptr, i);
-			rc = measure(r, v, fi, fptr, &cn, &cd);
+			ypath_index(&r->opath, i);
+			rc = measure(r, v, fi, fptr, &c);
 			sb_truncate(fptr, flen);
+			sb_truncate(&r->opath, olen);
 			if (rc == -1)
 				return -1;
-			n += cn;
-			d = cd > d ? cd : d;
+			n.nodes += c.nodes;
+			n.bytes += c.bytes;
+			n.depth = c.depth > n.depth ? c.depth : n.depth;
 		}
 	}
-	memo_put(r, node, n, d);
-	*size = n;
-	*depth = d;
+	memo_put(r, node, &n);
+	*out = n;
 	return 0;
 
 count:
 	/* A node measured before counts whole, and counts here. */
-	r->seen += *size;
-	if (r->seen <= FL_MAX_NODES)
+	r->seen += out->nodes;
+	r->seen_bytes += out->bytes;
+	if (!over(r))
 		return 0;
 toobig:
-	error_at(r, fi, fptr->buf, "resolved contract has more than %u nodes",
-	    FL_MAX_NODES);
-	r->failed = 1;
+	too_big(r, fi, fptr->buf, NULL);
 	return -1;
 }
 
@@ -628,14 +897,45 @@ walk(struct resolver *r, json_t *node, size_t fi, struct sb *fptr,
 }
 
 /*
- * Find the nearest workspace file at or above dir and set r->root.
- * Without one, the root is dir itself.  Returns -1 after an error.
+ * Where the search for a workspace file ends: at d when it is the top
+ * of a repository (it holds a .git entry: a directory, or the file of
+ * a worktree or submodule) or of the file system, or when its parent
+ * lies on another file system (a mount point: a workspace file above
+ * a mounted checkout, or in "/" of a build container, is not the
+ * project's).
+ */
+static int
+search_ends(const char *d)
+{
+	struct stat here, up;
+	char *git, *parent;
+	int end;
+
+	if (strcmp(d, "/") == 0)
+		return 1;
+	git = xasprintf("%s/.git", d);
+	end = lstat(git, &here) == 0;
+	free(git);
+	if (end)
+		return 1;
+	parent = dir_of(d);
+	end = stat(d, &here) == -1 || stat(parent, &up) == -1 ||
+	    here.st_dev != up.st_dev;
+	free(parent);
+	return end;
+}
+
+/*
+ * Find the nearest workspace file at or above dir, up to the top of its
+ * repository or file system (search_ends()), and set r->root; without
+ * one, the root is dir itself.  Returns -1 after an error.
  */
 static int
 find_root(struct resolver *r, const char *dir)
 {
 	char *d = xstrdup(dir), *ws, *up, real[PATH_MAX];
 	const char *rr = ".";
+	struct stat st;
 	json_t *v;
 	ssize_t fi;
 
@@ -646,16 +946,16 @@ find_root(struct resolver *r, const char *dir)
 			break;
 		free(ws);
 		ws = NULL;
-		if (strcmp(d, "/") == 0)
+		if (search_ends(d))
 			break;
 		up = dir_of(d);
 		free(d);
 		d = up;
 	}
 	if (ws == NULL) {
-		r->root = xstrdup(dir);
 		free(d);
-		return 0;
+		r->root = xstrdup(dir);
+		goto open_root;
 	}
 	up = display_name(r, ws);
 	fi = load_file(r, ws, up, NULL);
@@ -673,23 +973,39 @@ find_root(struct resolver *r, const char *dir)
 	if (v != NULL)
 		rr = json_string_value(v);
 	ws = rr[0] == '/' ? xstrdup(rr) : xasprintf("%s/%s", d, rr);
-	free(d);
 	if (realpath(ws, real) == NULL) {
 		error_at(r, (size_t)fi, "/ref_root", "ref_root '%s': %s", rr,
 		    strerror(errno));
+		free(d);
 		return free(ws), -1;
 	}
 	free(ws);
-	{
-		struct stat st;
-
-		if (stat(real, &st) == -1 || !S_ISDIR(st.st_mode)) {
-			error_at(r, (size_t)fi, "/ref_root", "ref_root '%s' is "
-			    "not a directory", rr);
-			return -1;
-		}
+	if (stat(real, &st) == -1 || !S_ISDIR(st.st_mode)) {
+		error_at(r, (size_t)fi, "/ref_root", "ref_root '%s' is not a "
+		    "directory", rr);
+		return free(d), -1;
 	}
+	/*
+	 * The workspace file speaks for its own directory and what lies
+	 * below it, never for what lies above: a ref_root of "..", "/" or
+	 * a link out would let every contract below read files the
+	 * project does not own.  d is a real path (the contract's
+	 * directory came from realpath()), real is too.
+	 */
+	if (!inside(d, real)) {
+		error_at(r, (size_t)fi, "/ref_root", "ref_root '%s' lies above "
+		    "the workspace file's directory %s", rr, d);
+		return free(d), -1;
+	}
+	free(d);
 	r->root = xstrdup(real);
+open_root:
+	if ((r->rootfd = open(r->root, O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC)) == -1) {
+		diag_fatal(r->d, "cannot open the workspace root '%s':",
+		    r->root);
+		return -1;
+	}
 	return 0;
 }
 
@@ -711,9 +1027,13 @@ resolver_release(struct resolver *r)
 	free(r->memo);
 	free(r->cwd);
 	free(r->root);
+	if (r->rootfd != -1)
+		close(r->rootfd);
 	sb_release(&r->positions);
+	sb_release(&r->opath);
 	/* Released: releasing again does nothing. */
 	memset(r, 0, sizeof(*r));
+	r->rootfd = -1;
 }
 
 json_t *
@@ -723,13 +1043,16 @@ resolve_run(const struct resolve_opts *o, struct diags *d)
 	char real[PATH_MAX], *dir, digest[DIGEST_STRLEN];
 	json_t *doc = NULL, *files, *section = NULL, *v, *pos;
 	struct sb fptr;
+	struct msize size;
 	ssize_t fi;
-	size_t i, size;
-	int want_list, depth;
+	size_t i;
+	int want_list;
 
 	memset(&r, 0, sizeof(r));
 	r.d = d;
+	r.rootfd = -1;
 	sb_init(&r.positions);
+	sb_init(&r.opath);
 	r.byreal = json_object();
 	dir = NULL;
 	if ((r.cwd = getcwd(NULL, 0)) == NULL) {
@@ -811,7 +1134,7 @@ resolve_run(const struct resolve_opts *o, struct diags *d)
 		r.files[0].yp = NULL;
 	} else {
 		sb_init(&fptr);
-		if (measure(&r, r.files[0].doc, 0, &fptr, &size, &depth) == 0)
+		if (measure(&r, r.files[0].doc, 0, &fptr, &size) == 0)
 			doc = walk(&r, r.files[0].doc, 0, &fptr, NULL);
 		sb_release(&fptr);
 	}

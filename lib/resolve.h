@@ -5,9 +5,14 @@
  * file part is relative to the file that holds the $ref (empty means that
  * same file) and the pointer part is optional.  The object is replaced by
  * what it points at, recursively.  No $ref may reach outside the root:
- * the ref_root of the nearest fluid.workspace.yaml above the contract,
- * or the contract's own directory when there is none.  Symbolic links
- * are followed before that test, so a link cannot leave the root either.
+ * the ref_root of the nearest fluid.workspace.yaml above the contract
+ * (searched up to the top of its repository or file system, and never
+ * above the workspace file's own directory), or the contract's own
+ * directory when there is none.  A $ref is opened by a walk beneath
+ * the open root that follows symbolic links itself, so neither a link
+ * nor a rename can lead it out, and never from /proc, /sys or /dev.
+ * The resolved contract is bounded in nodes and in bytes of strings
+ * and keys (bounds.h), counted before anything is built.
  *
  * The result is the section fluid-resolve adds to the pipeline document:
  *

@@ -20,8 +20,11 @@ struct frame {
 	json_t	*node;		/* the open mapping or sequence (borrowed) */
 	char	*key;		/* mapping: key awaiting its value */
 	size_t	 keylen;
+	char	*last;		/* mapping: the key of its last member,
+				   for the path in a message */
 	char	*anchor;	/* anchor to register when it closes */
 	size_t	 nodes0;	/* node count when it opened */
+	size_t	 bytes0;	/* byte count when it opened */
 };
 
 struct loader {
@@ -30,10 +33,13 @@ struct loader {
 	struct ypos	*pos;
 	json_t		*anchors;	/* name -> node */
 	json_t		*anchor_sizes;	/* name -> node count */
+	json_t		*anchor_bytes;	/* name -> byte count */
 	struct frame	 stack[FL_MAX_YAML_DEPTH];
 	int		 depth;
 	size_t		*nodes;
 	size_t		 nodes0;	/* budget used before this file */
+	size_t		 bytes;		/* of strings and keys in this file,
+					   aliases expanded (bounds.h) */
 	json_t		*root;
 };
 
@@ -251,6 +257,77 @@ count_node(struct loader *ld, const yaml_mark_t *m, size_t n)
 	return 0;
 }
 
+void
+ypath_key(struct sb *path, const char *key)
+{
+	if (path->len > 0)
+		sb_addc(path, '.');
+	sb_adds(path, key);
+}
+
+void
+ypath_index(struct sb *path, size_t i)
+{
+	sb_addc(path, '[');
+	sb_addu(path, i);
+	sb_addc(path, ']');
+}
+
+/*
+ * The contract path of the node being read ("copies[73]"), for a
+ * message: the open collections and where in each the next node goes.
+ * pending is the key of a key being read, or NULL.  A new string.
+ */
+static char *
+here(const struct loader *ld, const char *pending)
+{
+	const struct frame *f;
+	struct sb path;
+	size_t n;
+	int i;
+
+	sb_init(&path);
+	for (i = 0; i < ld->depth; i++) {
+		f = &ld->stack[i];
+		if (json_is_array(f->node)) {
+			/* An open child is attached already; the next is not. */
+			n = json_array_size(f->node);
+			ypath_index(&path, i + 1 < ld->depth && n > 0 ? n - 1 : n);
+		} else if (i + 1 < ld->depth || pending == NULL) {
+			if (f->key != NULL || f->last != NULL)
+				ypath_key(&path, f->key ? f->key : f->last);
+		}
+	}
+	if (pending != NULL)
+		ypath_key(&path, pending);
+	return sb_steal(&path);
+}
+
+/*
+ * Count n bytes of strings and keys, read at m (an alias's copy when
+ * alias is its name), against FL_MAX_EXPANDED_BYTES.
+ */
+static int
+count_bytes(struct loader *ld, const yaml_mark_t *m, size_t n,
+    const char *alias, const char *pending)
+{
+	char *path;
+
+	if ((ld->bytes += n) <= FL_MAX_EXPANDED_BYTES)
+		return 0;
+	path = here(ld, pending);
+	if (alias != NULL)
+		fail(ld, m, "%s%salias '*%s' takes the document past %u MiB of "
+		    "strings and keys (aliases expanded)", path,
+		    *path ? ": " : "", alias, FL_MAX_EXPANDED_BYTES >> 20);
+	else
+		fail(ld, m, "%s%sdocument holds more than %u MiB of strings "
+		    "and keys", path, *path ? ": " : "",
+		    FL_MAX_EXPANDED_BYTES >> 20);
+	free(path);
+	return -1;
+}
+
 /* The next node, in the order of the file, stands at m. */
 static void
 record_pos(struct loader *ld, const yaml_mark_t *m, int alias)
@@ -313,6 +390,8 @@ take_key(struct loader *ld, struct frame *top, yaml_event_t *ev)
 		return fail(ld, &ev->start_mark, "duplicate key '%s'", s);
 	if (len == 4 && memcmp(s, "$ref", 4) == 0)
 		ld->pos->refs++;
+	if (count_bytes(ld, &ev->start_mark, len, NULL, s))
+		return -1;
 	/* libyaml's malloc'd copy: yaml_event_delete() skips a NULL. */
 	top->key = (char *)ev->data.scalar.value;
 	top->keylen = len;
@@ -322,13 +401,15 @@ take_key(struct loader *ld, struct frame *top, yaml_event_t *ev)
 
 static void
 register_anchor(struct loader *ld, const yaml_char_t *anchor, json_t *v,
-    size_t count)
+    size_t count, size_t bytes)
 {
 	if (anchor == NULL)
 		return;
 	json_object_set(ld->anchors, (const char *)anchor, v);
 	json_object_set_new(ld->anchor_sizes, (const char *)anchor,
 	    json_integer((json_int_t)count));
+	json_object_set_new(ld->anchor_bytes, (const char *)anchor,
+	    json_integer((json_int_t)bytes));
 }
 
 /* Attach v (a new reference) to the innermost collection or as root. */
@@ -346,7 +427,8 @@ attach(struct loader *ld, json_t *v)
 		/* Valid UTF-8 (see scalar_value()): no need to check again. */
 		json_object_setn_new_nocheck(top->node, top->key, top->keylen,
 		    v);
-		free(top->key);
+		free(top->last);
+		top->last = top->key;
 		top->key = NULL;
 	} else
 		json_array_append_new(top->node, v);
@@ -375,8 +457,15 @@ on_node(struct loader *ld, yaml_event_t *ev)
 			rc = -1;
 			break;
 		}
+		if (json_is_string(v) && count_bytes(ld, &ev->start_mark,
+		    json_string_length(v), NULL, NULL)) {
+			json_decref(v);
+			rc = -1;
+			break;
+		}
 		record_pos(ld, &ev->start_mark, 0);
-		register_anchor(ld, ev->data.scalar.anchor, v, 1);
+		register_anchor(ld, ev->data.scalar.anchor, v, 1,
+		    json_is_string(v) ? json_string_length(v) : 0);
 		attach(ld, v);
 		break;
 	case YAML_ALIAS_EVENT:
@@ -389,7 +478,10 @@ on_node(struct loader *ld, yaml_event_t *ev)
 			break;
 		}
 		if ((rc = count_node(ld, &ev->start_mark,
-		    (size_t)json_integer_value(size))) != 0)
+		    (size_t)json_integer_value(size))) != 0 ||
+		    (rc = count_bytes(ld, &ev->start_mark, (size_t)
+		    json_integer_value(json_object_get(ld->anchor_bytes,
+		    anchor)), anchor, NULL)) != 0)
 			break;
 		/*
 		 * Shared, not copied: the resolver builds a fresh tree.  Only
@@ -423,11 +515,13 @@ on_node(struct loader *ld, yaml_event_t *ev)
 		top = &ld->stack[ld->depth++];
 		top->node = v;
 		top->key = NULL;
+		top->last = NULL;
 		anchor = (const char *)(ev->type == YAML_MAPPING_START_EVENT ?
 		    ev->data.mapping_start.anchor :
 		    ev->data.sequence_start.anchor);
 		top->anchor = anchor ? xstrdup(anchor) : NULL;
 		top->nodes0 = *ld->nodes;
+		top->bytes0 = ld->bytes;
 		return 0;
 	default:
 		break;
@@ -442,10 +536,11 @@ on_end(struct loader *ld)
 
 	if (top->anchor != NULL) {
 		register_anchor(ld, (const yaml_char_t *)top->anchor, top->node,
-		    *ld->nodes - top->nodes0 + 1);
+		    *ld->nodes - top->nodes0 + 1, ld->bytes - top->bytes0);
 		free(top->anchor);
 	}
 	free(top->key);
+	free(top->last);
 }
 
 static void
@@ -455,10 +550,12 @@ loader_release(struct loader *ld)
 		struct frame *top = &ld->stack[--ld->depth];
 
 		free(top->key);
+		free(top->last);
 		free(top->anchor);
 	}
 	json_decref(ld->anchors);
 	json_decref(ld->anchor_sizes);
+	json_decref(ld->anchor_bytes);
 }
 
 /* The line and column (in characters) of byte offset off of buf. */
@@ -550,6 +647,7 @@ load(const char *name, yaml_parser_t *parser, const unsigned char *buf,
 	ld.pos = xcalloc(1, sizeof(*ld.pos));
 	ld.anchors = json_object();
 	ld.anchor_sizes = json_object();
+	ld.anchor_bytes = json_object();
 	ld.nodes = nodes;
 	*doc = NULL;
 	*pos = NULL;

@@ -5,8 +5,11 @@
  * (so "yes" and "on" stay strings) and refuses what a contract has no
  * use for and an attacker would: tags, non-string or duplicate keys,
  * merge keys, more than one document, and alias expansion beyond
- * FL_MAX_NODES nodes (the "billion laughs").  Errors name the line and
- * column; libyaml's own message is passed on for malformed input.
+ * FL_MAX_NODES nodes (the "billion laughs") or FL_MAX_EXPANDED_BYTES
+ * bytes of strings and keys in one file (a large anchor aliased many
+ * times).  Errors name the line and column, and the path of the node
+ * in its file where it has one; libyaml's own message is passed on for
+ * malformed input.
  *
  * *pos receives an object mapping the JSON pointer of every node to
  * [line, column], both 1-based; the nodes of an alias's copy have no
@@ -21,6 +24,7 @@
 #include <jansson.h>
 
 #include "diag.h"
+#include "xalloc.h"
 
 enum yload_plain {
 	YLOAD_PLAIN_STRING,
@@ -74,6 +78,13 @@ void	ypos_free(struct ypos *);
  * the document they were loaded with (jptr.h; freed with jptab_free()).
  */
 struct jptab *ypos_table(const struct ypos *, json_t *doc);
+
+/*
+ * Add a key or an index to a contract path as messages spell it,
+ * "copies[73].name" (diag.c makes control characters harmless).
+ */
+void	ypath_key(struct sb *, const char *key);
+void	ypath_index(struct sb *, size_t);
 
 /* What a plain (unquoted) scalar means under the core schema. */
 enum yload_plain yload_plain_kind(const char *s, size_t len);
