@@ -45,7 +45,7 @@ check_strict_validation_refuses_malformed() {
 check_apply_server_side_as_fluid() {
 	flinkdeployment job >"$CHECK_DIR/fd.yaml"
 	must "apply" apply_fluid "$CHECK_DIR/fd.yaml" || return
-	must "get" kc -n "$CHECK_NS" get flinkdeployment job -o json || return
+	must "get" kc -n "$CHECK_NS" get flinkdeployment job -o json --show-managed-fields || return
 	cp "$OUT" "$CHECK_DIR/live.json"
 	eq "fluid's operation" "$(jq -r '.metadata.managedFields[] | select(.manager == "fluid") | .operation' "$CHECK_DIR/live.json")" Apply || return
 	eq "fluid owns spec.job.parallelism" "$(jq -r '.metadata.managedFields[] | select(.manager == "fluid")
@@ -130,7 +130,7 @@ check_status_written_by_stand_in_operator() {
 # once.  So a fluid call that forgot --context fails instead of reaching
 # whatever cluster happens to be current.
 check_context_must_be_named() {
-	must_refuse "kubectl without --context" 'localhost:8080|connection.*refused|no configuration|current-context' \
+	must_refuse "kubectl without --context" 'localhost:8080' \
 		timeout 30 "$K8S_BIN/kubectl" --kubeconfig="$KUBECONFIG_FILE" --request-timeout=5s \
 		--cache-dir="$KUBE_CACHE" get namespace "$CHECK_NS" || return
 	must_refuse "a context not in the kubeconfig" 'context was not found' \

@@ -38,7 +38,9 @@ must_refuse() {
 		return 1
 	fi
 	grep -Eq -- "$pattern" "$ERR" ||
-		fail "$what: refused, but not with /$pattern/: $(head -c 600 "$ERR")"
+		{ fail "$what: refused, but not with /$pattern/: $(head -c 600 "$ERR")"; return 1; }
+	# The check's log says what the refusal was.
+	echo "k8s:     $what: refused: $(grep -Em1 -- "$pattern" "$ERR" | head -c 300)"
 }
 
 # eq WHAT GOT WANT

@@ -113,7 +113,7 @@ make_pki() {
 			"keyUsage=critical,digitalSignature,keyEncipherment" "extendedKeyUsage=serverAuth")" || return 1
 	pki_sign admin "/O=system:masters/CN=fluid-lane-admin" \
 		"$(printf '%s\n' "keyUsage=critical,digitalSignature,keyEncipherment" "extendedKeyUsage=clientAuth")" || return 1
-	openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$PKI/sa.key" 2>>"$LOGS/pki.log" &&
+	openssl genpkey -quiet -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$PKI/sa.key" 2>>"$LOGS/pki.log" &&
 	openssl pkey -in "$PKI/sa.key" -pubout -out "$PKI/sa.pub" 2>>"$LOGS/pki.log"
 }
 
