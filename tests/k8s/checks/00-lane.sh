@@ -58,7 +58,7 @@ check_apply_server_side_as_fluid() {
 
 # A second field manager changing a field fluid owns gets a conflict naming
 # fluid and the field, and the value stays; only --force-conflicts (which
-# fluid never passes) would take it.
+# fluid never passes) takes it, and then fluid's apply gets the conflict.
 check_conflict_on_field_fluid_owns() {
 	flinkdeployment job 1 >"$CHECK_DIR/fd.yaml"
 	must "fluid applies" apply_fluid "$CHECK_DIR/fd.yaml" || return
@@ -68,7 +68,12 @@ check_conflict_on_field_fluid_owns() {
 	eq "parallelism after the conflict" "$(jq_fd job .spec.job.parallelism)" 1 || return
 	must "the same apply with --force-conflicts" \
 		kc -n "$CHECK_NS" apply --server-side --field-manager=someone-else --force-conflicts -f "$CHECK_DIR/other.yaml" || return
-	eq "parallelism once forced" "$(jq_fd job .spec.job.parallelism)" 3
+	eq "parallelism once forced" "$(jq_fd job .spec.job.parallelism)" 3 || return
+	# Now someone-else owns it, and fluid's own apply (never forcing) gets
+	# the conflict.
+	must_refuse "fluid's apply of the field someone-else took" 'conflict with "someone-else".*\.spec\.job\.parallelism' \
+		apply_fluid "$CHECK_DIR/fd.yaml" || return
+	eq "parallelism after fluid's refused apply" "$(jq_fd job .spec.job.parallelism)" 3
 }
 jq_fd() { kc -n "$CHECK_NS" get flinkdeployment "$1" -o json | jq -r "$2"; }
 
