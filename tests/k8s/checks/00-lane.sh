@@ -34,6 +34,14 @@ check_strict_validation_refuses_malformed() {
 	grep -q notAField "$CHECK_DIR/unknown.yaml" || { fail "test bug: no unknown field written"; return 1; }
 	must_refuse "an unknown field spec.job.notAField" 'notAField.*(field not declared in schema|unknown field)' \
 		apply_fluid "$CHECK_DIR/unknown.yaml" || return
+	# Server-side apply refuses an unknown field whatever the validation
+	# level (even --validate=false).  A plain create does so only with strict
+	# validation; without it the field is silently dropped.
+	must_refuse "create with an unknown field, --validate=strict" 'unknown field "spec\.job\.notAField"' \
+		kc -n "$CHECK_NS" create --validate=strict --dry-run=server -f "$CHECK_DIR/unknown.yaml" || return
+	must "create with an unknown field, --validate=false" \
+		kc -n "$CHECK_NS" create --validate=false --dry-run=server -o json -f "$CHECK_DIR/unknown.yaml" || return
+	eq "unknown field dropped without strict validation" "$(jq -r '.spec.job | has("notAField")' "$OUT")" false || return
 	sed 's/upgradeMode: savepoint/upgradeMode: whenever/' "$good" >"$CHECK_DIR/enum.yaml"
 	must_refuse "upgradeMode outside its enum" 'spec\.job\.upgradeMode: Unsupported value' \
 		apply_fluid "$CHECK_DIR/enum.yaml" || return
