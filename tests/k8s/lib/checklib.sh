@@ -96,8 +96,8 @@ YAML
 }
 
 # --- the kubectl wrapper's log (tests/k8s/kubectl-record) --------------------------
-# record_calls LOG : one line per recorded kubectl call, the arguments
-# shell-quoted (printf %q) as kubectl-record wrote them.
+# LOG has one line per recorded kubectl call, the arguments shell-quoted
+# (printf %q), so eval gives the argv back.
 # calls_all_bounded LOG : every recorded call names a context and a
 # request timeout (as --flag=value or --flag value); else fail names the call.
 calls_all_bounded() {
