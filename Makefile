@@ -8,6 +8,7 @@
 #   make fuzz         libFuzzer targets (clang), FUZZ_SECONDS each
 #   make bench        the benchmarks (tests/bench/)
 #   make live         the live lane: real Kafka, Flink, Iceberg (tests/live/)
+#   make k8s          the Kubernetes lane: real kube-apiserver, etcd, CRD (tests/k8s/)
 #   make install      into $(DESTDIR)$(PREFIX): tools and man pages
 #   make clean
 #
@@ -98,6 +99,9 @@ bench: all
 live: all
 	FLUID_BIN=$(abspath $(O)/bin) tests/live/run
 
+k8s: all
+	FLUID_BIN=$(abspath $(O)/bin) tests/k8s/run
+
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
@@ -112,4 +116,4 @@ clean:
 distclean: clean
 	rm -rf config.mk config.log config.status configure autom4te.cache
 
-.PHONY: all check check-asan fuzz bench live install clean distclean
+.PHONY: all check check-asan fuzz bench live k8s install clean distclean

@@ -1,0 +1,203 @@
+# tests/k8s/lib/cluster.sh - the lane's cluster: keys and certificates, etcd,
+# kube-apiserver, the kubeconfig, the FlinkDeployment CRD.  Sourced by
+# tests/k8s/lane.sh inside the lane's own network and PID namespaces.
+# Needs K8S_RUN (this run's directory), K8S_BIN (etcd, kube-apiserver,
+# kubectl) and K8S_CRD (the CRD's YAML).
+#
+# Readiness is always a probe with a deadline (wait_until): no fixed sleeps.
+# Every process started here is recorded in SVC_PIDS and stopped by
+# svc_stop_all (TERM, then KILL after a bounded wait).
+
+SVC_PIDS=()
+SVC_NAMES=()
+LOGS=$K8S_RUN/logs
+PKI=$K8S_RUN/pki
+mkdir -p "$LOGS" "$PKI"
+
+ETCD_URL=http://127.0.0.1:2379
+API_URL=https://127.0.0.1:6443
+# The context the contracts name; the kubeconfig has no current-context, so
+# a kubectl call without --context never reaches the lane's server.
+K8S_CONTEXT=fluid-lane
+KUBECONFIG_FILE=$K8S_RUN/kubeconfig
+KUBE_CACHE=$K8S_RUN/kube-cache
+
+now_s() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$(now_s)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# svc_start NAME CMD... : run CMD in the background, output to logs/NAME.log.
+svc_start() {
+	local name=$1; shift
+	"$@" >"$LOGS/$name.log" 2>&1 &
+	SVC_PIDS+=("$!")
+	SVC_NAMES+=("$name")
+	echo "k8s: started $name (pid $!)"
+}
+
+svc_pid() {
+	local i
+	for i in "${!SVC_NAMES[@]}"; do
+		[ "${SVC_NAMES[$i]}" = "$1" ] && { echo "${SVC_PIDS[$i]}"; return 0; }
+	done
+	return 1
+}
+
+# wait_until NAME TIMEOUT_S CMD... : poll CMD every 0.25 s until it succeeds,
+# the deadline passes or NAME's process (if it is one) exits.
+wait_until() {
+	local name=$1 timeout=$2; shift 2
+	local t0 pid deadline
+	t0=$(now_s)
+	deadline=$(( $(date +%s) + timeout ))
+	pid=$(svc_pid "$name") || pid=
+	while :; do
+		if "$@" >/dev/null 2>&1; then
+			echo "k8s: $name ready after $(elapsed "$t0") s"
+			return 0
+		fi
+		if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
+			echo "k8s: $name exited before it was ready" >&2
+			return 1
+		fi
+		if [ "$(date +%s)" -ge "$deadline" ]; then
+			echo "k8s: $name not ready after ${timeout} s" >&2
+			return 1
+		fi
+		sleep 0.25
+	done
+}
+
+# Stop every service, newest first: TERM, up to 20 s, then KILL.
+svc_stop_all() {
+	local i pid name n
+	for (( i=${#SVC_PIDS[@]}-1; i>=0; i-- )); do
+		pid=${SVC_PIDS[$i]} name=${SVC_NAMES[$i]}
+		kill -0 "$pid" 2>/dev/null || continue
+		kill -TERM "$pid" 2>/dev/null || true
+		for (( n=0; n<80; n++ )); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.25
+		done
+		if kill -0 "$pid" 2>/dev/null; then
+			echo "k8s: $name did not stop; killing it"
+			kill -KILL "$pid" 2>/dev/null || true
+		fi
+		wait "$pid" 2>/dev/null || true
+	done
+	SVC_PIDS=() SVC_NAMES=()
+}
+
+# --- keys and certificates ---------------------------------------------------
+# One CA signs the API server's serving certificate (IP:127.0.0.1) and the
+# admin's client certificate (O=system:masters: every RBAC check passes).
+# The service-account pair signs and verifies tokens.  All valid for a day,
+# all made afresh per run.
+# pki_sign NAME SUBJECT EXTENSIONS : a P-256 key and a certificate by the CA.
+pki_sign() {
+	local name=$1 subj=$2 ext=$3
+	openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+		-keyout "$PKI/$name.key" -subj "$subj" -out "$PKI/$name.csr" 2>>"$LOGS/pki.log" &&
+	printf '%s\n' "$ext" >"$PKI/$name.ext" &&
+	openssl x509 -req -in "$PKI/$name.csr" -CA "$PKI/ca.crt" -CAkey "$PKI/ca.key" \
+		-CAcreateserial -days 1 -sha256 -extfile "$PKI/$name.ext" \
+		-out "$PKI/$name.crt" 2>>"$LOGS/pki.log"
+}
+
+make_pki() {
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+		-keyout "$PKI/ca.key" -out "$PKI/ca.crt" -days 1 -subj "/CN=fluid-lane-ca" \
+		-addext "basicConstraints=critical,CA:TRUE" \
+		-addext "keyUsage=critical,keyCertSign,cRLSign" 2>>"$LOGS/pki.log" || return 1
+	pki_sign apiserver "/CN=kube-apiserver" \
+		"$(printf '%s\n' "subjectAltName=IP:127.0.0.1,DNS:localhost" \
+			"keyUsage=critical,digitalSignature,keyEncipherment" "extendedKeyUsage=serverAuth")" || return 1
+	pki_sign admin "/O=system:masters/CN=fluid-lane-admin" \
+		"$(printf '%s\n' "keyUsage=critical,digitalSignature,keyEncipherment" "extendedKeyUsage=clientAuth")" || return 1
+	openssl genpkey -quiet -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$PKI/sa.key" 2>>"$LOGS/pki.log" &&
+	openssl pkey -in "$PKI/sa.key" -pubout -out "$PKI/sa.pub" 2>>"$LOGS/pki.log"
+}
+
+# --- etcd ------------------------------------------------------------------------
+etcd_healthy() { curl -sf --max-time 2 "$ETCD_URL/health" | grep -q '"health":"true"'; }
+
+start_etcd() {
+	# --unsafe-no-fsync: the lane's data dies with the run; fsync only costs time.
+	svc_start etcd "$K8S_BIN/etcd" --name lane --data-dir "$K8S_RUN/etcd" \
+		--listen-client-urls "$ETCD_URL" --advertise-client-urls "$ETCD_URL" \
+		--listen-peer-urls http://127.0.0.1:2380 --initial-advertise-peer-urls http://127.0.0.1:2380 \
+		--initial-cluster lane=http://127.0.0.1:2380 \
+		--unsafe-no-fsync --log-level warn
+	wait_until etcd 60 etcd_healthy
+}
+
+# --- kube-apiserver ---------------------------------------------------------------
+api_ready() {
+	curl -sf --max-time 3 --cacert "$PKI/ca.crt" --cert "$PKI/admin.crt" --key "$PKI/admin.key" \
+		"$API_URL/readyz" | grep -qx ok
+}
+
+start_apiserver() {
+	# No controller manager runs: --endpoint-reconciler-type=none keeps the
+	# API server from maintaining the kubernetes Service's endpoints itself.
+	svc_start kube-apiserver "$K8S_BIN/kube-apiserver" \
+		--etcd-servers="$ETCD_URL" \
+		--bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port=6443 \
+		--cert-dir="$K8S_RUN/apiserver" \
+		--tls-cert-file="$PKI/apiserver.crt" --tls-private-key-file="$PKI/apiserver.key" \
+		--client-ca-file="$PKI/ca.crt" \
+		--service-account-issuer=https://kubernetes.default.svc.cluster.local \
+		--service-account-key-file="$PKI/sa.pub" \
+		--service-account-signing-key-file="$PKI/sa.key" \
+		--authorization-mode=RBAC \
+		--endpoint-reconciler-type=none \
+		--service-cluster-ip-range=10.96.0.0/24 \
+		--profiling=false
+	wait_until kube-apiserver 120 api_ready
+}
+
+# --- kubeconfig and kubectl --------------------------------------------------------
+make_kubeconfig() {
+	local k=("$K8S_BIN/kubectl" --kubeconfig="$KUBECONFIG_FILE")
+	"${k[@]}" config set-cluster lane --server="$API_URL" \
+		--certificate-authority="$PKI/ca.crt" --embed-certs=true >/dev/null &&
+	"${k[@]}" config set-credentials lane-admin \
+		--client-certificate="$PKI/admin.crt" --client-key="$PKI/admin.key" --embed-certs=true >/dev/null &&
+	"${k[@]}" config set-context "$K8S_CONTEXT" --cluster=lane --user=lane-admin >/dev/null
+}
+
+# The lane's own kubectl: the context named, each request bounded, and an
+# overall deadline (--request-timeout bounds each request, not the command).
+kc() {
+	timeout -k 5 "${KC_DEADLINE_S:-60}" "$K8S_BIN/kubectl" --kubeconfig="$KUBECONFIG_FILE" \
+		--context="$K8S_CONTEXT" --request-timeout="${KC_REQUEST_TIMEOUT:-10s}" \
+		--cache-dir="$KUBE_CACHE" "$@"
+}
+
+# --- the FlinkDeployment CRD -----------------------------------------------------
+CRD_NAME=flinkdeployments.flink.apache.org
+crd_established() {
+	[ "$(kc get crd "$CRD_NAME" -o 'jsonpath={.status.conditions[?(@.type=="Established")].status}')" = True ]
+}
+# Discovery serves the resource (what kubectl apply of a FlinkDeployment needs).
+crd_discoverable() {
+	kc get --raw /apis/flink.apache.org/v1beta1 | jq -e '.resources[] | select(.name == "flinkdeployments")'
+}
+
+install_crd() {
+	kc apply --server-side -f "$K8S_CRD" >"$LOGS/crd-apply.log" 2>&1 || {
+		cat "$LOGS/crd-apply.log" >&2; return 1; }
+	# kubectl wait --for=condition=Established fails on a brand-new CRD (no
+	# condition yet): poll the condition instead.
+	wait_until crd-established 60 crd_established &&
+	wait_until crd-discovery 60 crd_discoverable
+}
+
+# The last lines of every component log.
+log_tails() {
+	local f
+	for f in "$LOGS"/*.log; do
+		[ -s "$f" ] || continue
+		echo "----- ${f#"$K8S_RUN"/} (last ${1:-40} lines) -----"
+		tail -n "${1:-40}" "$f"
+	done
+}
