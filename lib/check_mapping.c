@@ -23,6 +23,7 @@
 
 #include "check_int.h"
 #include "jptr.h"
+#include "sqllex.h"
 
 static const char *const mapping_keys[] = { "explode", "columns", NULL };
 static const char *const explode_keys[] = { "path", "as", NULL };
@@ -1047,96 +1048,64 @@ chk_mapping_check(struct chk *c, struct chk_loc *build, json_t *props,
 	return ok;
 }
 
-/* Skip a '...' literal, a `...` identifier or a comment; 0 if none. */
-static size_t
-skip_lexeme(const char *p)
+/* Is the token t of sql the word (or `word`) w, in any case? */
+static bool
+tok_is(const char *sql, const struct sqllex_tok *t, const char *w)
 {
-	const char *q;
+	size_t n = strlen(w);
 
-	if (*p == '\'' || *p == '`') {
-		for (q = p + 1; *q != '\0'; q++)
-			if (*q == *p) {
-				if (q[1] != *p)
-					return (size_t)(q - p) + 1;
-				q++;
-			}
-		return strlen(p);
-	}
-	if (p[0] == '/' && p[1] == '*') {
-		q = strstr(p + 2, "*/");
-		return q ? (size_t)(q - p) + 2 : strlen(p);
-	}
-	return 0;
+	if (t->kind == SQLLEX_QUOTED && sql[t->off] == '`')
+		return t->len == n + 2 && strncmp(sql + t->off + 1, w, n) == 0;
+	return t->kind == SQLLEX_WORD && t->len == n &&
+	    strncasecmp(sql + t->off, w, n) == 0;
 }
 
+/* The 1-based character (not byte) of sql at byte off, for messages. */
+static size_t
+char_at(const char *sql, size_t off)
+{
+	size_t i, n = 1;
+
+	for (i = 0; i < off && sql[i] != '\0'; i++)
+		n += ((unsigned char)sql[i] & 0xc0) != 0x80;
+	return n;
+}
+
+/*
+ * The lexical rules are sqllex_query()'s, which fluid-sqlgen applies
+ * again; one reason is reported, the first, and the SQL is never echoed.
+ */
 bool
 chk_sql_check(struct chk *c, struct chk_loc *l, const char *sql)
 {
-	const char *p;
-	size_t n;
-	bool ok = true, from_source = false;
+	struct sqllex_tok t;
+	enum sqllex_err err;
+	size_t off = 0, pos;
 
-	if (strchr(sql, ';') != NULL) {
-		chk_err(c, l, "semicolons are refused: the SQL is one SELECT");
-		ok = false;
-	}
-	if (strstr(sql, "/*+") != NULL) {
-		chk_err(c, l, "SQL hints (/*+ ... */) are refused");
-		ok = false;
-	}
-	if (strstr(sql, "--") != NULL) {
-		chk_err(c, l, "'--' is refused: the in-pod SQL runner strips "
-		    "line comments without reading literals");
-		ok = false;
-	}
-	/*
-	 * The runner strips block comments the same way, from an opening
-	 * in one literal to a closing in another, so the job would run
-	 * other SQL than the contract's (and than the pinned digest's).
-	 */
-	if (strstr(sql, "/*+") == NULL && (strstr(sql, "/*") != NULL ||
-	    strstr(sql, "*/") != NULL)) {
-		chk_err(c, l, "comments ('/*', '*/') are refused: the in-pod "
-		    "SQL runner strips them without reading literals");
-		ok = false;
-	}
-	for (p = sql; *p != '\0'; p++)
-		if ((unsigned char)*p < 0x20 && *p != '\n' && *p != '\t' &&
-		    *p != '\r') {
-			chk_err(c, l, "control characters are refused");
-			return false;
-		}
-	for (p = sql; *p == ' ' || *p == '\n' || *p == '\t' || *p == '\r' ||
-	    (p[0] == '/' && p[1] == '*' && p[2] != '+'); ) {
-		if (*p == '/')
-			p += skip_lexeme(p);
+	if ((err = sqllex_query(sql, &off)) != SQLLEX_OK) {
+		if (err == SQLLEX_CONTROL || err == SQLLEX_SEMICOLON ||
+		    err == SQLLEX_HINTED || err == SQLLEX_DASHES ||
+		    err == SQLLEX_COMMENTED)
+			chk_err(c, l, "%s", sqllex_why(err));
 		else
-			p++;
+			chk_err(c, l, "%s (at character %zu of the SQL)",
+			    sqllex_why(err), char_at(sql, off));
+		return false;
 	}
-	if (strncasecmp(p, "select", 6) != 0 || (p[6] != ' ' &&
-	    p[6] != '\n' && p[6] != '\t' && p[6] != '\r')) {
+	sqllex_next(sql, 0, &t);
+	if (!tok_is(sql, &t, "select")) {
 		chk_err(c, l, "must be one SELECT from source_events");
 		return false;
 	}
-	/* FROM source_events, outside literals and comments. */
-	for (; *p != '\0'; p++) {
-		if ((n = skip_lexeme(p)) > 0) {
-			if (*p == '`' && n == 15 &&
-			    strncmp(p, "`source_events`", 15) == 0)
-				from_source = true;
-			p += n - 1;
-			continue;
-		}
-		if (strncasecmp(p, "source_events", 13) == 0 &&
-		    (p == sql || !(path_is_ident((char[]){ p[-1], 0 }) ||
-		    (p[-1] >= '0' && p[-1] <= '9'))))
-			from_source = true;
+	for (pos = t.off + t.len;; pos = t.off + t.len) {
+		sqllex_next(sql, pos, &t);
+		if (t.kind == SQLLEX_END)
+			break;
+		if (tok_is(sql, &t, "source_events"))
+			return true;
 	}
-	if (!from_source) {
-		chk_err(c, l, "must be one SELECT from source_events");
-		ok = false;
-	}
-	return ok;
+	chk_err(c, l, "must be one SELECT from source_events");
+	return false;
 }
 
 /* A path at o[key] that parses, with only field steps unless keys. */
