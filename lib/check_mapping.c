@@ -60,7 +60,13 @@ struct binder {
 	struct ty	*elem;		/* the explode's element, or NULL */
 	char		*as;		/* the explode's name for it */
 	json_t		*as_json;	/* the same, for the IR to share */
-	char		*as_refused;	/* as, of an explode refused */
+	/*
+	 * One mistake, one error: while the explode is refused, paths from
+	 * its as name (or, if it has none that could be read, from any name
+	 * that is no stream column) are not reported again.
+	 */
+	json_t		*as_refused;	/* as names of refused explodes */
+	bool		 as_unnamed;	/* one refused without a usable as */
 	/*
 	 * An entry's from, for its messages: properties.mapping.columns
 	 * is written once, up to cols, and the index and key after it for
@@ -240,8 +246,8 @@ field_hint(struct chk *c, const struct ty *st, const char *name, char *hint,
 static bool
 root_refused(const struct binder *b, const char *name)
 {
-	return chk_stream_unknown(b->s, name) || (b->as_refused != NULL &&
-	    strcmp(b->as_refused, name) == 0);
+	return chk_stream_unknown(b->s, name) ||
+	    json_object_get(b->as_refused, name) != NULL;
 }
 
 /*
@@ -282,6 +288,9 @@ type_path(struct binder *b, struct chk_loc *l, const struct path *p, bool quiet,
 	bool ok = false;
 
 	memset(out, 0, sizeof(*out));
+	/* Even a stream column: the refused explode was meant here. */
+	if (json_object_get(b->as_refused, p->steps[0].name) != NULL)
+		quiet = true;
 	if (b->as != NULL && strcmp(p->steps[0].name, b->as) == 0) {
 		t = b->elem;
 		if (!t->required)
@@ -295,7 +304,7 @@ type_path(struct binder *b, struct chk_loc *l, const struct path *p, bool quiet,
 			    "record with no key" : " can be null");
 	} else {
 		/* Already refused where it is declared: not again here. */
-		if (root_refused(b, p->steps[0].name))
+		if (root_refused(b, p->steps[0].name) || b->as_unnamed)
 			quiet = true;
 		if (!quiet) {
 			hint[0] = '\0';
@@ -406,6 +415,79 @@ same_shape(const struct ty *src, const struct ty *dst)
 	default:
 		return true;
 	}
+}
+
+/*
+ * Say where and how src and dst, for which same_shape() is false, first
+ * differ, for a message: at is the place so far, spelt as paths are
+ * with "[]" for an array's element, "['...']" for a map's value and
+ * "{key}" for its key ("items[].price is decimal(18,2) in the source
+ * and decimal(20,2) in the output").  Returns false if they agree.
+ */
+static bool
+shape_diff(const struct ty *src, const struct ty *dst, struct sb *at,
+    struct sb *why)
+{
+	size_t i, n = at->len;
+	char *sn, *dn;
+
+	if (src->kind != dst->kind || src->precision != dst->precision ||
+	    src->scale != dst->scale) {
+		sn = type_name(src);
+		dn = type_name(dst);
+		sb_addf(why, "%s is %s in the source and %s in the output",
+		    at->buf, sn, dn);
+		free(sn);
+		free(dn);
+		return true;
+	}
+	if (dst->required && !src->required) {
+		sb_addf(why, "%s can be null in the source but is required in "
+		    "the output", at->buf);
+		return true;
+	}
+	switch (src->kind) {
+	case TY_STRUCT:
+		for (i = 0; i < src->nfields && i < dst->nfields; i++) {
+			if (strcmp(src->fields[i].name, dst->fields[i].name)) {
+				sb_addf(why, "field %zu of %s is %s in the "
+				    "source and %s in the output", i + 1,
+				    at->buf, src->fields[i].name,
+				    dst->fields[i].name);
+				return true;
+			}
+			sb_addf(at, ".%s", src->fields[i].name);
+			if (shape_diff(src->fields[i].type,
+			    dst->fields[i].type, at, why))
+				return true;
+			sb_truncate(at, n);
+		}
+		if (src->nfields != dst->nfields) {
+			sb_addf(why, "%s has %zu fields in the source and %zu "
+			    "in the output", at->buf, src->nfields,
+			    dst->nfields);
+			return true;
+		}
+		return false;
+	case TY_ARRAY:
+		sb_adds(at, "[]");
+		if (shape_diff(src->element, dst->element, at, why))
+			return true;
+		break;
+	case TY_MAP:
+		sb_adds(at, "{key}");
+		if (shape_diff(src->key, dst->key, at, why))
+			return true;
+		sb_truncate(at, n);
+		sb_adds(at, "['...']");
+		if (shape_diff(src->value, dst->value, at, why))
+			return true;
+		break;
+	default:
+		break;
+	}
+	sb_truncate(at, n);
+	return false;
 }
 
 /* Where an output column (or field) is, for messages about it. */
@@ -526,12 +608,29 @@ convert(struct binder *b, const struct oloc *o, const struct ty *dst,
 		ty_free(d2);
 		if (e != NULL)
 			return e;
-		sn = type_name(src->type);
-		oerr(b, o, "%s: arrays and maps are copied as they are: the "
-		    "output's %s must match the source's exactly, with no "
-		    "widening or reordering inside it, and required only "
-		    "where the source is", o->name, sn);
-		free(sn);
+		{
+			struct sb at, why;
+
+			sb_init(&at);
+			sb_init(&why);
+			sb_adds(&at, o->name);
+			s2 = ty_copy(src->type);
+			d2 = ty_copy(dst);
+			s2->required = d2->required = true;
+			if (!shape_diff(s2, d2, &at, &why))
+				sb_adds(&why, "they differ");
+			ty_free(s2);
+			ty_free(d2);
+			sn = type_name(src->type);
+			oerr(b, o, "%s: arrays and maps are copied as they "
+			    "are: the output's %s must match the source's "
+			    "exactly, with no widening or reordering inside "
+			    "it, and required only where the source is; %s",
+			    o->name, sn, why.buf);
+			free(sn);
+			sb_release(&at);
+			sb_release(&why);
+		}
 		return NULL;
 	}
 	if (!ty_is_container(dst->kind) && !ty_is_container(src->type->kind)) {
@@ -590,8 +689,9 @@ bind(struct binder *b, struct chk_loc *l, const struct ty *dst,
 			if (en->cast && t.type->kind != TY_BINARY) {
 				char *tn = type_name(t.type);
 
-				chk_err(b->c, el, "cast: string reads binary "
-				    "as UTF-8 text, and this path is %s", tn);
+				chk_err(b->c, el, "%s: cast: string reads "
+				    "binary as UTF-8 text, and this path is %s",
+				    name, tn);
 				free(tn);
 			} else {
 				if (en->cast) {
@@ -843,12 +943,23 @@ explode_parse(struct binder *b, struct chk_loc *l, json_t *ex)
 
 	chk_loc_key(l, "explode");
 	if (json_is_array(ex)) {
+		json_t *e;
+
 		chk_err(b->c, l, "one explode per build: exploding more than "
 		    "one array is not supported");
+		json_array_foreach(ex, i, e) {
+			as = json_string_value(json_object_get(e, "as"));
+			if (as != NULL && path_is_ident(as))
+				json_object_set_new(b->as_refused, as,
+				    json_true());
+			else
+				b->as_unnamed = true;
+		}
 		return chk_loc_reset(l, m), NULL;
 	}
 	if (!json_is_object(ex)) {
 		chk_err(b->c, l, "must be a mapping {path, as}");
+		b->as_unnamed = true;
 		return chk_loc_reset(l, m), NULL;
 	}
 	ok = chk_only_keys(b->c, l, ex, explode_keys) == 0;
@@ -869,7 +980,9 @@ explode_parse(struct binder *b, struct chk_loc *l, json_t *ex)
 	}
 	/* Until the explode is accepted, paths from as are not reported. */
 	if (as != NULL && path_is_ident(as))
-		b->as_refused = xstrdup(as);
+		json_object_set_new(b->as_refused, as, json_true());
+	else
+		b->as_unnamed = true;
 	if (ps == NULL || as == NULL) {
 		chk_loc_reset(l, m);
 		return NULL;
@@ -898,8 +1011,7 @@ explode_parse(struct binder *b, struct chk_loc *l, json_t *ex)
 			b->elem = ty_copy(t.type->element);
 			b->as = xstrdup(as);
 			b->as_json = json_string(as);
-			free(b->as_refused);
-			b->as_refused = NULL;
+			json_object_del(b->as_refused, as);
 			ir = json_pack("{s:O, s:O, s:o}", "path", t.expr,
 			    "as", b->as_json, "element", ty_to_json_shared(
 			    b->elem, NULL, &b->c->names));
@@ -930,7 +1042,7 @@ binder_release(struct binder *b)
 	ty_free(b->elem);
 	free(b->as);
 	json_decref(b->as_json);
-	free(b->as_refused);
+	json_decref(b->as_refused);
 	chk_loc_release(&b->el);
 	sb_release(&b->so_far);
 }
@@ -978,6 +1090,7 @@ chk_mapping_check(struct chk *c, struct chk_loc *build, json_t *props,
 	chk_name_index_init(&b.by_name, false);
 	b.prefixes = json_object();
 	b.refused = json_object();
+	b.as_refused = json_object();
 	steps_init(&b.field_steps, "field");
 	steps_init(&b.key_steps, "key");
 	b.no_steps = json_array();
