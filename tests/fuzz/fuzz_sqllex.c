@@ -73,7 +73,7 @@ wrapped(const char *s)
 		if (t.kind == SQLLEX_PUNCT && w.buf[t.off] == '(')
 			depth++;
 		else if (t.kind == SQLLEX_PUNCT && w.buf[t.off] == ')') {
-			if (t.off == close && depth == 2)
+			if (t.off == close && depth == 1)
 				found = 1;
 			depth--;
 		}
