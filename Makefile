@@ -34,6 +34,7 @@ LIB_SRCS = lib/xalloc.c lib/diag.c lib/jptr.c lib/yload.c lib/yemit.c \
 	lib/atomic.c lib/outdir.c lib/url.c lib/check.c lib/check_util.c \
 	lib/check_schema.c lib/check_stream.c lib/check_expose.c \
 	lib/check_mapping.c lib/sqlq.c lib/sqlgen.c lib/utf8.c \
+	lib/sqllex.c \
 	lib/stage_resolve.c lib/stage_check.c lib/stage_sqlgen.c \
 	lib/pipeline.c lib/allow.c
 LIB_OBJS = $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))

@@ -23,6 +23,7 @@
 
 #include "check_int.h"
 #include "jptr.h"
+#include "sqllex.h"
 
 static const char *const mapping_keys[] = { "explode", "columns", NULL };
 static const char *const explode_keys[] = { "path", "as", NULL };
@@ -59,7 +60,13 @@ struct binder {
 	struct ty	*elem;		/* the explode's element, or NULL */
 	char		*as;		/* the explode's name for it */
 	json_t		*as_json;	/* the same, for the IR to share */
-	char		*as_refused;	/* as, of an explode refused */
+	/*
+	 * One mistake, one error: while the explode is refused, paths from
+	 * its as name (or, if it has none that could be read, from any name
+	 * that is no stream column) are not reported again.
+	 */
+	json_t		*as_refused;	/* as names of refused explodes */
+	bool		 as_unnamed;	/* one refused without a usable as */
 	/*
 	 * An entry's from, for its messages: properties.mapping.columns
 	 * is written once, up to cols, and the index and key after it for
@@ -239,8 +246,8 @@ field_hint(struct chk *c, const struct ty *st, const char *name, char *hint,
 static bool
 root_refused(const struct binder *b, const char *name)
 {
-	return chk_stream_unknown(b->s, name) || (b->as_refused != NULL &&
-	    strcmp(b->as_refused, name) == 0);
+	return chk_stream_unknown(b->s, name) ||
+	    json_object_get(b->as_refused, name) != NULL;
 }
 
 /*
@@ -281,6 +288,9 @@ type_path(struct binder *b, struct chk_loc *l, const struct path *p, bool quiet,
 	bool ok = false;
 
 	memset(out, 0, sizeof(*out));
+	/* Even a stream column: the refused explode was meant here. */
+	if (json_object_get(b->as_refused, p->steps[0].name) != NULL)
+		quiet = true;
 	if (b->as != NULL && strcmp(p->steps[0].name, b->as) == 0) {
 		t = b->elem;
 		if (!t->required)
@@ -294,7 +304,7 @@ type_path(struct binder *b, struct chk_loc *l, const struct path *p, bool quiet,
 			    "record with no key" : " can be null");
 	} else {
 		/* Already refused where it is declared: not again here. */
-		if (root_refused(b, p->steps[0].name))
+		if (root_refused(b, p->steps[0].name) || b->as_unnamed)
 			quiet = true;
 		if (!quiet) {
 			hint[0] = '\0';
@@ -405,6 +415,79 @@ same_shape(const struct ty *src, const struct ty *dst)
 	default:
 		return true;
 	}
+}
+
+/*
+ * Say where and how src and dst, for which same_shape() is false, first
+ * differ, for a message: at is the place so far, spelt as paths are
+ * with "[]" for an array's element, "['...']" for a map's value and
+ * "{key}" for its key ("items[].price is decimal(18,2) in the source
+ * and decimal(20,2) in the output").  Returns false if they agree.
+ */
+static bool
+shape_diff(const struct ty *src, const struct ty *dst, struct sb *at,
+    struct sb *why)
+{
+	size_t i, n = at->len;
+	char *sn, *dn;
+
+	if (src->kind != dst->kind || src->precision != dst->precision ||
+	    src->scale != dst->scale) {
+		sn = type_name(src);
+		dn = type_name(dst);
+		sb_addf(why, "%s is %s in the source and %s in the output",
+		    at->buf, sn, dn);
+		free(sn);
+		free(dn);
+		return true;
+	}
+	if (dst->required && !src->required) {
+		sb_addf(why, "%s can be null in the source but is required in "
+		    "the output", at->buf);
+		return true;
+	}
+	switch (src->kind) {
+	case TY_STRUCT:
+		for (i = 0; i < src->nfields && i < dst->nfields; i++) {
+			if (strcmp(src->fields[i].name, dst->fields[i].name)) {
+				sb_addf(why, "field %zu of %s is %s in the "
+				    "source and %s in the output", i + 1,
+				    at->buf, src->fields[i].name,
+				    dst->fields[i].name);
+				return true;
+			}
+			sb_addf(at, ".%s", src->fields[i].name);
+			if (shape_diff(src->fields[i].type,
+			    dst->fields[i].type, at, why))
+				return true;
+			sb_truncate(at, n);
+		}
+		if (src->nfields != dst->nfields) {
+			sb_addf(why, "%s has %zu fields in the source and %zu "
+			    "in the output", at->buf, src->nfields,
+			    dst->nfields);
+			return true;
+		}
+		return false;
+	case TY_ARRAY:
+		sb_adds(at, "[]");
+		if (shape_diff(src->element, dst->element, at, why))
+			return true;
+		break;
+	case TY_MAP:
+		sb_adds(at, "{key}");
+		if (shape_diff(src->key, dst->key, at, why))
+			return true;
+		sb_truncate(at, n);
+		sb_adds(at, "['...']");
+		if (shape_diff(src->value, dst->value, at, why))
+			return true;
+		break;
+	default:
+		break;
+	}
+	sb_truncate(at, n);
+	return false;
 }
 
 /* Where an output column (or field) is, for messages about it. */
@@ -525,12 +608,29 @@ convert(struct binder *b, const struct oloc *o, const struct ty *dst,
 		ty_free(d2);
 		if (e != NULL)
 			return e;
-		sn = type_name(src->type);
-		oerr(b, o, "%s: arrays and maps are copied as they are: the "
-		    "output's %s must match the source's exactly, with no "
-		    "widening or reordering inside it, and required only "
-		    "where the source is", o->name, sn);
-		free(sn);
+		{
+			struct sb at, why;
+
+			sb_init(&at);
+			sb_init(&why);
+			sb_adds(&at, o->name);
+			s2 = ty_copy(src->type);
+			d2 = ty_copy(dst);
+			s2->required = d2->required = true;
+			if (!shape_diff(s2, d2, &at, &why))
+				sb_adds(&why, "they differ");
+			ty_free(s2);
+			ty_free(d2);
+			sn = type_name(src->type);
+			oerr(b, o, "%s: arrays and maps are copied as they "
+			    "are: the output's %s must match the source's "
+			    "exactly, with no widening or reordering inside "
+			    "it, and required only where the source is; %s",
+			    o->name, sn, why.buf);
+			free(sn);
+			sb_release(&at);
+			sb_release(&why);
+		}
 		return NULL;
 	}
 	if (!ty_is_container(dst->kind) && !ty_is_container(src->type->kind)) {
@@ -589,8 +689,9 @@ bind(struct binder *b, struct chk_loc *l, const struct ty *dst,
 			if (en->cast && t.type->kind != TY_BINARY) {
 				char *tn = type_name(t.type);
 
-				chk_err(b->c, el, "cast: string reads binary "
-				    "as UTF-8 text, and this path is %s", tn);
+				chk_err(b->c, el, "%s: cast: string reads "
+				    "binary as UTF-8 text, and this path is %s",
+				    name, tn);
 				free(tn);
 			} else {
 				if (en->cast) {
@@ -842,12 +943,23 @@ explode_parse(struct binder *b, struct chk_loc *l, json_t *ex)
 
 	chk_loc_key(l, "explode");
 	if (json_is_array(ex)) {
+		json_t *e;
+
 		chk_err(b->c, l, "one explode per build: exploding more than "
 		    "one array is not supported");
+		json_array_foreach(ex, i, e) {
+			as = json_string_value(json_object_get(e, "as"));
+			if (as != NULL && path_is_ident(as))
+				json_object_set_new(b->as_refused, as,
+				    json_true());
+			else
+				b->as_unnamed = true;
+		}
 		return chk_loc_reset(l, m), NULL;
 	}
 	if (!json_is_object(ex)) {
 		chk_err(b->c, l, "must be a mapping {path, as}");
+		b->as_unnamed = true;
 		return chk_loc_reset(l, m), NULL;
 	}
 	ok = chk_only_keys(b->c, l, ex, explode_keys) == 0;
@@ -868,7 +980,9 @@ explode_parse(struct binder *b, struct chk_loc *l, json_t *ex)
 	}
 	/* Until the explode is accepted, paths from as are not reported. */
 	if (as != NULL && path_is_ident(as))
-		b->as_refused = xstrdup(as);
+		json_object_set_new(b->as_refused, as, json_true());
+	else
+		b->as_unnamed = true;
 	if (ps == NULL || as == NULL) {
 		chk_loc_reset(l, m);
 		return NULL;
@@ -897,8 +1011,7 @@ explode_parse(struct binder *b, struct chk_loc *l, json_t *ex)
 			b->elem = ty_copy(t.type->element);
 			b->as = xstrdup(as);
 			b->as_json = json_string(as);
-			free(b->as_refused);
-			b->as_refused = NULL;
+			json_object_del(b->as_refused, as);
 			ir = json_pack("{s:O, s:O, s:o}", "path", t.expr,
 			    "as", b->as_json, "element", ty_to_json_shared(
 			    b->elem, NULL, &b->c->names));
@@ -929,7 +1042,7 @@ binder_release(struct binder *b)
 	ty_free(b->elem);
 	free(b->as);
 	json_decref(b->as_json);
-	free(b->as_refused);
+	json_decref(b->as_refused);
 	chk_loc_release(&b->el);
 	sb_release(&b->so_far);
 }
@@ -977,6 +1090,7 @@ chk_mapping_check(struct chk *c, struct chk_loc *build, json_t *props,
 	chk_name_index_init(&b.by_name, false);
 	b.prefixes = json_object();
 	b.refused = json_object();
+	b.as_refused = json_object();
 	steps_init(&b.field_steps, "field");
 	steps_init(&b.key_steps, "key");
 	b.no_steps = json_array();
@@ -1047,96 +1161,64 @@ chk_mapping_check(struct chk *c, struct chk_loc *build, json_t *props,
 	return ok;
 }
 
-/* Skip a '...' literal, a `...` identifier or a comment; 0 if none. */
-static size_t
-skip_lexeme(const char *p)
+/* Is the token t of sql the word (or `word`) w, in any case? */
+static bool
+tok_is(const char *sql, const struct sqllex_tok *t, const char *w)
 {
-	const char *q;
+	size_t n = strlen(w);
 
-	if (*p == '\'' || *p == '`') {
-		for (q = p + 1; *q != '\0'; q++)
-			if (*q == *p) {
-				if (q[1] != *p)
-					return (size_t)(q - p) + 1;
-				q++;
-			}
-		return strlen(p);
-	}
-	if (p[0] == '/' && p[1] == '*') {
-		q = strstr(p + 2, "*/");
-		return q ? (size_t)(q - p) + 2 : strlen(p);
-	}
-	return 0;
+	if (t->kind == SQLLEX_QUOTED && sql[t->off] == '`')
+		return t->len == n + 2 && strncmp(sql + t->off + 1, w, n) == 0;
+	return t->kind == SQLLEX_WORD && t->len == n &&
+	    strncasecmp(sql + t->off, w, n) == 0;
 }
 
+/* The 1-based character (not byte) of sql at byte off, for messages. */
+static size_t
+char_at(const char *sql, size_t off)
+{
+	size_t i, n = 1;
+
+	for (i = 0; i < off && sql[i] != '\0'; i++)
+		n += ((unsigned char)sql[i] & 0xc0) != 0x80;
+	return n;
+}
+
+/*
+ * The lexical rules are sqllex_query()'s, which fluid-sqlgen applies
+ * again; one reason is reported, the first, and the SQL is never echoed.
+ */
 bool
 chk_sql_check(struct chk *c, struct chk_loc *l, const char *sql)
 {
-	const char *p;
-	size_t n;
-	bool ok = true, from_source = false;
+	struct sqllex_tok t;
+	enum sqllex_err err;
+	size_t off = 0, pos;
 
-	if (strchr(sql, ';') != NULL) {
-		chk_err(c, l, "semicolons are refused: the SQL is one SELECT");
-		ok = false;
-	}
-	if (strstr(sql, "/*+") != NULL) {
-		chk_err(c, l, "SQL hints (/*+ ... */) are refused");
-		ok = false;
-	}
-	if (strstr(sql, "--") != NULL) {
-		chk_err(c, l, "'--' is refused: the in-pod SQL runner strips "
-		    "line comments without reading literals");
-		ok = false;
-	}
-	/*
-	 * The runner strips block comments the same way, from an opening
-	 * in one literal to a closing in another, so the job would run
-	 * other SQL than the contract's (and than the pinned digest's).
-	 */
-	if (strstr(sql, "/*+") == NULL && (strstr(sql, "/*") != NULL ||
-	    strstr(sql, "*/") != NULL)) {
-		chk_err(c, l, "comments ('/*', '*/') are refused: the in-pod "
-		    "SQL runner strips them without reading literals");
-		ok = false;
-	}
-	for (p = sql; *p != '\0'; p++)
-		if ((unsigned char)*p < 0x20 && *p != '\n' && *p != '\t' &&
-		    *p != '\r') {
-			chk_err(c, l, "control characters are refused");
-			return false;
-		}
-	for (p = sql; *p == ' ' || *p == '\n' || *p == '\t' || *p == '\r' ||
-	    (p[0] == '/' && p[1] == '*' && p[2] != '+'); ) {
-		if (*p == '/')
-			p += skip_lexeme(p);
+	if ((err = sqllex_query(sql, &off)) != SQLLEX_OK) {
+		if (err == SQLLEX_CONTROL || err == SQLLEX_SEMICOLON ||
+		    err == SQLLEX_HINTED || err == SQLLEX_DASHES ||
+		    err == SQLLEX_COMMENTED)
+			chk_err(c, l, "%s", sqllex_why(err));
 		else
-			p++;
+			chk_err(c, l, "%s (at character %zu of the SQL)",
+			    sqllex_why(err), char_at(sql, off));
+		return false;
 	}
-	if (strncasecmp(p, "select", 6) != 0 || (p[6] != ' ' &&
-	    p[6] != '\n' && p[6] != '\t' && p[6] != '\r')) {
+	sqllex_next(sql, 0, &t);
+	if (!tok_is(sql, &t, "select")) {
 		chk_err(c, l, "must be one SELECT from source_events");
 		return false;
 	}
-	/* FROM source_events, outside literals and comments. */
-	for (; *p != '\0'; p++) {
-		if ((n = skip_lexeme(p)) > 0) {
-			if (*p == '`' && n == 15 &&
-			    strncmp(p, "`source_events`", 15) == 0)
-				from_source = true;
-			p += n - 1;
-			continue;
-		}
-		if (strncasecmp(p, "source_events", 13) == 0 &&
-		    (p == sql || !(path_is_ident((char[]){ p[-1], 0 }) ||
-		    (p[-1] >= '0' && p[-1] <= '9'))))
-			from_source = true;
+	for (pos = t.off + t.len;; pos = t.off + t.len) {
+		sqllex_next(sql, pos, &t);
+		if (t.kind == SQLLEX_END)
+			break;
+		if (tok_is(sql, &t, "source_events"))
+			return true;
 	}
-	if (!from_source) {
-		chk_err(c, l, "must be one SELECT from source_events");
-		ok = false;
-	}
-	return ok;
+	chk_err(c, l, "must be one SELECT from source_events");
+	return false;
 }
 
 /* A path at o[key] that parses, with only field steps unless keys. */

@@ -24,6 +24,7 @@
  *	           are chk_ in check_int.h                 (check*.c)
  *	url.h      URLs through libcurl's parser           (url.c)
  *	sqlq.h     SQL identifiers and literals            (sqlq.c)
+ *	sqllex.h   Flink SQL tokens, the own query's rules (sqllex.c)
  *	sqlgen.h   IR -> Flink SQL                         (sqlgen.c)
  *	stage.h    what each fluid-* program does          (stage_*.c)
  *	pipeline.h the stages in one process, for fluid    (pipeline.c)

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "sqlgen.h"
+#include "sqllex.h"
 #include "sqlq.h"
 #include "types.h"
 #include "xalloc.h"
@@ -819,7 +820,23 @@ insert(struct gen *g, const json_t *b)
 	}
 	sb_adds(&g->out, ")\n");
 	if (sql != NULL) {
-		/* The build's own SQL, bound by name. */
+		/*
+		 * The build's own SQL, bound by name: the one text written
+		 * unquoted, so it is judged again here, with fluid-check's
+		 * own rules, whatever document said it was checked.
+		 */
+		enum sqllex_err err;
+		size_t off;
+
+		if ((err = sqllex_query(sql, &off)) != SQLLEX_OK) {
+			if (!g->failed)
+				diag_at(g->d, DIAG_ERROR, NULL, "Flink build "
+				    "%s: its own SQL (properties.sql) cannot "
+				    "be written safely as Flink SQL: %s",
+				    g->build, sqllex_why(err));
+			g->failed = 1;
+			return;
+		}
 		sb_adds(&g->out, "SELECT");
 		json_array_foreach(outs, i, o) {
 			sb_adds(&g->out, i ? ",\n  " : "\n  ");

@@ -258,6 +258,47 @@ teardown() { fluid_teardown; }
 	    'properties.mapping.explode.path' 'customer is not an array'
 }
 
+# One mistake, one error: the mapping's reads of a refused explode's
+# name are not reported again as "is not a column".
+@test "mapping: a refused explode is one error, its element's reads no echo" {
+	local ex
+	for ex in '{path: customer, as: item}' '{path: nope, as: item}' \
+	    '[{path: items, as: item}, {path: items, as: other}]' \
+	    '{path: items}' '{path: items, as: "it-em"}'; do
+		cp "$FIXTURES/check/base.fluid.yaml" "$F"
+		subst '        columns:' "        explode: $ex
+        columns:"
+		add expose '- {name: sku, type: string}'
+		add columns '- {name: sku, from: item.sku}'
+		validate
+		assert_status 1
+		[ "$(errors | wc -l)" -eq 1 ] ||
+		    fail "explode $ex: want one error" "$(show)"
+		assert_match "$(errors)" "^$F:$(line_of "$F" 'explode: '):[0-9]+: error: Managed Flink: Flink build ingest-orders: properties\.mapping\.explode"
+	done
+}
+
+@test "mapping: an explode named like a stream column is one error, its reads no echo" {
+	subst '        columns:' '        explode: {path: items, as: amount}
+        columns:'
+	add expose '- {name: sku, type: string}'
+	add columns '- {name: sku, from: amount.sku}'
+	validate
+	build_refused "$(at 'explode: \{' 'amount')" \
+	    'properties.mapping.explode.as' \
+	    'amount is already a column of properties.stream'
+}
+
+@test "mapping: a read of an unknown column is still reported beside an accepted explode" {
+	explode
+	add expose '- {name: sku, type: string}'
+	add columns '- {name: sku, from: itme.sku}'
+	validate
+	build_refused "$(at 'name: sku, from' 'itme')" \
+	    'properties.mapping.columns[2].from' \
+	    "itme is not a column of properties.stream"
+}
+
 @test "mapping: an explode named like a stream column is refused" {
 	subst '        columns:' '        explode: {path: items, as: amount}
         columns:'
@@ -313,7 +354,7 @@ teardown() { fluid_teardown; }
 	validate
 	build_refused "$(at 'name: quantity, from' 'event_id')" \
 	    'properties.mapping.columns[2].from' \
-	    'cast: string reads binary as UTF-8 text, and this path is string'
+	    '^quantity: cast: string reads binary as UTF-8 text, and this path is string$'
 }
 
 @test "mapping: binary into a string without cast: string is refused" {
@@ -396,7 +437,7 @@ teardown() { fluid_teardown; }
       - {name: price, type: "decimal(20,2)"}'
 	validate
 	refused "$(column items)" 'exposes[0].contract.schema.items' \
-	    'arrays and maps are copied as they are'
+	    'arrays and maps are copied as they are.*; items\[\]\.price is decimal\(18,2\) in the source and decimal\(20,2\) in the output$'
 }
 
 @test "mapping: a widening inside a map is refused" {
@@ -405,7 +446,33 @@ teardown() { fluid_teardown; }
 	validate
 	refused "$(at 'value: \{type: long' '{')" \
 	    'exposes[0].contract.schema.counts' \
-	    'arrays and maps are copied as they are: .* no widening'
+	    "arrays and maps are copied as they are: .* no widening.*; counts\\['\\.\\.\\.'\\] is int in the source and long in the output$"
+}
+
+@test "mapping: a required field inside an array the source may leave null is named" {
+	add expose '- name: items
+  type: array
+  element:
+    type: struct
+    fields:
+      - {name: sku, type: string, required: true}
+      - {name: price, type: "decimal(18,2)"}'
+	validate
+	refused "$(column items)" 'exposes[0].contract.schema.items' \
+	    '; items\[\]\.sku can be null in the source but is required in the output$'
+}
+
+@test "mapping: fields inside an array in another order are named" {
+	add expose '- name: items
+  type: array
+  element:
+    type: struct
+    fields:
+      - {name: price, type: "decimal(18,2)"}
+      - {name: sku, type: string}'
+	validate
+	refused "$(column items)" 'exposes[0].contract.schema.items' \
+	    '; field 1 of items\[\] is sku in the source and price in the output$'
 }
 
 @test "mapping: an array copied as it is, is accepted" {
@@ -470,6 +537,15 @@ teardown() { fluid_teardown; }
 	refused "$(column event_time)" \
 	    'exposes[0].contract.schema.event_time' \
 	    'the source is timestamp_ltz\(3\) and the output timestamp\(3\)'
+}
+
+@test "mapping: a conversion refused on an entry names the output column" {
+	add expose '- {name: total, type: int}'
+	add columns '- {name: total, from: customer.address.city}'
+	validate
+	build_refused "$(at 'name: total, from' 'customer')" \
+	    'properties.mapping.columns[2].from' \
+	    '^total: the source is string and the output int'
 }
 
 @test "mapping: a string into an int is refused, also through an entry" {

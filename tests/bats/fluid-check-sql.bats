@@ -92,3 +92,92 @@ own_sql() {
 	    'a mapping and SQL together are refused'
 	assert_match "$stderr" 'warning: .*brings its own SQL'
 }
+
+# --- the lexical rules (sqllex_query(), which fluid-sqlgen applies too) ---
+
+@test "sql: quotes, identifiers and brackets that close are accepted" {
+	own_sql "\"SELECT 'it''s' AS note, \`event_id\`, \\\"quantity\\\", attributes['k'], (1 + (2)) AS n FROM source_events\""
+	validate
+	assert_status 0
+	assert_equal "$output" "$F: ok"
+	check
+	assert_status 0
+	assert_jq '.check.builds[0].sql | startswith("SELECT '"'it''s'"' AS note")'
+}
+
+@test "sql: a literal that is not closed is refused" {
+	own_sql "\"SELECT event_id FROM source_events WHERE event_id = '\""
+	validate
+	build_refused "$(at '^ *sql: ' '"')" properties.sql \
+	    "a '\.\.\.' literal is not closed \(at character 53 of the SQL\)$"
+}
+
+@test "sql: a literal closed by a doubled quote only is refused" {
+	own_sql "\"SELECT 'it'' FROM source_events\""
+	validate
+	build_refused "$(at '^ *sql: ' '"')" properties.sql \
+	    "a '\.\.\.' literal is not closed \(at character 8 of the SQL\)$"
+}
+
+@test "sql: a quoted identifier that is not closed is refused" {
+	own_sql '"SELECT `event_id FROM source_events"'
+	validate
+	build_refused "$(at '^ *sql: ' '"')" properties.sql \
+	    'a quoted identifier \(`\.\.\.` or "\.\.\."\) is not closed \(at character 8 of the SQL\)$'
+}
+
+@test "sql: a double-quoted identifier that is not closed is refused" {
+	own_sql "'SELECT \"event_id FROM source_events'"
+	validate
+	build_refused "$(at '^ *sql: ' "'")" properties.sql \
+	    'a quoted identifier .* is not closed \(at character 8 of the SQL\)$'
+}
+
+@test "sql: a ')' that closes the query early is refused" {
+	own_sql '"SELECT event_id FROM source_events) AS q CROSS JOIN (SELECT 1"'
+	validate
+	build_refused "$(at '^ *sql: ' '"')" properties.sql \
+	    "a closing bracket \\(')' or ']'\\) does not close the last one opened \\(at character 35 of the SQL\\)$"
+}
+
+@test "sql: brackets that cross are refused" {
+	own_sql "\"SELECT attributes[('k']) FROM source_events\""
+	validate
+	build_refused "$(at '^ *sql: ' '"')" properties.sql \
+	    "a closing bracket .* does not close the last one opened \\(at character 23 of the SQL\\)$"
+}
+
+@test "sql: a bracket left open is refused" {
+	own_sql '"SELECT COALESCE(event_id, (customer.id) FROM source_events"'
+	validate
+	build_refused "$(at '^ *sql: ' '"')" properties.sql \
+	    "an opening bracket \\('\\(' or '\\['\\) is not closed \\(at character 16 of the SQL\\)$"
+}
+
+@test "sql: a line break inside a literal is refused, since the runner trims lines" {
+	own_sql "\"SELECT 'a\\n  b' AS note, event_id FROM source_events\""
+	validate
+	build_refused "$(at '^ *sql: ' '"')" properties.sql \
+	    'a line break inside a literal or quoted identifier is refused'
+}
+
+@test "sql: a line break between tokens is accepted" {
+	own_sql "\"SELECT 'a' AS note,\\n  event_id\\nFROM source_events\""
+	validate
+	assert_status 0
+	assert_equal "$output" "$F: ok"
+}
+
+@test "sql: a line starting EXECUTE STATEMENT SET is refused" {
+	own_sql '"SELECT event_id\n  execute statement set AS x FROM source_events"'
+	validate
+	build_refused "$(at '^ *sql: ' '"')" properties.sql \
+	    "a line starting 'EXECUTE STATEMENT SET' is refused"
+}
+
+@test "sql: source_events inside a literal does not count as the table read" {
+	own_sql "\"SELECT 'source_events' AS t FROM orders_archive\""
+	validate
+	build_refused "$(at '^ *sql: ' '"')" properties.sql \
+	    'must be one SELECT from source_events$'
+}

@@ -445,6 +445,54 @@ PY
 	[ "$bad" -eq 0 ]
 }
 
+# A stage boundary is a trust boundary: fluid-sqlgen reads whatever
+# document it is given, so it judges the one text it writes unquoted,
+# the build's own SQL, with fluid-check's lexer (lib/sqllex.c) again.
+# crafted SQL: the check section of own-sql with its sql replaced, as a
+# document edited between the stages would be.
+crafted() {
+	(cd "$G" && "$BIN/fluid-resolve" own-sql.fluid.yaml |
+	    "$BIN/fluid-check" 2>/dev/null) |
+	    jq -c --arg sql "$1" '.check.builds[0].sql = $sql' >"$TMP/crafted.chk"
+}
+
+@test "own SQL: a crafted check section whose SQL ends the query is refused, not copied" {
+	local sql why
+	while IFS='|' read -r sql why; do
+		crafted "$sql"
+		tool --sql <"$TMP/crafted.chk"
+		assert_status 1
+		assert_no_stdout
+		assert_stderr_line "^fluid-sqlgen: error: Flink build own-sql: its own SQL \\(properties\\.sql\\) cannot be written safely as Flink SQL: $why"
+		[[ $stderr != *DROP* && $stderr != *secrets* ]] ||
+		    fail "the refused SQL is echoed" "$(show)"
+	done <<-'EOF'
+	SELECT event_id FROM source_events ) AS q; DROP TABLE t; SELECT * FROM (SELECT 1|semicolons are refused
+	SELECT event_id FROM source_events) AS q CROSS JOIN (SELECT * FROM secrets|a closing bracket \(.\). or .\]'\) does not close the last one opened$
+	SELECT event_id FROM source_events WHERE event_id = '|a '\.\.\.' literal is not closed$
+	SELECT `event_id FROM source_events|a quoted identifier \(`\.\.\.` or "\.\.\."\) is not closed$
+	SELECT event_id FROM source_events WHERE (event_id = 'x'|an opening bracket \('\(' or '\['\) is not closed$
+	SELECT event_id FROM source_events -- DROP|'--' is refused
+	EOF
+	# generate writes nothing for it either.
+	tool <"$TMP/crafted.chk"
+	assert_status 1
+	assert_no_stdout
+}
+
+@test "own SQL: a crafted check section whose SQL is one query is written inside the wrapper" {
+	local sql="SELECT event_id, 'a(b]' AS customer_id, \`x)\` AS channel FROM source_events"
+	crafted "$sql"
+	tool --sql <"$TMP/crafted.chk"
+	assert_status 0
+	assert_no_stderr
+	"$BIN/fluid-sqlgen" --sql <"$TMP/crafted.chk" >"$TMP/crafted.sql"
+	grep -qxF "$sql" "$TMP/crafted.sql" || fail "the SQL is not one line of the script" "$(show)"
+	grep -qxF ') AS `q`;' "$TMP/crafted.sql" || fail "no wrapper close" "$(show)"
+	run python3 "$SQLTOK" lint "$TMP/crafted.sql"
+	[ "$status" -eq 0 ] || fail "$output"
+}
+
 # --- property: injected text stays inside one token -------------------------------
 
 # Seeded contracts whose topic, group id, map key, a catalog property
