@@ -150,68 +150,62 @@ add_col(struct chk *c, struct chk_loc *l, struct chk_stream *s,
 
 /*
  * Flink 1.20's avro-confluent format derives its Avro reader schema from
- * the column types and has no Avro type for TIMESTAMP_LTZ: the job would
- * fail at planning ("Unsupported to derive Schema for type:
- * TIMESTAMP_LTZ(3)").  Refuse it here, wherever it is nested, at the
- * node that declares it (l is at the column's schema entry).
+ * the column types and has no Avro type for TIMESTAMP_LTZ ("Unsupported
+ * to derive Schema for type: TIMESTAMP_LTZ(3)" when Flink plans the
+ * job), and no option to map it.  So a column read with avro-confluent
+ * that holds a timestamp_ltz, however deeply, is declared to the format
+ * as it is on the wire: TIMESTAMP(p), which reads Avro's timestamp-millis
+ * (p <= 3) or timestamp-micros, an instant, as its UTC wall-clock time.
+ * The column keeps its timestamp_ltz type for everything that reads it;
+ * its "physical" type in the IR is what the format reads, and
+ * fluid-sqlgen converts one into the other.
  */
 static bool
-avro_type_ok(struct chk *c, struct chk_loc *l, const struct ty *t)
+has_ltz(const struct ty *t)
 {
-	struct chk_loc_mark m = chk_loc_mark(l);
-	struct sb name;
 	size_t i;
-	bool ok = true;
 
 	switch (t->kind) {
 	case TY_TIMESTAMP_LTZ:
-		sb_init(&name);
-		ty_name_print(t, &name);
-		chk_err_at(c, l, "type", "%s cannot be read with "
-		    "avro-confluent: Flink 1.20's Avro format has no type for "
-		    "it; declare timestamp(%d) (Avro timestamp-%s, an instant "
-		    "in UTC)", name.buf,
-		    t->precision, t->precision <= 3 ? "millis" : "micros");
-		sb_release(&name);
-		ok = false;
+		return true;
+	case TY_STRUCT:
+		for (i = 0; i < t->nfields; i++)
+			if (has_ltz(t->fields[i].type))
+				return true;
+		return false;
+	case TY_ARRAY:
+		return has_ltz(t->element);
+	case TY_MAP:
+		/* Map keys are strings. */
+		return has_ltz(t->value);
+	default:
+		return false;
+	}
+}
+
+/* t, in place, with every timestamp_ltz(p) a timestamp(p). */
+static void
+ltz_to_timestamp(struct ty *t)
+{
+	size_t i;
+
+	switch (t->kind) {
+	case TY_TIMESTAMP_LTZ:
+		t->kind = TY_TIMESTAMP;
 		break;
 	case TY_STRUCT:
-		for (i = 0; i < t->nfields; i++) {
-			chk_loc_key(l, "fields");
-			chk_loc_named(l, i, t->fields[i].name);
-			ok &= avro_type_ok(c, l, t->fields[i].type);
-			chk_loc_reset(l, m);
-		}
+		for (i = 0; i < t->nfields; i++)
+			ltz_to_timestamp(t->fields[i].type);
 		break;
 	case TY_ARRAY:
-		chk_loc_key(l, "element");
-		ok = avro_type_ok(c, l, t->element);
+		ltz_to_timestamp(t->element);
 		break;
 	case TY_MAP:
-		chk_loc_key(l, "value");
-		ok = avro_type_ok(c, l, t->value);
+		ltz_to_timestamp(t->value);
 		break;
 	default:
 		break;
 	}
-	chk_loc_reset(l, m);
-	return ok;
-}
-
-/* Every column of st (at l, the schema list) is readable with avro. */
-static bool
-avro_columns_ok(struct chk *c, struct chk_loc *l, const struct ty *st)
-{
-	struct chk_loc_mark m = chk_loc_mark(l);
-	size_t i;
-	bool ok = true;
-
-	for (i = 0; st != NULL && i < st->nfields; i++) {
-		chk_loc_named(l, i, st->fields[i].name);
-		ok &= avro_type_ok(c, l, st->fields[i].type);
-		chk_loc_reset(l, m);
-	}
-	return ok;
 }
 
 static bool
@@ -284,8 +278,6 @@ key_check(struct chk *c, struct chk_loc *l, json_t *key, struct chk_stream *s,
 		st = NULL;
 	} else
 		st = chk_schema_columns(c, l, list, badk, &ok, NULL);
-	if (fmt != NULL && strcmp(fmt, "avro-confluent") == 0)
-		ok &= avro_columns_ok(c, l, st);
 	chk_loc_reset(l, m);
 	chk_loc_key(l, "key");
 	/* Refused key columns, and all of them under a refused prefix. */
@@ -569,20 +561,42 @@ event_time_check(struct chk *c, struct chk_loc *l, json_t *flink,
 	return ok;
 }
 
-static json_t *
-columns_ir(struct chk *c, const struct chk_stream *s)
+static bool
+is_avro(const char *fmt)
 {
+	return fmt != NULL && strcmp(fmt, "avro-confluent") == 0;
+}
+
+/*
+ * The columns' IR.  fmt and keyfmt are the value's and the key's
+ * formats: a column read with avro-confluent that holds a timestamp_ltz
+ * also gets the "physical" type the format reads (see has_ltz()).
+ */
+static json_t *
+columns_ir(struct chk *c, const struct chk_stream *s, const char *fmt,
+    const char *keyfmt)
+{
+	const struct chk_scol *sc;
 	json_t *a = json_array(), *o;
+	struct ty *phys;
 	size_t i;
 
 	for (i = 0; i < s->ncols; i++) {
-		o = ty_to_json_shared(s->cols[i].type, s->cols[i].jname,
-		    &c->names);
+		sc = &s->cols[i];
+		o = ty_to_json_shared(sc->type, sc->jname, &c->names);
 		json_object_set_new_nocheck(o, "origin",
-		    chk_word(c, (enum chk_word)s->cols[i].origin));
-		if (s->cols[i].from != NULL)
-			json_object_set_new(o, "from",
-			    json_string(s->cols[i].from));
+		    chk_word(c, (enum chk_word)sc->origin));
+		if (sc->from != NULL)
+			json_object_set_new(o, "from", json_string(sc->from));
+		if (((sc->origin == CHK_ORIGIN_VALUE && is_avro(fmt)) ||
+		    (sc->origin == CHK_ORIGIN_KEY && is_avro(keyfmt))) &&
+		    has_ltz(sc->type)) {
+			phys = ty_copy(sc->type);
+			ltz_to_timestamp(phys);
+			json_object_set_new_nocheck(o, "physical",
+			    ty_to_json_shared(phys, NULL, &c->names));
+			ty_free(phys);
+		}
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -618,8 +632,6 @@ stream_value(struct chk *c, struct chk_loc *l, json_t *stream,
 		st = NULL;
 	} else
 		st = chk_schema_columns(c, l, v, s->bad, &ok, names);
-	if (fmt != NULL && strcmp(fmt, "avro-confluent") == 0)
-		ok &= avro_columns_ok(c, l, st);
 	chk_loc_reset(l, m);
 	/* Without the value's columns, nothing can be bound: say so once. */
 	s->broken = st == NULL;
@@ -651,7 +663,7 @@ stream_value(struct chk *c, struct chk_loc *l, json_t *stream,
 	json_object_set_new(s->ir, "topic", json_incref(
 	    json_object_get(stream, "topic")));
 	json_object_set_new(s->ir, "format", json_string(fmt ? fmt : ""));
-	json_object_set_new(s->ir, "columns", columns_ir(c, s));
+	json_object_set_new(s->ir, "columns", columns_ir(c, s, fmt, keyfmt));
 	*fmt_out = fmt;
 	*keyfmt_out = keyfmt;
 	return ok;
@@ -687,9 +699,8 @@ chk_stream_check(struct chk *c, struct chk_loc *l, json_t *props, json_t *flink,
 	chk_loc_key(l, "properties");
 	chk_loc_key(l, "parameters");
 	chk_loc_key(l, "flink");
-	ok &= source_check(c, l, flink, (fmt && strcmp(fmt,
-	    "avro-confluent") == 0) || (keyfmt && strcmp(keyfmt,
-	    "avro-confluent") == 0), s->ir);
+	ok &= source_check(c, l, flink, is_avro(fmt) || is_avro(keyfmt),
+	    s->ir);
 	ok &= event_time_check(c, l, flink, s, s->ir);
 	chk_loc_reset(l, m);
 	return ok;
