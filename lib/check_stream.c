@@ -155,7 +155,7 @@ add_col(struct chk *c, struct chk_loc *l, struct chk_stream *s,
  * job), and no option to map it.  So a column read with avro-confluent
  * that holds a timestamp_ltz, however deeply, is declared to the format
  * as it is on the wire: TIMESTAMP(p), which reads Avro's timestamp-millis
- * (p <= 3) or timestamp-micros, an instant, as its UTC wall-clock time.
+ * (p <= 3: see avro_type_ok()), an instant, as its UTC wall-clock time.
  * The column keeps its timestamp_ltz type for everything that reads it;
  * its "physical" type in the IR is what the format reads, and
  * fluid-sqlgen converts one into the other.
@@ -206,6 +206,82 @@ ltz_to_timestamp(struct ty *t)
 	default:
 		break;
 	}
+}
+
+/*
+ * Flink 1.20's Avro format maps TIMESTAMP(p) to timestamp-millis and
+ * refuses a finer precision when it derives the reader schema ("Avro does
+ * not support TIMESTAMP type with precision: 6, it only supports
+ * precision less than 3"), and a timestamp_ltz is read as a TIMESTAMP:
+ * refuse either above 3 here, wherever it is nested, at the node that
+ * declares it (l is at the column's schema entry).
+ */
+static bool
+avro_type_ok(struct chk *c, struct chk_loc *l, const struct ty *t)
+{
+	struct chk_loc_mark m = chk_loc_mark(l);
+	struct sb name;
+	size_t i;
+	bool ok = true;
+
+	switch (t->kind) {
+	case TY_TIMESTAMP:
+	case TY_TIMESTAMP_LTZ:
+		if (t->precision <= 3)
+			break;
+		sb_init(&name);
+		ty_name_print(t, &name);
+		chk_err_at(c, l, "type", "%s cannot be read with "
+		    "avro-confluent: Flink 1.20's Avro format reads timestamps "
+		    "of precision 3 or less (Avro timestamp-millis); declare "
+		    "%s(3)", name.buf, t->kind == TY_TIMESTAMP ? "timestamp" :
+		    "timestamp_ltz");
+		sb_release(&name);
+		ok = false;
+		break;
+	case TY_STRUCT:
+		for (i = 0; i < t->nfields; i++) {
+			chk_loc_key(l, "fields");
+			chk_loc_named(l, i, t->fields[i].name);
+			ok &= avro_type_ok(c, l, t->fields[i].type);
+			chk_loc_reset(l, m);
+		}
+		break;
+	case TY_ARRAY:
+		chk_loc_key(l, "element");
+		ok = avro_type_ok(c, l, t->element);
+		break;
+	case TY_MAP:
+		chk_loc_key(l, "value");
+		ok = avro_type_ok(c, l, t->value);
+		break;
+	default:
+		break;
+	}
+	chk_loc_reset(l, m);
+	return ok;
+}
+
+/* Every column of st (at l, the schema list) is readable with avro. */
+static bool
+avro_columns_ok(struct chk *c, struct chk_loc *l, const struct ty *st)
+{
+	struct chk_loc_mark m = chk_loc_mark(l);
+	size_t i;
+	bool ok = true;
+
+	for (i = 0; st != NULL && i < st->nfields; i++) {
+		chk_loc_named(l, i, st->fields[i].name);
+		ok &= avro_type_ok(c, l, st->fields[i].type);
+		chk_loc_reset(l, m);
+	}
+	return ok;
+}
+
+static bool
+is_avro(const char *fmt)
+{
+	return fmt != NULL && strcmp(fmt, "avro-confluent") == 0;
 }
 
 static bool
@@ -278,6 +354,8 @@ key_check(struct chk *c, struct chk_loc *l, json_t *key, struct chk_stream *s,
 		st = NULL;
 	} else
 		st = chk_schema_columns(c, l, list, badk, &ok, NULL);
+	if (is_avro(fmt))
+		ok &= avro_columns_ok(c, l, st);
 	chk_loc_reset(l, m);
 	chk_loc_key(l, "key");
 	/* Refused key columns, and all of them under a refused prefix. */
@@ -561,12 +639,6 @@ event_time_check(struct chk *c, struct chk_loc *l, json_t *flink,
 	return ok;
 }
 
-static bool
-is_avro(const char *fmt)
-{
-	return fmt != NULL && strcmp(fmt, "avro-confluent") == 0;
-}
-
 /*
  * The columns' IR.  fmt and keyfmt are the value's and the key's
  * formats: a column read with avro-confluent that holds a timestamp_ltz
@@ -632,6 +704,8 @@ stream_value(struct chk *c, struct chk_loc *l, json_t *stream,
 		st = NULL;
 	} else
 		st = chk_schema_columns(c, l, v, s->bad, &ok, names);
+	if (is_avro(fmt))
+		ok &= avro_columns_ok(c, l, st);
 	chk_loc_reset(l, m);
 	/* Without the value's columns, nothing can be bound: say so once. */
 	s->broken = st == NULL;

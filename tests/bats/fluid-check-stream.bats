@@ -431,26 +431,26 @@ col() {
   type: struct
   fields:
     - {name: id, type: string, required: true}
-    - {name: at, type: "timestamp_ltz(6)"}
+    - {name: at, type: "timestamp_ltz(3)"}
 - name: visits
   type: array
   element:
     type: struct
     fields:
-      - {name: at, type: "timestamp_ltz(6)", required: true}
+      - {name: at, type: "timestamp_ltz(0)", required: true}
 - name: seen
   type: map
   key: {type: string, required: true}
   value: {type: "timestamp_ltz(3)"}'
 	check
 	ir
-	assert_jq "$(col doc) | .fields[1].type == \"timestamp_ltz(6)\" and
+	assert_jq "$(col doc) | .fields[1].type == \"timestamp_ltz(3)\" and
 	    .physical.fields == [{\"name\": \"id\", \"type\": \"string\",
-	    \"required\": true}, {\"name\": \"at\", \"type\": \"timestamp(6)\",
+	    \"required\": true}, {\"name\": \"at\", \"type\": \"timestamp(3)\",
 	    \"required\": false}]"
-	assert_jq "$(col visits) | .element.fields[0].type == \"timestamp_ltz(6)\"
+	assert_jq "$(col visits) | .element.fields[0].type == \"timestamp_ltz(0)\"
 	    and .physical.element.fields[0] == {\"name\": \"at\",
-	    \"type\": \"timestamp(6)\", \"required\": true}"
+	    \"type\": \"timestamp(0)\", \"required\": true}"
 	assert_jq "$(col seen) | .value.type == \"timestamp_ltz(3)\" and
 	    .physical.value == {\"type\": \"timestamp(3)\", \"required\": false}
 	    and .physical.key == {\"type\": \"string\", \"required\": true}"
@@ -489,4 +489,39 @@ col() {
 	validate
 	build_refused "$(at 'bootstrapServers: kafka:9092' bootstrapServers)" \
 	    'properties.parameters.flink.source.schemaRegistryUrl' 'is required'
+}
+
+# Flink 1.20's Avro format refuses a TIMESTAMP finer than milliseconds
+# when it derives the reader schema (the live lane found it).
+@test "avro ltz: timestamp_ltz(6) nested in an avro element's struct is refused, at its type" {
+	avro
+	add stream '- name: visits
+  type: array
+  element:
+    type: struct
+    fields:
+      - {name: at, type: "timestamp_ltz(6)"}'
+	validate
+	build_refused "$(at 'name: at, type: "timestamp_ltz' '"timestamp_ltz')" \
+	    'properties.stream.schema.visits.element.fields.at.type' \
+	    "timestamp_ltz\(6\) cannot be read with avro-confluent: Flink 1.20's Avro format reads timestamps of precision 3 or less \(Avro timestamp-millis\); declare timestamp_ltz\(3\)$"
+}
+
+@test "avro ltz: a timestamp(6) map value of an avro value is refused too" {
+	avro
+	add stream '- name: seen
+  type: map
+  key: {type: string, required: true}
+  value: {type: "timestamp(6)"}'
+	validate
+	build_refused "$(at 'value: \{type: "timestamp\(6' '"timestamp')" \
+	    'properties.stream.schema.seen.value.type' \
+	    'declare timestamp\(3\)$'
+}
+
+@test "avro ltz: timestamp(6) in a json stream is accepted" {
+	add stream '- {name: seen_at, type: timestamp(6)}'
+	check
+	ir
+	assert_jq "$(col seen_at) | .type == \"timestamp(6)\""
 }

@@ -16,7 +16,7 @@ CREATE TABLE IF NOT EXISTS `fluid_iceberg`.`golden`.`avro_ltz` (
   `event_id` STRING NOT NULL,
   `event_time` TIMESTAMP_LTZ(3),
   `created` TIMESTAMP(3),
-  `payload` ROW<`id` STRING NOT NULL, `at` TIMESTAMP_LTZ(6)>,
+  `payload` ROW<`id` STRING NOT NULL, `at` TIMESTAMP_LTZ(3)>,
   `visits` ARRAY<ROW<`page` STRING, `at` TIMESTAMP_LTZ(3) NOT NULL>>,
   `seen` MAP<STRING NOT NULL, TIMESTAMP_LTZ(3)>,
   `key_order_id` STRING,
@@ -33,17 +33,13 @@ CREATE TEMPORARY TABLE `source_events_avro` (
   `event_id` STRING NOT NULL,
   `event_time` TIMESTAMP(3),
   `created` TIMESTAMP(3),
-  `payload` ROW<`id` STRING NOT NULL, `at` TIMESTAMP(6)>,
+  `payload` ROW<`id` STRING NOT NULL, `at` TIMESTAMP(3)>,
   `visits` ARRAY<ROW<`page` STRING, `at` TIMESTAMP(3) NOT NULL>>,
   `seen` MAP<STRING NOT NULL, TIMESTAMP(3)>,
   `key_order_id` STRING,
   `key_at` TIMESTAMP(3),
   `kafka_timestamp` TIMESTAMP_LTZ(3) NOT NULL METADATA FROM 'timestamp' VIRTUAL,
   `event_time ltz` AS CAST(`event_time` AS TIMESTAMP_LTZ(3)),
-  `payload ltz` AS CAST(`payload` AS ROW<`id` STRING NOT NULL, `at` TIMESTAMP_LTZ(6)>),
-  `visits ltz` AS CAST(`visits` AS ARRAY<ROW<`page` STRING, `at` TIMESTAMP_LTZ(3) NOT NULL>>),
-  `seen ltz` AS CAST(`seen` AS MAP<STRING NOT NULL, TIMESTAMP_LTZ(3)>),
-  `key_at ltz` AS CAST(`key_at` AS TIMESTAMP_LTZ(3)),
   WATERMARK FOR `event_time ltz` AS `event_time ltz` - INTERVAL '5' SECOND
 ) WITH (
   'connector' = 'kafka',
@@ -65,11 +61,11 @@ SELECT
   `event_id`,
   `event_time ltz` AS `event_time`,
   `created`,
-  `payload ltz` AS `payload`,
-  `visits ltz` AS `visits`,
-  `seen ltz` AS `seen`,
+  CAST(`payload` AS ROW<`id` STRING NOT NULL, `at` TIMESTAMP_LTZ(3)>) AS `payload`,
+  CAST(`visits` AS ARRAY<ROW<`page` STRING, `at` TIMESTAMP_LTZ(3) NOT NULL>>) AS `visits`,
+  CAST(`seen` AS MAP<STRING NOT NULL, TIMESTAMP_LTZ(3)>) AS `seen`,
   `key_order_id`,
-  `key_at ltz` AS `key_at`,
+  CAST(`key_at` AS TIMESTAMP_LTZ(3)) AS `key_at`,
   `kafka_timestamp`
 FROM `source_events_avro`;
 
