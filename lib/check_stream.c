@@ -150,10 +150,71 @@ add_col(struct chk *c, struct chk_loc *l, struct chk_stream *s,
 
 /*
  * Flink 1.20's avro-confluent format derives its Avro reader schema from
- * the column types and has no Avro type for TIMESTAMP_LTZ: the job would
- * fail at planning ("Unsupported to derive Schema for type:
- * TIMESTAMP_LTZ(3)").  Refuse it here, wherever it is nested, at the
- * node that declares it (l is at the column's schema entry).
+ * the column types and has no Avro type for TIMESTAMP_LTZ ("Unsupported
+ * to derive Schema for type: TIMESTAMP_LTZ(3)" when Flink plans the
+ * job), and no option to map it.  So a column read with avro-confluent
+ * that holds a timestamp_ltz, however deeply, is declared to the format
+ * as it is on the wire: TIMESTAMP(p), which reads Avro's timestamp-millis
+ * (p <= 3: see avro_type_ok()), an instant, as its UTC wall-clock time.
+ * The column keeps its timestamp_ltz type for everything that reads it;
+ * its "physical" type in the IR is what the format reads, and
+ * fluid-sqlgen converts one into the other.
+ */
+static bool
+has_ltz(const struct ty *t)
+{
+	size_t i;
+
+	switch (t->kind) {
+	case TY_TIMESTAMP_LTZ:
+		return true;
+	case TY_STRUCT:
+		for (i = 0; i < t->nfields; i++)
+			if (has_ltz(t->fields[i].type))
+				return true;
+		return false;
+	case TY_ARRAY:
+		return has_ltz(t->element);
+	case TY_MAP:
+		/* Map keys are strings. */
+		return has_ltz(t->value);
+	default:
+		return false;
+	}
+}
+
+/* t, in place, with every timestamp_ltz(p) a timestamp(p). */
+static void
+ltz_to_timestamp(struct ty *t)
+{
+	size_t i;
+
+	switch (t->kind) {
+	case TY_TIMESTAMP_LTZ:
+		t->kind = TY_TIMESTAMP;
+		break;
+	case TY_STRUCT:
+		for (i = 0; i < t->nfields; i++)
+			ltz_to_timestamp(t->fields[i].type);
+		break;
+	case TY_ARRAY:
+		ltz_to_timestamp(t->element);
+		break;
+	case TY_MAP:
+		ltz_to_timestamp(t->value);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Flink 1.20's Avro format maps TIMESTAMP(p) to timestamp-millis and
+ * refuses a finer precision when it derives the reader schema ("Avro does
+ * not support TIMESTAMP type with precision: 6, it only supports
+ * precision less than 3"), and a timestamp_ltz is read as a TIMESTAMP:
+ * refuse either above 3 here, wherever it is nested, at the node that
+ * declares it (l is at the column's schema entry).
  */
 static bool
 avro_type_ok(struct chk *c, struct chk_loc *l, const struct ty *t)
@@ -164,14 +225,17 @@ avro_type_ok(struct chk *c, struct chk_loc *l, const struct ty *t)
 	bool ok = true;
 
 	switch (t->kind) {
+	case TY_TIMESTAMP:
 	case TY_TIMESTAMP_LTZ:
+		if (t->precision <= 3)
+			break;
 		sb_init(&name);
 		ty_name_print(t, &name);
 		chk_err_at(c, l, "type", "%s cannot be read with "
-		    "avro-confluent: Flink 1.20's Avro format has no type for "
-		    "it; declare timestamp(%d) (Avro timestamp-%s, an instant "
-		    "in UTC)", name.buf,
-		    t->precision, t->precision <= 3 ? "millis" : "micros");
+		    "avro-confluent: Flink 1.20's Avro format reads timestamps "
+		    "of precision 3 or less (Avro timestamp-millis); declare "
+		    "%s(3)", name.buf, t->kind == TY_TIMESTAMP ? "timestamp" :
+		    "timestamp_ltz");
 		sb_release(&name);
 		ok = false;
 		break;
@@ -212,6 +276,12 @@ avro_columns_ok(struct chk *c, struct chk_loc *l, const struct ty *st)
 		chk_loc_reset(l, m);
 	}
 	return ok;
+}
+
+static bool
+is_avro(const char *fmt)
+{
+	return fmt != NULL && strcmp(fmt, "avro-confluent") == 0;
 }
 
 static bool
@@ -284,7 +354,7 @@ key_check(struct chk *c, struct chk_loc *l, json_t *key, struct chk_stream *s,
 		st = NULL;
 	} else
 		st = chk_schema_columns(c, l, list, badk, &ok, NULL);
-	if (fmt != NULL && strcmp(fmt, "avro-confluent") == 0)
+	if (is_avro(fmt))
 		ok &= avro_columns_ok(c, l, st);
 	chk_loc_reset(l, m);
 	chk_loc_key(l, "key");
@@ -569,20 +639,36 @@ event_time_check(struct chk *c, struct chk_loc *l, json_t *flink,
 	return ok;
 }
 
+/*
+ * The columns' IR.  fmt and keyfmt are the value's and the key's
+ * formats: a column read with avro-confluent that holds a timestamp_ltz
+ * also gets the "physical" type the format reads (see has_ltz()).
+ */
 static json_t *
-columns_ir(struct chk *c, const struct chk_stream *s)
+columns_ir(struct chk *c, const struct chk_stream *s, const char *fmt,
+    const char *keyfmt)
 {
+	const struct chk_scol *sc;
 	json_t *a = json_array(), *o;
+	struct ty *phys;
 	size_t i;
 
 	for (i = 0; i < s->ncols; i++) {
-		o = ty_to_json_shared(s->cols[i].type, s->cols[i].jname,
-		    &c->names);
+		sc = &s->cols[i];
+		o = ty_to_json_shared(sc->type, sc->jname, &c->names);
 		json_object_set_new_nocheck(o, "origin",
-		    chk_word(c, (enum chk_word)s->cols[i].origin));
-		if (s->cols[i].from != NULL)
-			json_object_set_new(o, "from",
-			    json_string(s->cols[i].from));
+		    chk_word(c, (enum chk_word)sc->origin));
+		if (sc->from != NULL)
+			json_object_set_new(o, "from", json_string(sc->from));
+		if (((sc->origin == CHK_ORIGIN_VALUE && is_avro(fmt)) ||
+		    (sc->origin == CHK_ORIGIN_KEY && is_avro(keyfmt))) &&
+		    has_ltz(sc->type)) {
+			phys = ty_copy(sc->type);
+			ltz_to_timestamp(phys);
+			json_object_set_new_nocheck(o, "physical",
+			    ty_to_json_shared(phys, NULL, &c->names));
+			ty_free(phys);
+		}
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -618,7 +704,7 @@ stream_value(struct chk *c, struct chk_loc *l, json_t *stream,
 		st = NULL;
 	} else
 		st = chk_schema_columns(c, l, v, s->bad, &ok, names);
-	if (fmt != NULL && strcmp(fmt, "avro-confluent") == 0)
+	if (is_avro(fmt))
 		ok &= avro_columns_ok(c, l, st);
 	chk_loc_reset(l, m);
 	/* Without the value's columns, nothing can be bound: say so once. */
@@ -651,7 +737,7 @@ stream_value(struct chk *c, struct chk_loc *l, json_t *stream,
 	json_object_set_new(s->ir, "topic", json_incref(
 	    json_object_get(stream, "topic")));
 	json_object_set_new(s->ir, "format", json_string(fmt ? fmt : ""));
-	json_object_set_new(s->ir, "columns", columns_ir(c, s));
+	json_object_set_new(s->ir, "columns", columns_ir(c, s, fmt, keyfmt));
 	*fmt_out = fmt;
 	*keyfmt_out = keyfmt;
 	return ok;
@@ -687,9 +773,8 @@ chk_stream_check(struct chk *c, struct chk_loc *l, json_t *props, json_t *flink,
 	chk_loc_key(l, "properties");
 	chk_loc_key(l, "parameters");
 	chk_loc_key(l, "flink");
-	ok &= source_check(c, l, flink, (fmt && strcmp(fmt,
-	    "avro-confluent") == 0) || (keyfmt && strcmp(keyfmt,
-	    "avro-confluent") == 0), s->ir);
+	ok &= source_check(c, l, flink, is_avro(fmt) || is_avro(keyfmt),
+	    s->ir);
 	ok &= event_time_check(c, l, flink, s, s->ir);
 	chk_loc_reset(l, m);
 	return ok;

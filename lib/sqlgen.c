@@ -7,7 +7,10 @@
  *	CREATE CATALOG ... WITH (...);          REST catalog, S3FileIO
  *	CREATE DATABASE IF NOT EXISTS ...;
  *	CREATE TABLE IF NOT EXISTS ... ;        the expose's columns
- *	CREATE TEMPORARY TABLE source_events;   the Kafka source
+ *	[SET 'table.local-time-zone' = 'UTC';]  only with a conversion:
+ *	CREATE TEMPORARY TABLE source_events;   the Kafka source, or
+ *	    source_events_avro and a TEMPORARY VIEW source_events, which
+ *	    converts what avro-confluent reads (see source())
  *	INSERT INTO ... SELECT ... FROM source_events AS s [CROSS JOIN UNNEST
  *	    [UNION ALL SELECT ... the rows of null struct elements]];
  *
@@ -190,9 +193,10 @@ sql_type(struct gen *g, const struct ty *t)
 
 /*
  * The type of a column in its IR form.  Stream columns also say where
- * they come from, which ty_from_json() would refuse as not part of a
- * type: those keys are left out of a shallow copy.  Table columns have
- * none, and are read as they are.
+ * they come from, and maybe their physical type (see source()), which
+ * ty_from_json() would refuse as not part of a type: those keys are
+ * left out of a shallow copy.  Table columns have none, and are read as
+ * they are.
  */
 static struct ty *
 column_type(struct gen *g, const json_t *col)
@@ -208,7 +212,8 @@ column_type(struct gen *g, const json_t *col)
 	if (g->bare == NULL)
 		g->bare = json_object();
 	json_object_keylen_foreach((json_t *)(uintptr_t)col, k, klen, v)
-		if (!key_is(k, klen, "origin") && !key_is(k, klen, "from"))
+		if (!key_is(k, klen, "origin") && !key_is(k, klen, "from") &&
+		    !key_is(k, klen, "physical"))
 			json_object_setn(g->bare, k, klen, v);
 	t = ty_from_json(g->bare);
 	json_object_clear(g->bare);
@@ -352,24 +357,139 @@ interval(struct gen *g, json_int_t secs)
 	sb_adds(&g->out, secs < 100 ? " SECOND" : " DAY TO SECOND");
 }
 
+/*
+ * A stream column that the format reads with another type than the query
+ * sees (fluid-check's "physical" type: a timestamp_ltz read with
+ * avro-confluent, whose Flink 1.20 format has no Avro type for it, is
+ * read as the TIMESTAMP it is on the wire) is declared with its physical
+ * type under its own name, which is the Avro field's, and converted by
+ * the view source_events (see source()).  The event time is converted by
+ * a computed column instead, which carries the watermark, named
+ * "<name> ltz": no plain identifier, so no stream column has that name.
+ */
+#define CONVERTED	" ltz"
+
+static bool
+converted(const json_t *col)
+{
+	return json_is_object(json_object_get(col, "physical"));
+}
+
+static void
+converted_ident(struct gen *g, const char *name)
+{
+	char *n;
+
+	if (name == NULL) {
+		fail(g, "an identifier");
+		return;
+	}
+	n = xasprintf("%s" CONVERTED, name);
+	ident(g, n);
+	free(n);
+}
+
+/* "`name` TYPE" with the column's physical type. */
+static void
+physical_column(struct gen *g, const json_t *col)
+{
+	struct ty *t = ty_from_json(json_object_get(col, "physical"));
+
+	ident(g, str(col, "name"));
+	sb_addc(&g->out, ' ');
+	if (t == NULL) {
+		fail(g, "a column's physical type");
+		return;
+	}
+	sql_type(g, t);
+	ty_free(t);
+}
+
+/*
+ * "CAST(`name` AS TYPE)", TYPE the column's own.  Avro's
+ * timestamp-millis and -micros are instants, which the format reads as
+ * their UTC wall-clock time; CAST of a TIMESTAMP to TIMESTAMP_LTZ takes
+ * it as wall-clock time in the session time zone, which the script sets
+ * to UTC (see source()), so the cast gives back the instant exactly.
+ * A CAST of a ROW, ARRAY or MAP converts the fields, elements and values
+ * inside it (by position, so the names and order are the physical
+ * type's, which are the column's).
+ */
+static void
+conversion(struct gen *g, const json_t *col)
+{
+	struct ty *t = column_type(g, col);
+
+	sb_adds(&g->out, "CAST(");
+	ident(g, str(col, "name"));
+	sb_adds(&g->out, " AS ");
+	if (t == NULL) {
+		fail(g, "a column type");
+		return;
+	}
+	sql_type(g, t);
+	ty_free(t);
+	sb_addc(&g->out, ')');
+}
+
+/*
+ * The source table, with its columns as the format reads them.  When
+ * none is converted, that is source_events itself.  Otherwise it is
+ * source_events_avro, and source_events is a view that converts each
+ * converted column under the column's name: the mapping and a build's
+ * own SQL ("one SELECT from source_events") see the declared types.  A
+ * converted event time is converted by a computed column of the table,
+ * "`name ltz` AS CAST(...)", because the watermark must be declared
+ * there, on the converted value; the view passes it on as the column's
+ * (a column selected as it is stays the rowtime attribute).  Only the
+ * event time, a scalar: Flink 1.20 fails a view over a computed column
+ * of a ROW type ("Conversion to relational algebra failed to preserve
+ * datatypes", the computed column's ROW not being of the kind the
+ * validator derives), which the same CAST in the view does not.
+ */
 static void
 source(struct gen *g, const json_t *st)
 {
 	const json_t *key = json_object_get(st, "key"), *c, *et, *src, *cols;
-	const char *fmt = str(st, "format"), *origin, *reg;
+	const char *fmt = str(st, "format"), *origin, *reg, *etcol = NULL;
 	struct sb fields;
 	size_t i;
 	int first = 1;
+	bool conv = false, etconv = false;
 
 	src = json_object_get(st, "source");
 	et = json_object_get(st, "eventTime");
 	cols = json_object_get(st, "columns");
+	if (json_is_object(et))
+		etcol = str(et, "column");
+	json_array_foreach(cols, i, c)
+		if (converted(c)) {
+			conv = true;
+			if (etcol != NULL && streq(str(c, "name"), etcol))
+				etconv = true;
+		}
+	if (conv) {
+		/*
+		 * The conversion is exact only in UTC (see conversion()):
+		 * in another zone every value would shift by its offset.
+		 * Flink 1.20 has no zone-free way to make an instant of a
+		 * TIMESTAMP inside a ROW, ARRAY or MAP (UNIX_TIMESTAMP and
+		 * TO_TIMESTAMP_LTZ of a string use the session zone too,
+		 * TIMESTAMPDIFF overflows an INT), so the session is UTC.
+		 */
+		if (sqlq_set(&g->out, "table.local-time-zone", "UTC") == -1)
+			fail(g, "the session time zone");
+		sb_addc(&g->out, '\n');
+	}
 	sb_adds(&g->out, "CREATE TEMPORARY TABLE ");
-	ident(g, "source_events");
+	ident(g, conv ? "source_events_avro" : "source_events");
 	sb_adds(&g->out, " (");
 	json_array_foreach(cols, i, c) {
 		sb_adds(&g->out, i ? ",\n  " : "\n  ");
-		column(g, c);
+		if (converted(c))
+			physical_column(g, c);
+		else
+			column(g, c);
 		origin = str(c, "origin");
 		if (origin && strcmp(origin, "metadata") == 0) {
 			/* Read-only metadata must be VIRTUAL. */
@@ -378,11 +498,24 @@ source(struct gen *g, const json_t *st)
 			sb_adds(&g->out, " VIRTUAL");
 		}
 	}
+	json_array_foreach(cols, i, c)
+		if (etconv && streq(str(c, "name"), etcol)) {
+			sb_adds(&g->out, ",\n  ");
+			converted_ident(g, etcol);
+			sb_adds(&g->out, " AS ");
+			conversion(g, c);
+		}
 	if (json_is_object(et)) {
 		sb_adds(&g->out, ",\n  WATERMARK FOR ");
-		ident(g, str(et, "column"));
+		if (etconv)
+			converted_ident(g, etcol);
+		else
+			ident(g, etcol);
 		sb_adds(&g->out, " AS ");
-		ident(g, str(et, "column"));
+		if (etconv)
+			converted_ident(g, etcol);
+		else
+			ident(g, etcol);
 		interval(g, json_integer_value(json_object_get(et,
 		    "delaySeconds")));
 	}
@@ -430,6 +563,25 @@ source(struct gen *g, const json_t *st)
 	} else
 		option(g, "value.avro-confluent.url", reg, &first);
 	sb_adds(&g->out, "\n);\n\n");
+	if (!conv)
+		return;
+	sb_adds(&g->out, "CREATE TEMPORARY VIEW ");
+	ident(g, "source_events");
+	sb_adds(&g->out, " AS\nSELECT");
+	json_array_foreach(cols, i, c) {
+		sb_adds(&g->out, i ? ",\n  " : "\n  ");
+		if (etconv && streq(str(c, "name"), etcol)) {
+			converted_ident(g, etcol);
+			sb_adds(&g->out, " AS ");
+		} else if (converted(c)) {
+			conversion(g, c);
+			sb_adds(&g->out, " AS ");
+		}
+		ident(g, str(c, "name"));
+	}
+	sb_adds(&g->out, "\nFROM ");
+	ident(g, "source_events_avro");
+	sb_adds(&g->out, ";\n\n");
 }
 
 static void expr(struct gen *, const json_t *, const struct ty *);

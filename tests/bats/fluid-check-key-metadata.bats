@@ -86,16 +86,18 @@ teardown() { fluid_teardown; }
 	assert_jq '.check.builds[0].stream.key.format == "avro-confluent"'
 }
 
-@test "stream: an avro-confluent key refuses a timestamp_ltz column" {
+@test "stream: an avro-confluent key reads a timestamp_ltz column as timestamp" {
 	subst 'format: raw' 'format: avro-confluent'
 	add source 'schemaRegistryUrl: https://registry.example.com'
 	subst '- {name: order_key, type: string}' \
 	    '- {name: order_key, type: string}
             - {name: order_at, type: timestamp_ltz(3)}'
-	validate
-	build_refused "$(at 'name: order_at' timestamp_ltz)" \
-	    'properties.stream.key.schema.order_at.type' \
-	    'cannot be read with avro-confluent'
+	check
+	ir
+	# The key's column is converted; the json value's are read as they are.
+	assert_jq '[.check.builds[0].stream.columns[] | select(has("physical"))
+	    | [.name, .type, .physical]] == [["order_at", "timestamp_ltz(3)",
+	    {"type": "timestamp(3)", "required": false}]]'
 }
 
 @test "stream: an avro-confluent key without a registry is refused" {

@@ -257,8 +257,8 @@ teardown() { fluid_teardown; }
 	assert_jq '.check.builds[0].stream.format == "json"'
 }
 
-# Flink 1.20's avro format has no Avro type for TIMESTAMP_LTZ (see the
-# refusals below): an avro contract declares its instants timestamp(p).
+# The base contract's instants as timestamp(p), which avro-confluent
+# reads as they are (no conversion: see the tests at the end).
 avro_timestamps() {
 	subst '{name: event_time, type: timestamp_ltz(3)}' \
 	    '{name: event_time, type: timestamp(3)}'
@@ -276,31 +276,6 @@ avro_timestamps() {
 	assert_jq '.check.builds[0].stream.format == "avro-confluent"'
 	assert_jq '.check.builds[0].stream.source.schemaRegistryUrl ==
 	    "https://registry.example.com"'
-}
-
-@test "stream: avro-confluent refuses a timestamp_ltz value column, at its type" {
-	subst 'format: json' 'format: avro-confluent'
-	add source 'schemaRegistryUrl: https://registry.example.com'
-	validate
-	build_refused "$(at 'type: timestamp_ltz\(3\)$' timestamp_ltz)" \
-	    'properties.stream.schema.event_time.type' \
-	    "timestamp_ltz\(3\) cannot be read with avro-confluent: Flink 1.20's Avro format has no type for it; declare timestamp\(3\) \(Avro timestamp-millis"
-}
-
-@test "stream: avro-confluent refuses timestamp_ltz nested in an element's struct" {
-	subst 'format: json' 'format: avro-confluent'
-	add source 'schemaRegistryUrl: https://registry.example.com'
-	avro_timestamps
-	add stream '- name: visits
-  type: array
-  element:
-    type: struct
-    fields:
-      - {name: at, type: "timestamp_ltz(6)"}'
-	validate
-	build_refused "$(at 'name: at, type: "timestamp_ltz' '"timestamp_ltz')" \
-	    'properties.stream.schema.visits.element.fields.at.type' \
-	    'declare timestamp\(6\) \(Avro timestamp-micros, an instant in UTC\)$'
 }
 
 @test "stream: timestamp_ltz in a json stream is accepted, nested too" {
@@ -414,4 +389,139 @@ avro_timestamps() {
 	build_refused "$(at 'delaySeconds: -1' -1)" \
 	    'properties.parameters.flink.eventTime.delaySeconds' \
 	    'must not be negative'
+}
+
+# --- avro-confluent and timestamp_ltz ------------------------------------
+# Flink 1.20's avro-confluent format has no Avro type for TIMESTAMP_LTZ:
+# a column holding one is read as TIMESTAMP(p) (its "physical" type in
+# the IR) and converted by fluid-sqlgen.
+
+# avro: the base contract's value read with avro-confluent, with a registry.
+avro() {
+	subst 'format: json' 'format: avro-confluent'
+	add source 'schemaRegistryUrl: https://registry.example.com'
+}
+
+# col NAME: a jq filter for the IR of stream column NAME.
+col() {
+	printf '.check.builds[0].stream.columns[] | select(.name == "%s")' "$1"
+}
+
+@test "avro ltz: the spec's timestamp_ltz(3) event time with avro-confluent is accepted" {
+	avro
+	validate
+	accepted
+}
+
+@test "avro ltz: a top-level timestamp_ltz(3) keeps its type, is read as timestamp(3), stays the event time" {
+	avro
+	check
+	ir
+	assert_jq "$(col event_time) | .type == \"timestamp_ltz(3)\" and
+	    .physical == {\"type\": \"timestamp(3)\", \"required\": false}"
+	assert_jq '.check.builds[0].stream.eventTime.column == "event_time"'
+	# What a mapping reads is the converted value, of the declared type.
+	assert_jq "$(output event_time) | .expr.op == \"path\" and
+	    .expr.root == \"event_time\""
+}
+
+@test "avro ltz: nested in a struct, an array's element and a map's value, read as timestamp" {
+	avro
+	add stream '- name: doc
+  type: struct
+  fields:
+    - {name: id, type: string, required: true}
+    - {name: at, type: "timestamp_ltz(3)"}
+- name: visits
+  type: array
+  element:
+    type: struct
+    fields:
+      - {name: at, type: "timestamp_ltz(0)", required: true}
+- name: seen
+  type: map
+  key: {type: string, required: true}
+  value: {type: "timestamp_ltz(3)"}'
+	check
+	ir
+	assert_jq "$(col doc) | .fields[1].type == \"timestamp_ltz(3)\" and
+	    .physical.fields == [{\"name\": \"id\", \"type\": \"string\",
+	    \"required\": true}, {\"name\": \"at\", \"type\": \"timestamp(3)\",
+	    \"required\": false}]"
+	assert_jq "$(col visits) | .element.fields[0].type == \"timestamp_ltz(0)\"
+	    and .physical.element.fields[0] == {\"name\": \"at\",
+	    \"type\": \"timestamp(0)\", \"required\": true}"
+	assert_jq "$(col seen) | .value.type == \"timestamp_ltz(3)\" and
+	    .physical.value == {\"type\": \"timestamp(3)\", \"required\": false}
+	    and .physical.key == {\"type\": \"string\", \"required\": true}"
+}
+
+@test "avro ltz: a column without timestamp_ltz has no physical type" {
+	avro
+	add stream '- {name: seen_at, type: timestamp(3)}'
+	check
+	ir
+	assert_jq "[($(col seen_at)), ($(col quantity))] | length == 2 and
+	    all(has(\"physical\") | not)"
+	assert_jq "[.check.builds[0].stream.columns[] | select(has(\"physical\"))
+	    | .name] == [\"event_time\"]"
+}
+
+@test "avro ltz: json reads timestamp_ltz as it is: no physical type" {
+	check
+	ir
+	assert_jq "[.check.builds[0].stream.columns[] | select(has(\"physical\"))]
+	    == []"
+	assert_jq "$(col event_time) | .type == \"timestamp_ltz(3)\""
+}
+
+@test "avro ltz: the Kafka timestamp metadata is no Avro field: no physical type" {
+	avro
+	add metadata '- {name: kafka_ts, from: timestamp}'
+	check
+	ir
+	assert_jq "$(col kafka_ts) | .type == \"timestamp_ltz(3)\" and
+	    (has(\"physical\") | not)"
+}
+
+@test "avro ltz: without a registry the avro value is still refused" {
+	subst 'format: json' 'format: avro-confluent'
+	validate
+	build_refused "$(at 'bootstrapServers: kafka:9092' bootstrapServers)" \
+	    'properties.parameters.flink.source.schemaRegistryUrl' 'is required'
+}
+
+# Flink 1.20's Avro format refuses a TIMESTAMP finer than milliseconds
+# when it derives the reader schema (the live lane found it).
+@test "avro ltz: timestamp_ltz(6) nested in an avro element's struct is refused, at its type" {
+	avro
+	add stream '- name: visits
+  type: array
+  element:
+    type: struct
+    fields:
+      - {name: at, type: "timestamp_ltz(6)"}'
+	validate
+	build_refused "$(at 'name: at, type: "timestamp_ltz' '"timestamp_ltz')" \
+	    'properties.stream.schema.visits.element.fields.at.type' \
+	    "timestamp_ltz\(6\) cannot be read with avro-confluent: Flink 1.20's Avro format reads timestamps of precision 3 or less \(Avro timestamp-millis\); declare timestamp_ltz\(3\)$"
+}
+
+@test "avro ltz: a timestamp(6) map value of an avro value is refused too" {
+	avro
+	add stream '- name: seen
+  type: map
+  key: {type: string, required: true}
+  value: {type: "timestamp(6)"}'
+	validate
+	build_refused "$(at 'value: \{type: "timestamp\(6' '"timestamp')" \
+	    'properties.stream.schema.seen.value.type' \
+	    'declare timestamp\(3\)$'
+}
+
+@test "avro ltz: timestamp(6) in a json stream is accepted" {
+	add stream '- {name: seen_at, type: timestamp(6)}'
+	check
+	ir
+	assert_jq "$(col seen_at) | .type == \"timestamp(6)\""
 }

@@ -279,9 +279,9 @@ def cases():
     c["json_key_prefix"] = contract("json_key_prefix", [
         col("event_id", "string", True), col("key_event_id", "string"), col("key_n", "int")],
         key={"format": "json", "prefix": "key_", "schema": [col("event_id", "string"), col("n", "int")]})
-    # avro-confluent value with a TIMESTAMP_LTZ(3): fluid-check refuses it (Flink 1.20's
-    # avro format cannot derive an Avro type for it; the lane found that), so the
-    # report lists it as refused by fluid; avro_plain below is what Flink EXPLAINs.
+    # avro-confluent value with a TIMESTAMP_LTZ(3) as the event time: Flink 1.20's avro
+    # format cannot derive an Avro type for it (the lane found that), so fluid reads it
+    # as TIMESTAMP(3) and converts it, the watermark on the converted value.
     c["avro_value"] = contract("avro_value", [
         col("event_id", "string", True), col("dec", "decimal(10,2)"), col("tsl3", "timestamp_ltz(3)"),
         struct("s1", [struct("s2", [struct("s3", [struct("s4", [col("leaf", "string"), col("num", "int")])])])]),
@@ -297,6 +297,54 @@ def cases():
         fmt="avro-confluent", event_time="ts3",
         value=[col("event_id", "string", True), col("dec", "decimal(10,2)"), col("ts3", "timestamp(3)"),
                by_name("s1"), by_name("words"), by_name("attrs")])
+    # timestamp_ltz with avro-confluent, nested: in a struct (beside a required field),
+    # in an array's struct element, as a map's value and in a map's struct value;
+    # landed, lifted, looked up; the event time at the top.
+    ltz_value = [
+        col("event_id", "string", True), col("tsl3", "timestamp_ltz(3)"), col("ts3", "timestamp(3)"),
+        struct("doc", [col("id", "string", True), col("at", "timestamp_ltz(3)"),
+                       struct("inner", [col("y", "timestamp_ltz(3)", True)])]),
+        array("visits", el("struct", fields=[col("page", "string"), col("at", "timestamp_ltz(3)", True)])),
+        array("stamps", el("timestamp_ltz(3)")),
+        smap("seen", el("timestamp_ltz(3)")),
+        smap("by", el("struct", fields=[col("at", "timestamp_ltz(0)"), col("n", "int")]))]
+    c["avro_ltz_struct"] = contract("avro_ltz_struct", [
+        col("event_id", "string", True), col("tsl3", "timestamp_ltz(3)"), copy.deepcopy(ltz_value[3]),
+        col("doc_at", "timestamp_ltz(3)"), col("inner_y", "timestamp_ltz(3)")],
+        fmt="avro-confluent", event_time="tsl3", value=ltz_value,
+        mapping={"columns": [{"name": "doc_at", "from": "doc.at"},
+                             {"name": "inner_y", "from": "doc.inner.y"}]})
+    c["avro_ltz_array"] = contract("avro_ltz_array", [
+        col("event_id", "string", True), copy.deepcopy(ltz_value[4]), copy.deepcopy(ltz_value[5]),
+        col("ts3", "timestamp(3)")],
+        fmt="avro-confluent", event_time="tsl3", value=ltz_value)
+    c["avro_ltz_map"] = contract("avro_ltz_map", [
+        col("event_id", "string", True), copy.deepcopy(ltz_value[6]), copy.deepcopy(ltz_value[7]),
+        col("seen_k", "timestamp_ltz(3)"), col("by_at", "timestamp_ltz(0)")],
+        fmt="avro-confluent", event_time="tsl3", value=ltz_value,
+        mapping={"columns": [{"name": "seen_k", "from": "seen['k']"},
+                             {"name": "by_at", "from": "by['it''s'].at"}]})
+    # Explode the array of structs holding timestamp_ltz (with the rows of null elements).
+    c["avro_ltz_explode"] = contract("avro_ltz_explode", [
+        col("event_id", "string", True), col("page", "string"), col("at", "timestamp_ltz(3)"),
+        col("tsl3", "timestamp_ltz(3)")],
+        fmt="avro-confluent", event_time="tsl3", value=ltz_value,
+        mapping={"explode": {"path": "visits", "as": "v"}, "columns": [
+            {"name": "page", "from": "v.page"}, {"name": "at", "from": "v.at"}]})
+    # An avro key with a prefix holding a timestamp_ltz, the event time; a raw-free key.
+    c["avro_ltz_key"] = contract("avro_ltz_key", [
+        col("event_id", "string", True), col("key_id", "string"), col("key_at", "timestamp_ltz(3)"),
+        col("tsl3", "timestamp_ltz(3)"), col("kafka_timestamp", "timestamp_ltz(3)", True)],
+        fmt="avro-confluent", event_time="key_at", value=ltz_value,
+        key={"format": "avro-confluent", "prefix": "key_",
+             "schema": [col("id", "string"), col("at", "timestamp_ltz(3)")]})
+    # The build's own SQL reads source_events with the declared (converted) types.
+    c["avro_ltz_own_sql"] = contract("avro_ltz_own_sql", [
+        col("event_id", "string", True), col("tsl3", "timestamp_ltz(3)"), col("at", "timestamp_ltz(3)"),
+        col("first_visit", "timestamp_ltz(3)")],
+        fmt="avro-confluent", event_time="tsl3", value=ltz_value,
+        sql="SELECT `event_id`, `tsl3`, `doc`.`at` AS `at`, `visits`[1].`at` AS `first_visit` "
+            "FROM `source_events` WHERE `tsl3` > TIMESTAMPADD(DAY, -1, `tsl3`)")
     # No key, no metadata, no event time.
     c["bare"] = contract("bare", [col("event_id", "string", True), col("d", "double")],
                          key=None, meta=[], event_time=None)
