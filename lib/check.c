@@ -723,8 +723,10 @@ build_id_repeats(struct contract *k, struct chk_loc *l, json_t *builds,
  * namespace and table in lower case, for catalogs differ there: Iceberg's
  * own REST server keeps the case of names, but catalogs behind the same
  * API (Glue, Hive Metastore, Unity) fold it, so Orders and orders may be
- * one table.  NULL when a part is missing or malformed: the expose's own
- * checks say so.
+ * one table.  A query on the catalog uri does not tell two catalogs
+ * apart (chk_uri_norm() drops it): for this rule, taking two URIs for
+ * one catalog errs on the side of a refusal.  NULL when a part is
+ * missing or malformed: the expose's own checks say so.
  */
 static char *
 table_key(json_t *x)

@@ -226,7 +226,7 @@ bool	 chk_name_in(json_t *set, const char *name);
  * read a location (s3://b/x/../c is s3://b/c, s3://b//x is s3://b/x);
  * where they differ among themselves, two spellings that one of them
  * reads as one place are one place here.  User info, a query and a
- * fragment are not part of it (callers refuse or compare them apart).
+ * fragment are not part of it: URIs that differ only there are one.
  * NULL with *why a reason that does not quote s when s is no URL or
  * encodes a control character.
  */
