@@ -5,11 +5,14 @@
  * check_stream.c, check_expose.c and check_mapping.c.
  */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "check.h"
 #include "check_int.h"
 #include "digest.h"
+#include "path.h"
 #include "url.h"
 
 static const char *const build_props[] = {
@@ -37,6 +40,15 @@ static const char *const governance_keys[] = {
 #define ID_RULE	"must be letters, digits, '.', '_' and '-', not starting " \
 	"with '.' or '-' and without '--' (the in-pod SQL runner reads it " \
 	"as a comment)"
+
+/*
+ * What fluid does not check in a contract outside the managed lane: it
+ * reads only the root keys, and the FLUID JSON Schema's own rules (expose
+ * kinds, engines, identifiers) are that schema's validator's.
+ */
+#define UNCHECKED "fluid checked only fluidVersion, kind, id and name, " \
+	"not the FLUID schema's rules: expose kinds and bindings, build " \
+	"engines and outputs, and column names and types were not checked"
 
 /* A checkpoint, savepoint or HA location, for the overlap test. */
 struct place {
@@ -136,20 +148,18 @@ image_pinned(const char *s)
 	return true;
 }
 
+/* uri (stolen) is chk_uri_norm()'s: equal places are equal strings. */
 static void
 add_place(struct contract *k, struct chk_loc *l, const char *key,
-    const char *uri, const char *build)
+    char *uri, const char *build)
 {
 	struct chk_loc_mark m = chk_loc_mark(l);
 	struct place *p;
-	size_t n = strlen(uri);
 
-	while (n > 0 && uri[n - 1] == '/')
-		n--;
 	k->places = xreallocarray(k->places, k->nplaces + 1,
 	    sizeof(*k->places));
 	p = &k->places[k->nplaces++];
-	p->uri = xstrndup(uri, n);
+	p->uri = uri;
 	chk_loc_key(l, key);
 	p->ptr = xstrdup(l->ptr.buf);
 	p->path = xstrdup(l->path.buf);
@@ -170,7 +180,7 @@ deployment_check(struct contract *k, struct chk_loc *l, json_t *flink,
 	const char *name, *ns, *ctx, *sa, *image, *state, *s, *why;
 	struct url u;
 	size_t i;
-	char *key;
+	char *key, *norm;
 
 	if (dep == NULL) {
 		*ok = false;
@@ -250,9 +260,12 @@ deployment_check(struct contract *k, struct chk_loc *l, json_t *flink,
 				chk_err(c, l, "names no bucket: write "
 				    "s3://BUCKET/PATH");
 				*ok = false;
+			} else if ((norm = chk_uri_norm(s, &why)) == NULL) {
+				chk_err(c, l, "%s", why);
+				*ok = false;
 			} else {
 				chk_loc_reset(l, m2);
-				add_place(k, l, s3[i], s, build);
+				add_place(k, l, s3[i], norm, build);
 				json_object_set_new(ir, s3[i],
 				    json_string(s));
 			}
@@ -543,6 +556,59 @@ management_of(json_t *b)
 	return json_string_value(f);
 }
 
+/*
+ * " (did you mean 'operator'?)" when mg, a management value that is
+ * not operator, looks like a misspelling of it (one edit away, or
+ * another case), else "".  Any other value is a build that runs
+ * elsewhere, as the spec has it, and gets no hint.
+ */
+static const char *
+management_hint(const char *mg, char *buf, size_t n)
+{
+	static const char *const known[] = { "operator" };
+
+	buf[0] = '\0';
+	if (mg == NULL || chk_has_control(mg))
+		return buf;
+	if (strcasecmp(mg, known[0]) == 0) {
+		snprintf(buf, n, " (did you mean '%s'?)", known[0]);
+		return buf;
+	}
+	return chk_didyoumean(mg, known, 1, buf, n);
+}
+
+/*
+ * In a contract without a managed build, a management value that looks
+ * like a misspelt operator: the build is then not the lane's, silently
+ * but for this warning.
+ */
+static void
+management_typos(struct contract *k, json_t *builds)
+{
+	struct chk_loc l;
+	json_t *b;
+	const char *mg;
+	char hint[64];
+	size_t i;
+
+	chk_loc_init(&l);
+	json_array_foreach(builds, i, b) {
+		mg = management_of(b);
+		if (*management_hint(mg, hint, sizeof(hint)) == '\0')
+			continue;
+		chk_loc_set(&l, "", "");
+		chk_loc_key(&l, "builds");
+		chk_loc_idx(&l, i);
+		chk_loc_key(&l, "properties");
+		chk_loc_key(&l, "parameters");
+		chk_loc_key(&l, "flink");
+		chk_loc_key(&l, "management");
+		chk_warn(&k->c, &l, "'%s' is not operator%s, so this build is "
+		    "not in the managed Flink lane", mg, hint);
+	}
+	chk_loc_release(&l);
+}
+
 /* No two locations equal, and none inside another. */
 static void
 places_check(struct contract *k)
@@ -615,16 +681,118 @@ present(json_t *o, const char *key)
 	return v != NULL && !json_is_null(v);
 }
 
+/*
+ * Whether id (build i's, well-formed) repeats an earlier build's, after
+ * an error saying so.  Ids that differ only by case repeat too: generate
+ * writes <id>.sql for each build, and on a case-insensitive file system
+ * (macOS's and Windows' defaults) two such files are one.  An id is
+ * well-formed ASCII, so it can be echoed and its case folded bytewise.
+ */
+static bool
+build_id_repeats(struct contract *k, struct chk_loc *l, json_t *builds,
+    const char *id, size_t i)
+{
+	char *low = chk_lower_dup(id);
+	json_t *seen = json_object_get(k->build_ids, low);
+	const char *other;
+	long long j;
+
+	if (seen == NULL) {
+		json_object_set_new(k->build_ids, low,
+		    json_integer((json_int_t)i));
+		free(low);
+		return false;
+	}
+	free(low);
+	j = (long long)json_integer_value(seen);
+	other = json_string_value(json_object_get(json_array_get(builds,
+	    (size_t)j), "id"));
+	if (other == NULL || strcmp(other, id) == 0)
+		chk_err_at(&k->c, l, "id", "%s is also builds[%lld].id", id, j);
+	else
+		chk_err_at(&k->c, l, "id", "%s differs from builds[%lld].id "
+		    "%s only by case: generate writes one <id>.sql per build, "
+		    "and a case-insensitive file system holds one file for "
+		    "both", id, j, other);
+	return true;
+}
+
+/*
+ * The Iceberg table expose x names, as the key that tells two apart:
+ * its catalog uri and warehouse normalised (chk_uri_norm()), and its
+ * namespace and table in lower case, for catalogs differ there: Iceberg's
+ * own REST server keeps the case of names, but catalogs behind the same
+ * API (Glue, Hive Metastore, Unity) fold it, so Orders and orders may be
+ * one table.  A query on the catalog uri does not tell two catalogs
+ * apart (chk_uri_norm() drops it): for this rule, taking two URIs for
+ * one catalog errs on the side of a refusal.  NULL when a part is
+ * missing or malformed: the expose's own checks say so.
+ */
+static char *
+table_key(json_t *x)
+{
+	json_t *loc = json_object_get(json_object_get(x, "binding"),
+	    "location");
+	const char *uri = json_string_value(json_object_get(loc, "uri"));
+	const char *wh = json_string_value(json_object_get(loc, "warehouse"));
+	const char *ns = json_string_value(json_object_get(loc, "namespace"));
+	const char *t = json_string_value(json_object_get(loc, "table"));
+	const char *why;
+	char *nu, *nw, *lns, *lt, *key = NULL;
+
+	if (uri == NULL || wh == NULL || ns == NULL || t == NULL ||
+	    !path_is_ident(ns) || !path_is_ident(t))
+		return NULL;
+	nu = chk_uri_norm(uri, &why);
+	nw = chk_uri_norm(wh, &why);
+	if (nu != NULL && nw != NULL) {
+		lns = chk_lower_dup(ns);
+		lt = chk_lower_dup(t);
+		/* No part holds a newline: URLs and identifiers cannot. */
+		key = xasprintf("%s\n%s\n%s\n%s", nu, nw, lns, lt);
+		free(lns);
+		free(lt);
+	}
+	free(nu);
+	free(nw);
+	return key;
+}
+
+/* One build writes each Iceberg table, whichever expose names it. */
+static void
+same_table(struct contract *k, struct chk_loc *l, json_t *tables, size_t i)
+{
+	struct chk_loc_mark m = chk_loc_mark(l);
+	char *key = table_key(json_array_get(k->exposes, i));
+	json_t *seen;
+
+	if (key == NULL)
+		return;
+	if ((seen = json_object_get(tables, key)) == NULL)
+		json_object_set_new(tables, key, json_integer((json_int_t)i));
+	else {
+		chk_loc_key(l, "binding");
+		chk_loc_key(l, "location");
+		chk_err_at(&k->c, l, "table", "exposes[%lld] names the same "
+		    "Iceberg table (catalog uri, warehouse, namespace and "
+		    "table, the names compared ignoring case): one build "
+		    "writes each table", (long long)json_integer_value(seen));
+		chk_loc_reset(l, m);
+	}
+	free(key);
+}
+
 static json_t *
 check_contract(struct contract *k, json_t *doc)
 {
 	struct chk *c = &k->c;
 	struct chk_loc l;
 	json_t *builds, *b, *ir, *out = json_array(), *x;
+	json_t *tables = json_object();	/* table_key() -> expose index */
 	const char *version, *id, *mg;
 	size_t i, nmanaged = 0;
 	bool managed_lane, dup;
-	char *label;
+	char *label, hint[64];
 
 	chk_loc_init(&l);
 	version = chk_get_str(c, &l, doc, "fluidVersion", true);
@@ -667,6 +835,8 @@ check_contract(struct contract *k, json_t *doc)
 		    "properties.parameters.flink.management: operator, which "
 		    "needs fluidVersion \"%s\"", CHECK_MANAGED_VERSION);
 	}
+	if (nmanaged == 0)
+		management_typos(k, builds);
 	if (nmanaged == 0 || !managed_lane)
 		goto done;
 	c->lane = "Managed Flink: ";
@@ -707,6 +877,7 @@ check_contract(struct contract *k, json_t *doc)
 						break;
 					}
 			}
+			same_table(k, &l, tables, i);
 		}
 		chk_loc_set(&l, "", "");
 	}
@@ -723,14 +894,8 @@ check_contract(struct contract *k, json_t *doc)
 		if (id != NULL && !build_id_ok(id)) {
 			chk_err_at(c, &l, "id", ID_RULE);
 			id = NULL;
-		} else if (id != NULL && json_object_get(k->build_ids, id)) {
-			chk_err_at(c, &l, "id", "builds[%lld] has the same id",
-			    (long long)json_integer_value(json_object_get(
-			    k->build_ids, id)));
-			dup = true;
 		} else if (id != NULL)
-			json_object_set_new(k->build_ids, id,
-			    json_integer((json_int_t)i));
+			dup = build_id_repeats(k, &l, builds, id, i);
 		mg = management_of(b);
 		chk_loc_set(&l, "", "");
 		if (mg == NULL || strcmp(mg, "operator") != 0) {
@@ -743,9 +908,16 @@ check_contract(struct contract *k, json_t *doc)
 				chk_loc_key(&l, "parameters");
 				chk_loc_key(&l, "flink");
 				chk_loc_key(&l, "management");
-				chk_err(c, &l, "a managed contract holds only "
-				    "managed builds: set management: "
-				    "operator");
+				if (*management_hint(mg, hint,
+				    sizeof(hint)) != '\0')
+					chk_err(c, &l, "'%s' is not a "
+					    "management fluid knows%s: a "
+					    "managed contract holds only "
+					    "managed builds", mg, hint);
+				else
+					chk_err(c, &l, "a managed contract "
+					    "holds only managed builds: set "
+					    "management: operator");
 			} else
 				chk_err(c, &l, "a managed contract holds only "
 				    "managed builds: set parameters.flink."
@@ -782,13 +954,28 @@ check_contract(struct contract *k, json_t *doc)
 		}
 	places_check(k);
 done:
+	json_decref(tables);
+	/*
+	 * Outside the lane, validate's "ok" would read as a checked
+	 * contract: say what was not checked.  Not when the builds could
+	 * not be read: that is said already.
+	 */
+	if (nmanaged == 0 && version != NULL && (managed_lane ||
+	    strcmp(version, CHECK_STABLE_VERSION) == 0) && (builds != NULL ||
+	    !present(doc, "builds"))) {
+		chk_loc_set(&l, "", "");
+		chk_loc_key(&l, managed_lane ? "builds" : "fluidVersion");
+		if (managed_lane)
+			chk_warn(c, &l, "no build sets properties.parameters."
+			    "flink.management: operator, so the managed Flink "
+			    "lane's rules did not apply: %s", UNCHECKED);
+		else
+			chk_warn(c, &l, "\"%s\" is not the managed Flink "
+			    "lane's schema version (\"%s\"), so the lane's "
+			    "rules did not apply: %s", version,
+			    CHECK_MANAGED_VERSION, UNCHECKED);
+	}
 	chk_loc_release(&l);
-	/* Not when the builds could not be read: that is said already. */
-	if (nmanaged == 0 && managed_lane && (builds != NULL ||
-	    !present(doc, "builds")))
-		diag_at(c->d, DIAG_WARNING, "/builds", "no build sets "
-		    "properties.parameters.flink.management: operator, so "
-		    "the managed Flink lane checked nothing");
 	return json_pack("{s:s?, s:b, s:{s:s?, s:O?}, s:o}", "schemaVersion",
 	    version, "managed", nmanaged > 0 && managed_lane, "product",
 	    "id", k->product, "name", json_object_get(doc, "name"),

@@ -216,6 +216,21 @@ const char *chk_lower_in(const char *s, char buf[CHK_LOWER_BUF],
 char	*chk_str_join(const char *a, const char *b);
 /* Is name, lower-cased, a key of set (which may be NULL)? */
 bool	 chk_name_in(json_t *set, const char *name);
+/*
+ * A location or catalog URI in the one spelling that tells whether two
+ * name the same place, allocated: "scheme://host[:port]/seg/seg", the
+ * host in lower case, without the scheme's default port, with every
+ * percent-escape decoded (%2F is a '/', %2E%2E a ".." segment), without
+ * empty or "." segments, each ".." dropping the segment before it, and
+ * without a trailing '/'.  That is how Flink's Path and the S3 clients
+ * read a location (s3://b/x/../c is s3://b/c, s3://b//x is s3://b/x);
+ * where they differ among themselves, two spellings that one of them
+ * reads as one place are one place here.  User info, a query and a
+ * fragment are not part of it: URIs that differ only there are one.
+ * NULL with *why a reason that does not quote s when s is no URL or
+ * encodes a control character.
+ */
+char	*chk_uri_norm(const char *s, const char **why);
 
 /* check_schema.c */
 /*

@@ -9,6 +9,7 @@
 
 #include "check_int.h"
 #include "jptr.h"
+#include "url.h"
 
 void
 chk_loc_init(struct chk_loc *l)
@@ -640,4 +641,99 @@ chk_word(struct chk *c, enum chk_word w)
 	if (c->words[w] == NULL)
 		c->words[w] = json_string(words[w]);
 	return json_incref(c->words[w]);
+}
+
+static int
+hexval(char ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	if (ch >= 'A' && ch <= 'F')
+		return ch - 'A' + 10;
+	return -1;
+}
+
+/* The port a scheme's clients use when none is written; 0: none. */
+static int
+default_port(const char *scheme)
+{
+	if (strcmp(scheme, "https") == 0)
+		return 443;
+	if (strcmp(scheme, "http") == 0)
+		return 80;
+	return 0;
+}
+
+/*
+ * libcurl's parser (url_parse()) gives the scheme in lower case, the
+ * host and port apart, and removes the dot segments it sees; what it
+ * leaves is done here: the host's case, a default port, percent-escapes
+ * and the dot segments they spell, repeated and trailing slashes.
+ */
+char *
+chk_uri_norm(const char *s, const char **why)
+{
+	struct url u;
+	struct sb out, seg;
+	size_t i, mark, *ends = NULL, nends = 0;
+	const char *p;
+	int hi, lo;
+	char ch;
+	bool bad = false;
+
+	if (url_parse(s, &u, why) == -1)
+		return NULL;
+	sb_init(&out);
+	sb_init(&seg);
+	for (i = 0; u.host[i] != '\0'; i++)
+		if (u.host[i] >= 'A' && u.host[i] <= 'Z')
+			u.host[i] = (char)(u.host[i] - 'A' + 'a');
+	sb_addf(&out, strchr(u.host, ':') ? "%s://[%s]" : "%s://%s",
+	    u.scheme, u.host);
+	if (u.port != 0 && u.port != default_port(u.scheme))
+		sb_addf(&out, ":%d", u.port);
+	mark = out.len;
+	/* One more than the segments there can be: a '/' ends the last. */
+	ends = xreallocarray(NULL, strlen(u.path) + 2, sizeof(*ends));
+	for (p = u.path;; p++) {
+		if (*p == '%' && (hi = hexval(p[1])) >= 0 &&
+		    (lo = hexval(p[2])) >= 0) {
+			ch = (char)(hi * 16 + lo);
+			p += 2;
+			if ((unsigned char)ch < 0x20 || ch == 0x7f) {
+				*why = "must not percent-encode control "
+				    "characters";
+				bad = true;
+				break;
+			}
+		} else
+			ch = *p;
+		if (ch != '/' && ch != '\0') {
+			sb_addc(&seg, ch);
+			continue;
+		}
+		/* A segment ends: "" and "." are none, ".." drops one. */
+		if (strcmp(seg.buf, "..") == 0) {
+			if (nends > 0)
+				nends--;
+			sb_truncate(&out, nends > 0 ? ends[nends - 1] : mark);
+		} else if (seg.len > 0 && strcmp(seg.buf, ".") != 0) {
+			sb_addc(&out, '/');
+			sb_addn(&out, seg.buf, seg.len);
+			ends[nends++] = out.len;
+		}
+		sb_truncate(&seg, 0);
+		if (*p == '\0')
+			break;
+	}
+	free(ends);
+	sb_release(&seg);
+	url_release(&u);
+	if (bad) {
+		sb_release(&out);
+		return NULL;
+	}
+	return sb_steal(&out);
 }

@@ -88,3 +88,55 @@ teardown() { fluid_teardown; }
 	build_refused "$(at 'haUri: s3:///' s3)" \
 	    'properties.parameters.flink.deployment.haUri' 'names no bucket'
 }
+
+# Locations are compared as Flink's Path reads them (chk_uri_norm(),
+# tested on its own in tests/unit/t_locnorm.c): these spell a place of
+# ingest-orders otherwise.
+@test "deployment: a location equal to another after its '..' is refused" {
+	second
+	subst 'haUri: s3://flink-state/shop-returns/ha # returns' \
+	    'haUri: s3://flink-state/shop-orders/x/../checkpoints # returns'
+	validate
+	refused "$(at 'haUri: s3://flink-state/shop-orders/x' s3)" \
+	    'Flink build ingest-returns: properties.parameters.flink.deployment.haUri' \
+	    "^is the same location as build ingest-orders's checkpointUri$"
+}
+
+@test "deployment: a location with repeated slashes nests like one without" {
+	second
+	subst 'haUri: s3://flink-state/shop-returns/ha # returns' \
+	    'haUri: s3://flink-state//shop-orders/savepoints//ha # returns'
+	validate
+	refused "$(at 'haUri: s3://flink-state//' s3)" \
+	    'Flink build ingest-returns: properties.parameters.flink.deployment.haUri' \
+	    "^lies inside build ingest-orders's savepointUri: .*may not nest$"
+}
+
+@test "deployment: a location equal to another but for case, escapes and a trailing slash is refused" {
+	second
+	subst 'haUri: s3://flink-state/shop-returns/ha # returns' \
+	    'haUri: s3://FLINK-STATE/shop-orders/%68a/ # returns'
+	validate
+	refused "$(at 'haUri: s3://FLINK-STATE' s3)" \
+	    'Flink build ingest-returns: properties.parameters.flink.deployment.haUri' \
+	    "^is the same location as build ingest-orders's haUri$"
+}
+
+@test "deployment: a location whose '..' leads elsewhere is accepted as written" {
+	second ingest-returns returns shop-returns \
+	    s3://flink-state/shop-orders/../shop-returns
+	check
+	ir
+	# The IR keeps the contract's spelling: only the comparison normalises.
+	assert_jq '.check.builds[1].deployment.checkpointUri ==
+	    "s3://flink-state/shop-orders/../shop-returns/checkpoints"'
+}
+
+@test "deployment: a location that percent-encodes a control character is refused" {
+	subst 'haUri: s3://flink-state/shop-orders/ha' \
+	    'haUri: s3://flink-state/shop-orders/h%0Aa'
+	validate
+	build_refused "$(at 'haUri: ' s3)" \
+	    'properties.parameters.flink.deployment.haUri' \
+	    '^must not percent-encode control characters$'
+}
