@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "sqlgen.h"
 #include "sqllex.h"
@@ -248,12 +249,90 @@ set_lines(struct gen *g, const json_t *b)
 	sb_addc(&g->out, '\n');
 }
 
+/* A catalog property from the IR: its name (klen bytes) and value. */
+struct cprop {
+	const char	*key;
+	size_t		 klen;
+	const char	*value;
+};
+
+/* Bytewise, as memcmp() orders them; a prefix sorts first. */
+static int
+cprop_cmp(const void *a, const void *b)
+{
+	const struct cprop *x = a, *y = b;
+	int r = memcmp(x->key, y->key, x->klen < y->klen ? x->klen : y->klen);
+
+	return r != 0 ? r : (x->klen > y->klen) - (x->klen < y->klen);
+}
+
+/*
+ * Catalog text from the IR, which fluid-check refuses when it would
+ * make Iceberg read the job's environment (env:NAME, ${...}) or holds a
+ * control character: refused here too, not trusted.
+ */
+static bool
+catalog_text_ok(const char *s)
+{
+	const char *p;
+
+	if (s == NULL)
+		return true;	/* option() reports it missing */
+	if (strncasecmp(s, "env:", 4) == 0 || strstr(s, "${") != NULL)
+		return false;
+	for (p = s; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return false;
+	return true;
+}
+
+static void
+catalog_option(struct gen *g, const char *key, const char *value,
+    int *first)
+{
+	if (!catalog_text_ok(key) || !catalog_text_ok(value))
+		fail(g, "a catalog option that reads the job's environment");
+	else
+		option(g, key, value, first);
+}
+
+/*
+ * The contract's properties, sorted by name, bytewise: the SQL then
+ * depends on the properties, not on the order a contract wrote them in,
+ * which its digest does not see.
+ */
+static void
+catalog_properties(struct gen *g, const json_t *props, int *first)
+{
+	struct cprop *v;
+	const char *k;
+	json_t *val;
+	size_t klen, i, n = 0;
+
+	if (!json_is_object(props))
+		return;
+	v = xcalloc(json_object_size(props) + 1, sizeof(*v));
+	json_object_keylen_foreach((json_t *)(uintptr_t)props, k, klen, val) {
+		v[n].key = k;
+		v[n].klen = klen;
+		v[n++].value = json_string_value(val);
+	}
+	qsort(v, n, sizeof(*v), cprop_cmp);
+	for (i = 0; i < n; i++) {
+		if (memchr(v[i].key, '\0', v[i].klen) != NULL) {
+			fail(g, "a catalog property name");
+			break;
+		}
+		catalog_option(g, v[i].key, v[i].value, first);
+	}
+	free(v);
+}
+
 static void
 catalog(struct gen *g, const json_t *table)
 {
 	const json_t *cat = json_object_get(table, "catalog");
-	const json_t *auth = json_object_get(cat, "auth"), *v;
-	const char *k;
+	const json_t *auth = json_object_get(cat, "auth");
 	int first = 1;
 
 	sb_adds(&g->out, "CREATE CATALOG ");
@@ -261,12 +340,10 @@ catalog(struct gen *g, const json_t *table)
 	sb_adds(&g->out, " WITH (");
 	option(g, "type", "iceberg", &first);
 	option(g, "catalog-type", "rest", &first);
-	option(g, "uri", str(cat, "uri"), &first);
-	option(g, "warehouse", str(cat, "warehouse"), &first);
+	catalog_option(g, "uri", str(cat, "uri"), &first);
+	catalog_option(g, "warehouse", str(cat, "warehouse"), &first);
 	option(g, "io-impl", "org.apache.iceberg.aws.s3.S3FileIO", &first);
-	json_object_foreach((json_t *)(uintptr_t)json_object_get(cat,
-	    "properties"), k, v)
-		option(g, k, json_string_value(v), &first);
+	catalog_properties(g, json_object_get(cat, "properties"), &first);
 	/*
 	 * Credentials by reference only: Iceberg's REST catalog replaces
 	 * env:NAME with the pod's environment variable NAME.
@@ -275,10 +352,10 @@ catalog(struct gen *g, const json_t *table)
 		env_option(g, "token", str(auth, "tokenEnv"), &first);
 	else if (json_is_object(auth)) {
 		env_option(g, "credential", str(auth, "credentialEnv"), &first);
-		option(g, "oauth2-server-uri", str(auth, "oauth2ServerUri"),
-		    &first);
+		catalog_option(g, "oauth2-server-uri",
+		    str(auth, "oauth2ServerUri"), &first);
 		if (str(auth, "scope") != NULL)
-			option(g, "scope", str(auth, "scope"), &first);
+			catalog_option(g, "scope", str(auth, "scope"), &first);
 	}
 	sb_adds(&g->out, "\n);\n\n");
 }

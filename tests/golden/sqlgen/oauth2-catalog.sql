@@ -8,9 +8,9 @@ CREATE CATALOG `fluid_iceberg` WITH (
   'uri' = 'https://catalog.example.com/api/catalog',
   'warehouse' = 's3://lake/warehouse',
   'io-impl' = 'org.apache.iceberg.aws.s3.S3FileIO',
+  'client.region' = 'eu-west-1',
   's3.endpoint' = 'https://s3.example.com',
   's3.path-style-access' = 'true',
-  'client.region' = 'eu-west-1',
   'credential' = 'env:ICEBERG_CREDENTIAL',
   'oauth2-server-uri' = 'https://identity.example.com/oauth/token',
   'scope' = 'catalog lake:write'
