@@ -34,12 +34,12 @@ LIB_SRCS = lib/xalloc.c lib/diag.c lib/jptr.c lib/yload.c lib/yemit.c \
 	lib/check_schema.c lib/check_stream.c lib/check_expose.c \
 	lib/check_mapping.c lib/sqlq.c lib/sqlgen.c lib/utf8.c \
 	lib/stage_resolve.c lib/stage_check.c lib/stage_sqlgen.c \
-	lib/pipeline.c
+	lib/k8s_render.c lib/k8s_plan.c lib/stage_k8s.c lib/pipeline.c
 LIB_OBJS = $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
 LIB_HDRS = $(wildcard lib/*.h)
 LIBFLUID = $(O)/lib/libfluid.a
 
-TOOLS = fluid fluid-resolve fluid-check fluid-sqlgen
+TOOLS = fluid fluid-resolve fluid-check fluid-sqlgen fluid-k8s
 TOOL_BINS = $(addprefix $(O)/bin/,$(TOOLS))
 # What every tool's main() shares, and the only code that exits.
 TOOL_COMMON = $(O)/tools/cli.o
