@@ -176,8 +176,8 @@ k8s_plan(json_t *doc, enum k8s_mode mode, const json_t *last)
 	 * not on the k8s section's.  "digest" is set last, in its place.
 	 */
 	plan = json_pack("{s:i, s:O?, s:s, s:O?, s:s, s:o, s:o}", "fluidPlan",
-	    PLAN_VERSION, "product", json_object_get(ir_section(doc, "check"),
-	    "product"), "mode", k8s_mode_name(mode), "bundleDigest",
+	    PLAN_VERSION, "product", json_object_get(json_object_get(ir_section(doc,
+	    "check"), "product"), "id"), "mode", k8s_mode_name(mode), "bundleDigest",
 	    json_object_get(ir_section(doc, "resolve"), "digest"), "digest",
 	    "", "builds", builds, "resources", json_deep_copy(resources));
 	json_decref(resources);
