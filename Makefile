@@ -5,6 +5,8 @@
 #   make              the library, the tools (in bin/) and the unit tests
 #   make check        every fast test: C unit tests, bats, man page lint
 #   make check-asan   the same suite, built with ASan and UBSan
+#   make check-k8s-schema  the rendered FlinkDeployments against the
+#                     operator's CRD, fetched once from Maven Central
 #   make fuzz         libFuzzer targets (clang), FUZZ_SECONDS each
 #   make bench        the benchmarks (tests/bench/)
 #   make live         the live lane: real Kafka, Flink, Iceberg (tests/live/)
@@ -89,6 +91,11 @@ check-asan: config.mk
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    FLUID_BIN=$(abspath build/asan/bin) tests/run
 
+# Needs the network the first time (tests/k8s-schema/run); after that
+# make check runs the same validation from the cache.
+check-k8s-schema: all
+	FLUID_BIN=$(abspath $(O)/bin) tests/k8s-schema/run
+
 fuzz: config.mk
 	tests/fuzz/run $(FUZZ_SECONDS)
 
@@ -112,4 +119,4 @@ clean:
 distclean: clean
 	rm -rf config.mk config.log config.status configure autom4te.cache
 
-.PHONY: all check check-asan fuzz bench live install clean distclean
+.PHONY: all check check-asan check-k8s-schema fuzz bench live install clean distclean

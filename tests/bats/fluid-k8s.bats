@@ -207,3 +207,13 @@ sys.exit(0 if y == j else 1)' a.yaml a.list || fail "the YAML is not the JSON" "
 	done
 	[ "$n" -ge 3 ] || fail "only $n examples"
 }
+
+@test "fluid-k8s render: every example's FlinkDeployment is valid under the operator's CRD (when cached)" {
+	# make check-k8s-schema fetches the CRD from Maven Central; make check
+	# needs no network, so here it runs only once that cache exists.
+	[ -f "$TOP/tests/k8s-schema/cache/flinkdeployments.flink.apache.org-v1.yml" ] ||
+	    skip "no cached CRD: run make check-k8s-schema (needs the network once)"
+	run --separate-stderr env FLUID_BIN="$BIN" "$TOP/tests/k8s-schema/run"
+	assert_status 0
+	assert_match "$output" "^3 FlinkDeployment\(s\) checked, 0 problem\(s\)$" "the summary"
+}
