@@ -112,7 +112,9 @@ main(int argc, char *argv[])
 	diags_init(&d);
 	if ((in = ir_read(stdin, "sqlgen", sections, &d)) == NULL) {
 		diag_print(&d, stderr, cli.diagfmt, fl_progname());
-		return diag_status(&d);
+		status = diag_status(&d);
+		diags_release(&d);
+		return status;
 	}
 	doc = ir_doc(in);
 	section = stage_k8s(doc, &d);

@@ -75,7 +75,9 @@ main(int argc, char *argv[])
 	diags_init(&d);
 	if ((in = ir_read(stdin, "check", check_only, &d)) == NULL) {
 		diag_print(&d, stderr, cli.diagfmt, fl_progname());
-		return diag_status(&d);
+		status = diag_status(&d);
+		diags_release(&d);
+		return status;
 	}
 	doc = ir_doc(in);
 	builds = json_object_get(ir_section(doc, "check"), "builds");
