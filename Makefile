@@ -5,6 +5,8 @@
 #   make              the library, the tools (in bin/) and the unit tests
 #   make check        every fast test: C unit tests, bats, man page lint
 #   make check-asan   the same suite, built with ASan and UBSan
+#   make check-k8s-schema  the rendered FlinkDeployments against the
+#                     operator's CRD, fetched once from Maven Central
 #   make fuzz         libFuzzer targets (clang), FUZZ_SECONDS each
 #   make bench        the benchmarks (tests/bench/)
 #   make live         the live lane: real Kafka, Flink, Iceberg (tests/live/)
@@ -36,12 +38,13 @@ LIB_SRCS = lib/xalloc.c lib/diag.c lib/jptr.c lib/yload.c lib/yemit.c \
 	lib/check_mapping.c lib/sqlq.c lib/sqlgen.c lib/utf8.c \
 	lib/sqllex.c \
 	lib/stage_resolve.c lib/stage_check.c lib/stage_sqlgen.c \
-	lib/pipeline.c lib/allow.c
+	lib/k8s_render.c lib/k8s_plan.c lib/stage_k8s.c lib/pipeline.c \
+	lib/allow.c
 LIB_OBJS = $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
 LIB_HDRS = $(wildcard lib/*.h)
 LIBFLUID = $(O)/lib/libfluid.a
 
-TOOLS = fluid fluid-resolve fluid-check fluid-sqlgen
+TOOLS = fluid fluid-resolve fluid-check fluid-sqlgen fluid-k8s
 TOOL_BINS = $(addprefix $(O)/bin/,$(TOOLS))
 # What every tool's main() shares, and the only code that exits.
 TOOL_COMMON = $(O)/tools/cli.o
@@ -91,6 +94,11 @@ check-asan: config.mk
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    FLUID_BIN=$(abspath build/asan/bin) tests/run
 
+# Needs the network the first time (tests/k8s-schema/run); after that
+# make check runs the same validation from the cache.
+check-k8s-schema: all
+	FLUID_BIN=$(abspath $(O)/bin) tests/k8s-schema/run
+
 fuzz: config.mk
 	tests/fuzz/run $(FUZZ_SECONDS)
 
@@ -117,4 +125,5 @@ clean:
 distclean: clean
 	rm -rf config.mk config.log config.status configure autom4te.cache
 
-.PHONY: all check check-asan fuzz bench live k8s install clean distclean
+.PHONY: all check check-asan check-k8s-schema fuzz bench live k8s install \
+	clean distclean

@@ -26,18 +26,21 @@
  *	sqlq.h     SQL identifiers and literals            (sqlq.c)
  *	sqllex.h   Flink SQL tokens, the own query's rules (sqllex.c)
  *	sqlgen.h   IR -> Flink SQL                         (sqlgen.c)
+ *	k8s.h      IR -> ConfigMap, FlinkDeployment, plan;
+ *	           rendered offline, apart from kube_      (k8s_*.c)
  *	stage.h    what each fluid-* program does          (stage_*.c)
  *	pipeline.h the stages in one process, for fluid    (pipeline.c)
  *	allow.h    the operator allowlists, allow_         (allow.c)
  *
  * The modules still to come take these prefixes: net_ (the libcurl
- * HTTP wrapper, net.h), kube_ (kubectl and resources, kube.h), diff_,
- * verify_, odcs_ and gw_ (the SQL Gateway client).
+ * HTTP wrapper, net.h), kube_ (running kubectl, kube.h; the resources
+ * it applies are k8s_'s, rendered offline), diff_, verify_, odcs_ and
+ * gw_ (the SQL Gateway client).
  *
  * Who may include whom:
  *  - The stage and pipeline layers join the others; no other module
  *    includes stage.h or pipeline.h, and no module includes fluid.h.
- *  - The checker, the renderers (sqlgen, sqlq, types, path, yemit),
+ *  - The checker, the renderers (sqlgen, sqlq, types, path, yemit, k8s),
  *    the stages and everything they include never include net.h or
  *    kube.h, nor call a network or process function (libcurl's easy or
  *    multi interface, sockets, fork, exec, posix_spawn): generate, plan
@@ -73,6 +76,7 @@
 #include "url.h"
 #include "sqlq.h"
 #include "sqlgen.h"
+#include "k8s.h"
 #include "stage.h"
 #include "pipeline.h"
 #include "allow.h"

@@ -30,5 +30,10 @@ json_t	*stage_check(json_t *doc, struct diags *d);
  * the check section (only the one called want, when not NULL).
  */
 json_t	*stage_sqlgen_builds(json_t *doc, const char *want, struct diags *d);
+/*
+ * Add the k8s section (k8s.h) to a document after fluid-sqlgen; it
+ * (borrowed), or NULL (errors in d).
+ */
+json_t	*stage_k8s(json_t *doc, struct diags *d);
 
 #endif

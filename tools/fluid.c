@@ -26,13 +26,19 @@ static const char usage[] =
 "       fluid validate --schema-version VERSION --fragment KIND FILE\n"
 "       fluid bundle [--diagnostics=text|json] [-o | --out OUTFILE] FILE\n"
 "       fluid generate flink [--diagnostics=text|json] --out DIR FILE\n"
+"       fluid plan [--diagnostics=text|json] --mode MODE\n"
+"           [--last-applied RESOURCES] [-o | --out PLAN] FILE\n"
 "       fluid --help | --version\n"
 "\n"
 "  validate   check a contract (or one fragment) against every static rule\n"
 "  bundle     print the contract with every $ref inlined, as YAML\n"
 "  generate flink\n"
-"             write DIR/<build>.sql and DIR/<build>.table.json per\n"
-"             managed build\n"
+"             write DIR/<build>.sql, DIR/<build>.table.json and\n"
+"             DIR/<build>.k8s.json per managed build\n"
+"  plan       the resources apply would write, bound to the contract by\n"
+"             digest; MODE is amend, amend-and-build, create-only or\n"
+"             dry-run; --last-applied says which are new, changed or\n"
+"             unchanged\n"
 "\n"
 "Exit status: 0 ok, 1 refused, 2 usage or environment error.\n"
 "See fluid(1) and fluid(7).\n";
@@ -77,6 +83,8 @@ struct args {
 	struct resolve_opts ro;	/* FILE, --fragment, --schema-version */
 	enum diag_format diag;	/* --diagnostics */
 	char	*out;
+	char	*mode;		/* --mode (plan) */
+	char	*last_applied;	/* --last-applied (plan) */
 	char	*file;		/* the first FILE */
 	char	**files;	/* every FILE (validate takes several) */
 	size_t	 nfiles;
@@ -85,17 +93,20 @@ struct args {
 
 /*
  * The options of a command.  allow_out: --out; allow_fragment:
- * --fragment and --schema-version; many: more than one FILE.
+ * --fragment and --schema-version; many: more than one FILE; plan:
+ * --mode and --last-applied.
  */
 static void
 parse_args(int argc, char *argv[], struct args *a, int allow_out,
-    int allow_fragment, int many)
+    int allow_fragment, int many, int plan)
 {
 	static const struct option opts[] = {
 		{ "diagnostics", required_argument, NULL, 'D' },
 		{ "fragment", required_argument, NULL, 'f' },
 		{ "schema-version", required_argument, NULL, 's' },
 		{ "out", required_argument, NULL, 'o' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "last-applied", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -122,8 +133,19 @@ parse_args(int argc, char *argv[], struct args *a, int allow_out,
 			break;
 		case 'o':
 			if (!allow_out)
-				cli_usage_error(&cli, "--out is for bundle and generate");
+				cli_usage_error(&cli, "--out is for bundle, "
+				    "generate and plan");
 			a->out = optarg;
+			break;
+		case 'm':
+		case 'l':
+			if (!plan)
+				cli_usage_error(&cli, "--%s is for plan",
+				    opts[idx].name);
+			if (c == 'm')
+				a->mode = optarg;
+			else
+				a->last_applied = optarg;
 			break;
 		case 'h':
 			cli_common(&cli, "help", NULL);
@@ -155,7 +177,7 @@ cmd_validate(int argc, char *argv[])
 	size_t i;
 	int st, worst = 0;
 
-	parse_args(argc, argv, &a, 0, 1, 1);
+	parse_args(argc, argv, &a, 0, 1, 1, 0);
 	for (i = 0; i < a.nfiles; i++) {
 		a.file = a.files[i];
 		a.ro.path = input_path(a.file);
@@ -180,7 +202,7 @@ cmd_bundle(int argc, char *argv[])
 	struct sb y;
 	int st;
 
-	parse_args(argc, argv, &a, 1, 0, 0);
+	parse_args(argc, argv, &a, 1, 0, 0, 0);
 	st = pipeline_run(&a.ro, a.diag, PIPELINE_RESOLVE, &doc, "fluid");
 	if (st != 0)
 		return st;
@@ -206,20 +228,6 @@ cmd_bundle(int argc, char *argv[])
 		fwrite(y.buf, 1, y.len, stdout);
 	sb_release(&y);
 	return flush_stdout();
-}
-
-/* The table the runner compares an existing one with: no catalog. */
-static json_t *
-table_spec(json_t *build)
-{
-	json_t *t = json_object_get(build, "table");
-
-	return json_pack("{s:O, s:O, s:O, s:O, s:O, s:O}", "namespace",
-	    json_object_get(t, "namespace"), "name", json_object_get(t,
-	    "name"), "columns", json_object_get(t, "columns"), "partitionBy",
-	    json_object_get(t, "partitionBy"), "formatVersion",
-	    json_object_get(t, "formatVersion"), "fileFormat",
-	    json_object_get(t, "fileFormat"));
 }
 
 /* A failed outdir_*() call, as its message says: status 2. */
@@ -248,36 +256,66 @@ checked_build(json_t *checked, const char *id)
 }
 
 /*
- * A contract with no managed build has nothing to generate: refused, so
- * that a Makefile recipe sees it, and placed at its builds like the
- * stages' diagnostics.
+ * A contract with no managed build has nothing to generate or plan:
+ * refused, so that a Makefile recipe sees it, and placed at its builds
+ * like the stages' diagnostics.
  */
 static int
-no_managed_build(json_t *doc, enum diag_format fmt)
+no_managed_build(json_t *doc, enum diag_format fmt, const char *verb)
 {
 	struct diags d;
 	int st;
 
 	diags_init(&d);
 	diags_set_resolve(&d, ir_section(doc, "resolve"));
-	diag_at(&d, DIAG_ERROR, "/builds", "no managed build to generate: "
+	diag_at(&d, DIAG_ERROR, "/builds", "no managed build to %s: "
 	    "no build sets properties.parameters.flink.management: "
-	    "operator; nothing written");
+	    "operator; nothing written", verb);
 	diag_print(&d, stderr, fmt, "fluid");
 	st = diag_status(&d);
 	diags_release(&d);
 	return st;
 }
 
-/* One build's files, <id>.sql and <id>.table.json, staged in od. */
+/* Stage one file, or abort the run and exit 2. */
 static void
-stage_build(struct outdir *od, json_t *b, json_t *checked)
+stage_file(struct outdir *od, const char *name, const char *text)
+{
+	if (text == NULL) {
+		outdir_abort(od);
+		errno = EINVAL;
+		fl_fatal("cannot write '%s/%s':", od->dir, name);
+	}
+	if (outdir_add(od, name, text, strlen(text)) == -1)
+		outdir_fatal(od);
+}
+
+/* A JSON value as text, two-space indented, ending in a newline. */
+static char *
+json_text(const json_t *v)
+{
+	char *text = json_dumps(v, JSON_INDENT(2)), *out;
+
+	if (text == NULL)
+		return NULL;
+	out = xasprintf("%s\n", text);
+	free(text);
+	return out;
+}
+
+/*
+ * One build's files, staged in od: <id>.sql, <id>.table.json and
+ * <id>.k8s.json, its resources as a kubectl List (what fluid-k8s
+ * render --resources prints for it), so that the directory holds
+ * everything that would run, for review and for kubectl.
+ */
+static void
+stage_build(struct outdir *od, json_t *b, json_t *checked, json_t *k8s)
 {
 	const char *id = json_string_value(json_object_get(b, "build"));
-	const char *sql = json_string_value(json_object_get(b, "sql"));
-	json_t *cb, *spec;
+	json_t *cb, *one, *kb;
 	char *name, *text;
-	struct sb y;
+	size_t i;
 
 	/* fluid-check allows no '/' in an id; a second guard. */
 	if (id == NULL || *id == '.' || strchr(id, '/') != NULL) {
@@ -290,36 +328,54 @@ stage_build(struct outdir *od, json_t *b, json_t *checked)
 		    "did not", id);
 	}
 	name = xasprintf("%s.sql", id);
-	if (sql == NULL) {
-		outdir_abort(od);
-		errno = EINVAL;
-		fl_fatal("cannot write '%s/%s':", od->dir, name);
-	}
-	if (outdir_add(od, name, sql, strlen(sql)) == -1)
-		outdir_fatal(od);
+	stage_file(od, name, json_string_value(json_object_get(b, "sql")));
 	free(name);
-	spec = table_spec(cb);
-	text = json_dumps(spec, JSON_INDENT(2));
-	json_decref(spec);
 	name = xasprintf("%s.table.json", id);
-	if (text == NULL) {
-		outdir_abort(od);
-		errno = EINVAL;
-		fl_fatal("cannot write '%s/%s':", od->dir, name);
-	}
-	sb_init(&y);
-	sb_adds(&y, text);
-	sb_addc(&y, '\n');
-	if (outdir_add(od, name, y.buf, y.len) == -1)
-		outdir_fatal(od);
-	sb_release(&y);
-	free(name);
+	text = k8s_table_text(cb);
+	stage_file(od, name, text);
 	free(text);
+	free(name);
+	one = json_pack("{s:[]}", "builds");
+	json_array_foreach(json_object_get(k8s, "builds"), i, kb)
+		if (json_equal(json_object_get(kb, "build"),
+		    json_object_get(b, "build")))
+			json_array_append(json_object_get(one, "builds"), kb);
+	name = xasprintf("%s.k8s.json", id);
+	if (json_array_size(json_object_get(one, "builds")) != 1)
+		text = NULL;
+	else {
+		kb = k8s_list(one);
+		text = json_text(kb);
+		json_decref(kb);
+	}
+	json_decref(one);
+	stage_file(od, name, text);
+	free(text);
+	free(name);
+}
+
+/*
+ * fluid-k8s render, in this process: the k8s section added to doc.
+ * Its diagnostics are fluid-k8s's, as pipeline.h does for the stages.
+ */
+static int
+run_k8s(json_t *doc, enum diag_format fmt)
+{
+	struct diags d;
+	int st;
+
+	diags_init(&d);
+	stage_k8s(doc, &d);
+	diag_print(&d, stderr, fmt, "fluid-k8s");
+	st = diag_status(&d);
+	diags_release(&d);
+	return st;
 }
 
 /*
  * fluid generate flink CONTRACT --out DIR: per managed build, the SQL
- * script and the table the runner expects, written as one set
+ * script, the table the runner expects and the Kubernetes resources
+ * that run them, written as one set
  * (outdir.h): whole files, staged in DIR and renamed into place only
  * when all are written, so that a full disk or a failed write leaves
  * DIR as it was, never a new script beside an old table file; the files
@@ -340,7 +396,7 @@ cmd_generate(int argc, char *argv[])
 	if (argc < 2 || strcmp(argv[1], "flink") != 0)
 		cli_usage_error(&cli, "generate expects a target: "
 		    "generate flink");
-	parse_args(argc - 1, argv + 1, &a, 1, 0, 0);
+	parse_args(argc - 1, argv + 1, &a, 1, 0, 0, 0);
 	if (a.out == NULL)
 		cli_usage_error(&cli, "generate flink needs --out DIR");
 	rc = pipeline_run(&a.ro, a.diag, PIPELINE_SQLGEN, &doc, "fluid");
@@ -350,16 +406,109 @@ cmd_generate(int argc, char *argv[])
 	checked = json_object_get(ir_section(doc, "check"), "builds");
 	built = json_object_get(ir_section(doc, "sqlgen"), "builds");
 	if (json_array_size(built) == 0)
-		return no_managed_build(doc, a.diag);
+		return no_managed_build(doc, a.diag, "generate");
+	if ((rc = run_k8s(doc, a.diag)) != 0)
+		return rc;
 	if (outdir_open(&od, a.out, "generate") == -1)
 		outdir_fatal(&od);
 	json_array_foreach(built, i, b)
-		stage_build(&od, b, checked);
+		stage_build(&od, b, checked, ir_section(doc, "k8s"));
 	if (outdir_commit(&od) == -1)
 		outdir_fatal(&od);
 	for (i = 0; i < od.n; i++)
 		printf("wrote %s/%s\n", a.out, od.names[i]);
 	outdir_close(&od);
+	return flush_stdout();
+}
+
+/*
+ * The resources of --last-applied FILE (a new reference): a JSON list
+ * of resources or a kubectl List, each with a kind and a name.  A file
+ * that cannot be read or is not that is an environment error.
+ */
+static json_t *
+read_last_applied(const char *path)
+{
+	json_error_t err;
+	json_t *v, *items, *r;
+	size_t i;
+
+	if ((v = json_load_file(path, JSON_REJECT_DUPLICATES, &err)) == NULL)
+		fl_fatal("cannot read '%s': %d:%d: %s", path, err.line,
+		    err.column, err.text);
+	items = json_is_array(v) ? v : json_object_get(v, "items");
+	if (!json_is_array(items)) {
+		json_decref(v);
+		fl_fatal("'%s' is not a list of resources (a JSON list, or a "
+		    "kubectl List with items)", path);
+	}
+	json_array_foreach(items, i, r)
+		if (!json_is_string(json_object_get(r, "kind")) ||
+		    !json_is_string(json_object_get(json_object_get(r,
+		    "metadata"), "name"))) {
+			json_decref(v);
+			fl_fatal("'%s': resource %zu has no kind or no "
+			    "metadata.name", path, i);
+		}
+	return v;
+}
+
+/*
+ * fluid plan CONTRACT --mode M [--last-applied FILE] [--out PLAN]: the
+ * pipeline, fluid-k8s render, and the plan (lib/k8s_plan.c), written
+ * whole or not at all (atomic.h).  Offline: nothing here or below it
+ * contacts a cluster; apply does, with the plan.
+ */
+static int
+cmd_plan(int argc, char *argv[])
+{
+	struct cli cli = { usage, DIAG_FORMAT_TEXT };
+	struct args a;
+	enum k8s_mode mode;
+	const char *why;
+	json_t *doc, *last = NULL, *plan;
+	char *text;
+	int rc;
+
+	parse_args(argc, argv, &a, 1, 0, 0, 1);
+	if (a.mode == NULL)
+		cli_usage_error(&cli, "plan needs --mode: amend, "
+		    "amend-and-build, create-only or dry-run");
+	if (k8s_mode_parse(a.mode, &mode, &why) == -1) {
+		if (strcmp(a.mode, "replace") != 0 &&
+		    strcmp(a.mode, "reset") != 0)
+			cli_usage_error(&cli, "--mode %s %s", a.mode, why);
+		fl_warnx("--mode %s %s", a.mode, why);
+		return EXIT_REFUSED;
+	}
+	if (a.last_applied != NULL)
+		last = read_last_applied(a.last_applied);
+	rc = pipeline_run(&a.ro, a.diag, PIPELINE_SQLGEN, &doc, "fluid");
+	if (rc != 0)
+		return rc;
+	ir_keep_to_end(doc);	/* fluid exits after this */
+	if (json_array_size(json_object_get(ir_section(doc, "sqlgen"),
+	    "builds")) == 0)
+		return no_managed_build(doc, a.diag, "plan");
+	if ((rc = run_k8s(doc, a.diag)) != 0)
+		return rc;
+	plan = k8s_plan(doc, mode, last);
+	json_decref(last);
+	if ((text = json_text(plan)) == NULL)
+		fl_fatal("cannot write the plan as JSON");
+	json_decref(plan);
+	if (a.out != NULL) {
+		/* Never over a device, FIFO, link or directory: atomic.h. */
+		if (atomic_write(a.out, text, strlen(text)) == -1) {
+			if (errno == EEXIST || errno == EISDIR)
+				fl_fatal("'%s' is not a regular file: not "
+				    "replaced", a.out);
+			fl_fatal("cannot write '%s':", a.out);
+		}
+		printf("wrote %s\n", a.out);
+	} else
+		fputs(text, stdout);
+	free(text);
 	return flush_stdout();
 }
 
@@ -371,6 +520,7 @@ static const struct {
 	{ "validate", cmd_validate },
 	{ "bundle", cmd_bundle },
 	{ "generate", cmd_generate },
+	{ "plan", cmd_plan },
 };
 
 int

@@ -87,7 +87,7 @@ manifest_names() {
 	tool generate flink --out out lift.fluid.yaml
 	assert_status 0
 	assert_no_stderr
-	assert_equal "$(files_in out)" "$(printf '%s\n' $MANIFEST lift.sql lift.table.json)" \
+	assert_equal "$(files_in out)" "$(printf '%s\n' $MANIFEST lift.k8s.json lift.sql lift.table.json)" \
 	    "the files in out/"
 }
 
@@ -95,7 +95,7 @@ manifest_names() {
 
 @test "generate: the manifest lists exactly the files written" {
 	run -0 "$BIN/fluid" generate flink --out out lift.fluid.yaml
-	assert_equal "$(manifest_names out)" "$(printf 'lift.sql\nlift.table.json')" \
+	assert_equal "$(manifest_names out)" "$(printf 'lift.k8s.json\nlift.sql\nlift.table.json')" \
 	    "the manifest"
 	# A comment says what the file is, for whoever finds it.
 	head -n 1 out/$MANIFEST | grep -q '^# fluid generate: ' ||
@@ -109,14 +109,14 @@ manifest_names() {
 	echo 'SELECT 1;' >out/hand-written.sql
 	run -0 "$BIN/fluid" generate flink --out out partitioned.fluid.yaml
 	assert_equal "$(files_in out)" "$(printf '%s\n' $MANIFEST hand-written.sql \
-	    notes.txt partitioned.sql partitioned.table.json)" "the files in out/"
+	    notes.txt partitioned.k8s.json partitioned.sql partitioned.table.json)" "the files in out/"
 	assert_equal "$(cat out/notes.txt)" mine "notes.txt"
 	assert_equal "$(manifest_names out)" \
-	    "$(printf 'partitioned.sql\npartitioned.table.json')" "the manifest"
+	    "$(printf 'partitioned.k8s.json\npartitioned.sql\npartitioned.table.json')" "the manifest"
 	# And back: the same contract again removes nothing but its own.
 	run -0 "$BIN/fluid" generate flink --out out lift.fluid.yaml
 	assert_equal "$(files_in out)" "$(printf '%s\n' $MANIFEST hand-written.sql \
-	    lift.sql lift.table.json notes.txt)" "the files in out/ after the third run"
+	    lift.k8s.json lift.sql lift.table.json notes.txt)" "the files in out/ after the third run"
 }
 
 @test "generate: a manifest naming paths outside DIR or the writer's own files removes none of them" {
@@ -128,7 +128,7 @@ manifest_names() {
 	assert_equal "$(cat victim)" "keep me" "../victim"
 	assert_equal "$(cat out/.hidden)" "keep me" "out/.hidden"
 	assert_equal "$(manifest_names out)" \
-	    "$(printf 'partitioned.sql\npartitioned.table.json')" "the manifest"
+	    "$(printf 'partitioned.k8s.json\npartitioned.sql\npartitioned.table.json')" "the manifest"
 }
 
 @test "generate: a refused contract leaves the manifest and the files as they were" {
@@ -164,7 +164,7 @@ manifest_names() {
 	tool generate flink --out out lift.fluid.yaml
 	assert_status 0
 	assert_no_stderr
-	assert_equal "$(files_in out)" "$(printf '%s\n' $MANIFEST lift.sql lift.table.json)" \
+	assert_equal "$(files_in out)" "$(printf '%s\n' $MANIFEST lift.k8s.json lift.sql lift.table.json)" \
 	    "the files in out/"
 }
 
@@ -203,7 +203,7 @@ manifest_names() {
 	wait "$gen" || fail "generate failed: $(cat gen.err)"
 	wait
 	# The holder is gone without cleaning up: now its directory goes.
-	assert_equal "$(files_in out)" "$(printf '%s\n' $MANIFEST lift.sql lift.table.json)" \
+	assert_equal "$(files_in out)" "$(printf '%s\n' $MANIFEST lift.k8s.json lift.sql lift.table.json)" \
 	    "the files in out/"
 }
 
@@ -232,11 +232,11 @@ manifest_names() {
 		wait "$a" || fail "run A failed: $(cat a.err)"
 		wait "$b" || fail "run B failed: $(cat b.err)"
 		case $(files_in out | tr '\n' ' ') in
-		"$MANIFEST lift.sql lift.table.json ") name=lift ;;
-		"$MANIFEST partitioned.sql partitioned.table.json ") name=partitioned ;;
+		"$MANIFEST lift.k8s.json lift.sql lift.table.json ") name=lift ;;
+		"$MANIFEST partitioned.k8s.json partitioned.sql partitioned.table.json ") name=partitioned ;;
 		*) fail "round $i: out/ holds $(files_in out | tr '\n' ' ')" ;;
 		esac
-		assert_equal "$(manifest_names out)" "$(printf '%s\n' $name.sql $name.table.json)" \
+		assert_equal "$(manifest_names out)" "$(printf '%s\n' $name.k8s.json $name.sql $name.table.json)" \
 		    "round $i: the manifest"
 	done
 }

@@ -186,8 +186,10 @@ golden_copy() {
 	run --separate-stderr "$BIN/fluid" generate flink lift.fluid.yaml --out "$TMP/out"
 	assert_status 0
 	assert_equal "$output" "wrote $TMP/out/lift.sql
-wrote $TMP/out/lift.table.json" "standard output"
+wrote $TMP/out/lift.table.json
+wrote $TMP/out/lift.k8s.json" "standard output"
 	assert_equal "$(files_in "$TMP/out")" ".fluid-generate.manifest
+lift.k8s.json
 lift.sql
 lift.table.json" "the files in DIR"
 	cmp "$TMP/out/lift.sql" "$G/lift.sql" || fail "DIR/lift.sql is not lift.sql"
@@ -201,6 +203,7 @@ lift.table.json" "the files in DIR"
 	run --separate-stderr "$BIN/fluid" generate flink lift.fluid.yaml --out "$TMP/out"
 	assert_status 0
 	assert_equal "$(files_in "$TMP/out")" ".fluid-generate.manifest
+lift.k8s.json
 lift.sql
 lift.table.json" "the files in DIR after a second run"
 	cmp "$TMP/out/lift.sql" "$G/lift.sql"
@@ -277,11 +280,15 @@ YAML
 	assert_status 0
 	assert_equal "$output" "wrote out/build-a.sql
 wrote out/build-a.table.json
+wrote out/build-a.k8s.json
 wrote out/build-b.sql
-wrote out/build-b.table.json" "standard output"
+wrote out/build-b.table.json
+wrote out/build-b.k8s.json" "standard output"
 	assert_equal "$(files_in out)" ".fluid-generate.manifest
+build-a.k8s.json
 build-a.sql
 build-a.table.json
+build-b.k8s.json
 build-b.sql
 build-b.table.json" "the files in DIR"
 	grep -qx "SET 'pipeline.name' = 'golden.two/build-a';" out/build-a.sql

@@ -1,0 +1,195 @@
+/*
+ * k8s_plan.c - fluid plan's document (see k8s.h and fluid(1), PLAN).
+ *
+ * A plan is everything apply will write, bound to the contract it came
+ * from (the bundle digest) and to itself (its own digest): apply
+ * refuses a plan whose content no longer gives its digest, so a plan
+ * edited after review is not applied.  It is made from the k8s section
+ * alone, with no clock, host or environment in it, so the same contract
+ * and mode give the same bytes.
+ */
+#include <string.h>
+
+#include "digest.h"
+#include "ir.h"
+#include "k8s.h"
+
+#define PLAN_VERSION	1
+
+int
+k8s_mode_parse(const char *s, enum k8s_mode *m, const char **why)
+{
+	static const char *const names[] = { "amend", "amend-and-build",
+	    "create-only", "dry-run" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(*names); i++)
+		if (strcmp(s, names[i]) == 0) {
+			*m = (enum k8s_mode)i;
+			return 0;
+		}
+	if (strcmp(s, "replace") == 0 || strcmp(s, "reset") == 0)
+		*why = "is refused: replace and reset would start the job "
+		    "without its state, and fluid never sets anything that "
+		    "drops state (a failed savepoint is never replaced with "
+		    "a fresh start)";
+	else
+		*why = "is not a mode: amend, amend-and-build, create-only "
+		    "or dry-run";
+	return -1;
+}
+
+const char *
+k8s_mode_name(enum k8s_mode m)
+{
+	switch (m) {
+	case K8S_AMEND:
+		return "amend";
+	case K8S_AMEND_AND_BUILD:
+		return "amend-and-build";
+	case K8S_CREATE_ONLY:
+		return "create-only";
+	case K8S_DRY_RUN:
+		return "dry-run";
+	}
+	return "amend";
+}
+
+static const char *
+str_at(const json_t *v, const char *a, const char *b)
+{
+	v = json_object_get(v, a);
+	return json_string_value(b != NULL ? json_object_get(v, b) : v);
+}
+
+/* Whether two resources are the same one: kind, namespace and name. */
+static int
+same_object(const json_t *a, const json_t *b)
+{
+	static const char *const keys[][2] = { { "apiVersion", NULL },
+	    { "kind", NULL }, { "metadata", "namespace" },
+	    { "metadata", "name" } };
+	const char *x, *y;
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		x = str_at(a, keys[i][0], keys[i][1]);
+		y = str_at(b, keys[i][0], keys[i][1]);
+		if (x == NULL || y == NULL || strcmp(x, y) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* A copy of r without the plan digest, which every plan changes. */
+static json_t *
+without_plan(const json_t *r)
+{
+	json_t *c = json_deep_copy(r);
+
+	json_object_del(json_object_get(json_object_get(c, "metadata"),
+	    "annotations"), K8S_ANN_PLAN);
+	return c;
+}
+
+/* new, changed or unchanged, against the last-applied resources. */
+static const char *
+action(const json_t *r, const json_t *last)
+{
+	const json_t *items = json_is_array(last) ? last :
+	    json_object_get(last, "items");
+	json_t *l, *a, *b;
+	size_t i;
+	int eq;
+
+	json_array_foreach(items, i, l)
+		if (same_object(r, l)) {
+			a = without_plan(r);
+			b = without_plan(l);
+			eq = json_equal(a, b);
+			json_decref(a);
+			json_decref(b);
+			return eq ? "unchanged" : "changed";
+		}
+	return "new";
+}
+
+void
+k8s_plan_digest(const json_t *plan, char out[DIGEST_STRLEN])
+{
+	json_t *c = json_deep_copy(plan), *e;
+	size_t i;
+
+	json_object_del(c, "digest");
+	json_array_foreach(json_object_get(c, "resources"), i, e)
+		json_object_del(json_object_get(json_object_get(
+		    json_object_get(e, "resource"), "metadata"),
+		    "annotations"), K8S_ANN_PLAN);
+	digest_json(c, out);
+	json_decref(c);
+}
+
+/* The checked build with this id (borrowed), or NULL. */
+static json_t *
+checked_build(json_t *doc, const char *id)
+{
+	json_t *b;
+	size_t i;
+
+	json_array_foreach(json_object_get(ir_section(doc, "check"),
+	    "builds"), i, b)
+		if (json_is_string(json_object_get(b, "id")) && strcmp(id,
+		    json_string_value(json_object_get(b, "id"))) == 0)
+			return b;
+	return NULL;
+}
+
+json_t *
+k8s_plan(json_t *doc, enum k8s_mode mode, const json_t *last)
+{
+	json_t *builds = json_array(), *resources = json_array(), *plan;
+	json_t *b, *r, *dep;
+	const char *id;
+	char digest[DIGEST_STRLEN];
+	size_t i, j;
+
+	json_array_foreach(json_object_get(ir_section(doc, "k8s"), "builds"),
+	    i, b) {
+		id = json_string_value(json_object_get(b, "build"));
+		dep = json_object_get(checked_build(doc, id ? id : ""),
+		    "deployment");
+		r = json_object_get(b, "resources");
+		json_array_append_new(builds, json_pack("{s:s?, s:O?, s:O?, "
+		    "s:O?, s:O?, s:O?}", "build", id, "context",
+		    json_object_get(dep, "context"), "namespace",
+		    json_object_get(dep, "namespace"), "flinkDeployment",
+		    json_object_get(dep, "name"), "configMap",
+		    json_object_get(json_object_get(json_array_get(r, 0),
+		    "metadata"), "name"), "state", json_object_get(dep,
+		    "state")));
+		json_array_foreach(r, j, dep)
+			json_array_append_new(resources, json_pack("{s:s, s:O}",
+			    "action", action(dep, last), "resource", dep));
+	}
+	/*
+	 * The resources are copies: the plan digest goes on the plan's,
+	 * not on the k8s section's.  "digest" is set last, in its place.
+	 */
+	plan = json_pack("{s:i, s:O?, s:s, s:O?, s:s, s:o, s:o}", "fluidPlan",
+	    PLAN_VERSION, "product", json_object_get(json_object_get(ir_section(doc,
+	    "check"), "product"), "id"), "mode", k8s_mode_name(mode), "bundleDigest",
+	    json_object_get(ir_section(doc, "resolve"), "digest"), "digest",
+	    "", "builds", builds, "resources", json_deep_copy(resources));
+	json_decref(resources);
+	k8s_plan_digest(plan, digest);
+	json_array_foreach(json_object_get(plan, "resources"), i, b) {
+		r = json_object_get(b, "resource");
+		id = str_at(r, "kind", NULL);
+		if (id != NULL && strcmp(id, "FlinkDeployment") == 0)
+			json_object_set_new(json_object_get(json_object_get(r,
+			    "metadata"), "annotations"), K8S_ANN_PLAN,
+			    json_string(digest));
+	}
+	json_object_set_new(plan, "digest", json_string(digest));
+	return plan;
+}

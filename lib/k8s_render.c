@@ -1,0 +1,479 @@
+/*
+ * k8s_render.c - the ConfigMap and the FlinkDeployment of each managed
+ * build (see k8s.h; fluid-k8s(1) says why each field is set).
+ *
+ * Everything comes from the check and sqlgen sections; nothing is
+ * read from the environment, so the same document renders the same
+ * bytes anywhere.  The IR holds no credential value, only the names of
+ * the Secrets (envFrom) and of the variables the catalog reads, which
+ * stay inside the SQL the checker wrote; none is added here.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "digest.h"
+#include "ir.h"
+#include "k8s.h"
+#include "xalloc.h"
+
+/* Hex digits of the SQL digest in the ConfigMap's name. */
+#define CM_HEX	12
+
+/*
+ * The Iceberg sink commits on each completed checkpoint, so the
+ * interval is how stale the table may be.  A minute is Iceberg's and
+ * the operator's usual value: fresh enough for fluid verify to see a
+ * commit within its default 120 s wait, and few enough commits that the
+ * table does not fill with small files and snapshots.
+ */
+#define CHECKPOINT_INTERVAL	"60s"
+
+static int
+lower_alnum(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+
+static int
+alnum(int c)
+{
+	return lower_alnum(c) || (c >= 'A' && c <= 'Z');
+}
+
+/* RFC 1123 label: a-z, 0-9, '-', alphanumeric at both ends, max long. */
+static int
+dns_label(const char *s, size_t max)
+{
+	size_t n = strlen(s), i;
+
+	if (n == 0 || n > max || !lower_alnum(s[0]) ||
+	    !lower_alnum(s[n - 1]))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!lower_alnum(s[i]) && s[i] != '-')
+			return 0;
+	return 1;
+}
+
+/* RFC 1123 subdomain: labels joined by dots, at most 253 in all. */
+static int
+dns_subdomain(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (n == 0 || n > 253 || !lower_alnum(s[0]) || !lower_alnum(s[n - 1]))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!lower_alnum(s[i]) && s[i] != '-' && s[i] != '.')
+			return 0;
+		else if (s[i] == '.' && (!lower_alnum(s[i - 1]) ||
+		    !lower_alnum(s[i + 1])))
+			return 0;
+	return 1;
+}
+
+/* A label value: at most 63 of [A-Za-z0-9._-], alphanumeric ends. */
+static int
+label_value(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (n == 0 || n > 63 || !alnum(s[0]) || !alnum(s[n - 1]))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!alnum(s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.')
+			return 0;
+	return 1;
+}
+
+/* A ConfigMap key: [-._a-zA-Z0-9], at most 253, not "." or "..". */
+static int
+configmap_key(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (n == 0 || n > 253 || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!alnum(s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.')
+			return 0;
+	return 1;
+}
+
+/* repository@sha256:<64 lower-case hex>, nothing blank in it. */
+static int
+image_pinned(const char *s)
+{
+	const char *at = strstr(s, "@sha256:");
+	size_t i;
+
+	if (at == NULL || at == s || strlen(at + 8) != 64)
+		return 0;
+	for (i = 0; i < 64; i++)
+		if (!((at[8 + i] >= '0' && at[8 + i] <= '9') ||
+		    (at[8 + i] >= 'a' && at[8 + i] <= 'f')))
+			return 0;
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s <= ' ' || (unsigned char)*s == 0x7f)
+			return 0;
+	return 1;
+}
+
+char *
+k8s_table_text(const json_t *b)
+{
+	json_t *t = json_object_get(b, "table"), *spec;
+	char *text, *out;
+
+	spec = json_pack("{s:O, s:O, s:O, s:O, s:O, s:O}", "namespace",
+	    json_object_get(t, "namespace"), "name", json_object_get(t,
+	    "name"), "columns", json_object_get(t, "columns"), "partitionBy",
+	    json_object_get(t, "partitionBy"), "formatVersion",
+	    json_object_get(t, "formatVersion"), "fileFormat",
+	    json_object_get(t, "fileFormat"));
+	if (spec == NULL)
+		return NULL;
+	text = json_dumps(spec, JSON_INDENT(2));
+	json_decref(spec);
+	if (text == NULL)
+		return NULL;
+	out = xasprintf("%s\n", text);
+	free(text);
+	return out;
+}
+
+/* What one build is rendered from, checked. */
+struct src {
+	const char	*build, *product, *sql, *sql_digest, *bundle;
+	const char	*name, *ns, *sa, *image, *state;
+	const char	*uri[3];	/* checkpoint, savepoint, HA */
+	const json_t	*secrets;
+	char		*ptr;		/* the contract's deployment, or NULL */
+	struct diags	*d;
+	int		 bad;
+};
+
+/* An error about the deployment's key (NULL: the build itself). */
+static void __attribute__((format(printf, 3, 4)))
+src_err(struct src *s, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg, *at = NULL;
+
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (s->ptr != NULL)
+		at = key != NULL ? xasprintf("%s/%s", s->ptr, key) :
+		    xstrdup(s->ptr);
+	diag_at(s->d, DIAG_ERROR, at, "Flink build %s: %s", s->build, msg);
+	free(at);
+	free(msg);
+	s->bad = 1;
+}
+
+/* A string field of the deployment, or "" (and an error) if missing. */
+static const char *
+dep_str(struct src *s, const json_t *dep, const char *key)
+{
+	const char *v = json_string_value(json_object_get(dep, key));
+
+	if (v == NULL || *v == '\0') {
+		src_err(s, key, "deployment.%s is missing", key);
+		return "";
+	}
+	return v;
+}
+
+/*
+ * The contract's pointer to the build with this id's deployment, for
+ * placing diagnostics: the checked IR keeps ids, not positions.
+ */
+static char *
+deployment_ptr(json_t *doc, const char *id)
+{
+	json_t *builds = json_object_get(json_object_get(ir_section(doc,
+	    "resolve"), "document"), "builds"), *b;
+	const char *bid;
+	size_t i;
+
+	json_array_foreach(builds, i, b) {
+		bid = json_string_value(json_object_get(b, "id"));
+		if (bid != NULL && strcmp(bid, id) == 0)
+			return xasprintf("/builds/%zu/properties/parameters/"
+			    "flink/deployment", i);
+	}
+	return NULL;
+}
+
+static void
+src_check(struct src *s, const json_t *dep)
+{
+	static const char *const uris[] = { "checkpointUri", "savepointUri",
+	    "haUri" };
+	const json_t *r;
+	size_t i;
+
+	s->name = dep_str(s, dep, "name");
+	s->ns = dep_str(s, dep, "namespace");
+	s->sa = dep_str(s, dep, "serviceAccount");
+	s->image = dep_str(s, dep, "image");
+	s->state = dep_str(s, dep, "state");
+	for (i = 0; i < 3; i++)
+		s->uri[i] = dep_str(s, dep, uris[i]);
+	s->secrets = json_object_get(dep, "secretRefs");
+	if (s->bad)
+		return;
+	/* The operator names the job's Services after it: RFC 1035. */
+	if (!dns_label(s->name, 45) || !(s->name[0] >= 'a' &&
+	    s->name[0] <= 'z'))
+		src_err(s, "name", "deployment name '%s' must be a DNS-1035 "
+		    "label of at most 45 characters (a-z, 0-9, '-', starting "
+		    "with a letter): the operator names Services after it",
+		    s->name);
+	if (!dns_label(s->ns, 63))
+		src_err(s, "namespace", "namespace '%s' must be a DNS-1123 "
+		    "label (a-z, 0-9, '-', at most 63 characters)", s->ns);
+	if (!dns_subdomain(s->sa))
+		src_err(s, "serviceAccount", "service account '%s' must be a "
+		    "DNS-1123 subdomain", s->sa);
+	if (!image_pinned(s->image))
+		src_err(s, "image", "image '%s' must be pinned by digest "
+		    "(repository@sha256:<64 hex digits>)", s->image);
+	if (strcmp(s->state, "running") != 0 &&
+	    strcmp(s->state, "suspended") != 0)
+		src_err(s, "state", "state '%s' must be running or suspended",
+		    s->state);
+	if (s->secrets != NULL && !json_is_array(s->secrets))
+		src_err(s, "secretRefs", "secretRefs must be a list");
+	json_array_foreach(s->secrets, i, r)
+		if (!json_is_string(r) || !dns_subdomain(json_string_value(r))) {
+			char *k = xasprintf("secretRefs/%zu", i);
+
+			src_err(s, k, "secretRefs[%zu] must name a Secret (a "
+			    "DNS-1123 subdomain)", i);
+			free(k);
+		}
+	if (!label_value(s->build))
+		src_err(s, NULL, "build id '%s' cannot be the value of label "
+		    K8S_LABEL_BUILD " (at most 63 of A-Z, a-z, 0-9, '.', "
+		    "'_', '-', alphanumeric at both ends)", s->build);
+	else if (!configmap_key(s->build))
+		src_err(s, NULL, "build id '%s' cannot name a ConfigMap key",
+		    s->build);
+	if (!label_value(s->product))
+		src_err(s, NULL, "product id '%s' cannot be the value of label "
+		    K8S_LABEL_NAME " (at most 63 of A-Z, a-z, 0-9, '.', '_', "
+		    "'-', alphanumeric at both ends)", s->product);
+}
+
+static json_t *
+labels(const struct src *s)
+{
+	return json_pack("{s:s, s:s, s:s}", K8S_LABEL_NAME, s->product,
+	    K8S_LABEL_BUILD, s->build, K8S_LABEL_MANAGED_BY, K8S_MANAGER);
+}
+
+static json_t *
+configmap(const struct src *s, const char *cm, const char *table)
+{
+	char *sqlkey = xasprintf("%s.sql", s->build);
+	char *tabkey = xasprintf("%s.table.json", s->build);
+	json_t *r;
+
+	r = json_pack("{s:s, s:s, s:{s:s, s:s, s:o, s:{s:s}}, s:b, s:{s:s, "
+	    "s:s}}", "apiVersion", "v1", "kind", "ConfigMap", "metadata",
+	    "name", cm, "namespace", s->ns, "labels", labels(s),
+	    "annotations", K8S_ANN_SQL, s->sql_digest, "immutable", 1,
+	    "data", sqlkey, s->sql, tabkey, table);
+	free(sqlkey);
+	free(tabkey);
+	return r;
+}
+
+/*
+ * The pod template both the JobManager and the TaskManagers start
+ * from: the Secrets as environment (the catalog's token variable and
+ * the object store's credentials come from them, in the pod), and the
+ * ConfigMap as the runner's two files.  The container must be named
+ * flink-main-container for the operator to merge it.
+ */
+static json_t *
+pod_template(const struct src *s, const char *cm)
+{
+	json_t *env = json_array(), *r;
+	size_t i;
+
+	json_array_foreach(s->secrets, i, r)
+		json_array_append_new(env, json_pack("{s:{s:O}}",
+		    "secretRef", "name", r));
+	return json_pack("{s:{s:[{s:s, s:o, s:[{s:s, s:s, s:b}]}], "
+	    "s:[{s:s, s:{s:s}}]}}", "spec", "containers", "name",
+	    "flink-main-container", "envFrom", env, "volumeMounts", "name",
+	    "fluid-sql", "mountPath", K8S_SQL_DIR, "readOnly", 1, "volumes",
+	    "name", "fluid-sql", "configMap", "name", cm);
+}
+
+/*
+ * flinkConfiguration: flat, every value a string (the 1.10 CRD types
+ * it map<string, string>).  Checkpointing on, exactly once, and kept
+ * when the job is cancelled; the dedicated locations of the contract;
+ * Kubernetes HA, which the operator needs to restore a job whose
+ * savepoint upgrade fell back on its last checkpoint.
+ */
+static json_t *
+flink_conf(const struct src *s)
+{
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}",
+	    "execution.checkpointing.interval", CHECKPOINT_INTERVAL,
+	    "execution.checkpointing.mode", "EXACTLY_ONCE",
+	    "execution.checkpointing.externalized-checkpoint-retention",
+	    "RETAIN_ON_CANCELLATION",
+	    "state.checkpoints.dir", s->uri[0],
+	    "state.savepoints.dir", s->uri[1],
+	    "high-availability.type", "kubernetes",
+	    "high-availability.storageDir", s->uri[2]);
+}
+
+static json_t *
+flink_deployment(const struct src *s, const char *cm)
+{
+	char *script = xasprintf(K8S_SQL_DIR "/%s.sql", s->build);
+	char *table = xasprintf(K8S_SQL_DIR "/%s.table.json", s->build);
+	json_t *r;
+
+	r = json_pack("{s:s, s:s, s:{s:s, s:s, s:o, s:{s:s, s:s}}, "
+	    "s:{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:{s:{s:s, s:i}}, "
+	    "s:{s:{s:s, s:i}}, s:{s:s, s:s, s:[s, s], s:i, s:s, s:s}}}",
+	    "apiVersion", "flink.apache.org/v1beta1",
+	    "kind", "FlinkDeployment",
+	    "metadata", "name", s->name, "namespace", s->ns,
+	    "labels", labels(s),
+	    "annotations", K8S_ANN_BUNDLE, s->bundle, K8S_ANN_SQL,
+	    s->sql_digest,
+	    "spec", "image", s->image, "imagePullPolicy", "IfNotPresent",
+	    "flinkVersion", "v1_20", "serviceAccount", s->sa,
+	    "mode", "native",
+	    "flinkConfiguration", flink_conf(s),
+	    "podTemplate", pod_template(s, cm),
+	    "jobManager", "resource", "memory", "2048m", "cpu", 1,
+	    "taskManager", "resource", "memory", "2048m", "cpu", 1,
+	    "job", "jarURI", K8S_RUNNER_JAR, "entryClass", K8S_RUNNER_CLASS,
+	    "args", script, table, "parallelism", 1,
+	    "upgradeMode", "savepoint", "state", s->state);
+	free(script);
+	free(table);
+	return r;
+}
+
+/* The checked build with this id (borrowed), or NULL. */
+static json_t *
+checked_build(json_t *doc, const char *id)
+{
+	json_t *b;
+	size_t i;
+
+	json_array_foreach(json_object_get(ir_section(doc, "check"),
+	    "builds"), i, b)
+		if (json_is_string(json_object_get(b, "id")) && strcmp(id,
+		    json_string_value(json_object_get(b, "id"))) == 0)
+			return b;
+	return NULL;
+}
+
+/* One sqlgen entry's resources, or NULL after an error in d. */
+static json_t *
+render_one(json_t *doc, const json_t *e, const char *bundle,
+    struct diags *d)
+{
+	struct src s;
+	json_t *cb, *out = NULL;
+	char digest[DIGEST_STRLEN], *cm = NULL, *table = NULL;
+
+	memset(&s, 0, sizeof(s));
+	s.d = d;
+	s.bundle = bundle;
+	s.build = json_string_value(json_object_get(e, "build"));
+	s.sql = json_string_value(json_object_get(e, "sql"));
+	s.sql_digest = json_string_value(json_object_get(e, "digest"));
+	if (s.build == NULL || s.sql == NULL || s.sql_digest == NULL) {
+		diag_fatal(d, "the sqlgen section has a build without "
+		    "build, sql and digest strings: run fluid-sqlgen first");
+		return NULL;
+	}
+	digest_bytes(s.sql, strlen(s.sql), digest);
+	if (strcmp(digest, s.sql_digest) != 0) {
+		diag_fatal(d, "build '%s': the sqlgen section's digest is not "
+		    "its script's", s.build);
+		return NULL;
+	}
+	if ((cb = checked_build(doc, s.build)) == NULL) {
+		diag_fatal(d, "build '%s' is in the sqlgen section but not in "
+		    "the check section", s.build);
+		return NULL;
+	}
+	s.product = json_string_value(json_object_get(cb, "product"));
+	if (s.product == NULL)
+		s.product = "";
+	s.ptr = deployment_ptr(doc, s.build);
+	src_check(&s, json_object_get(cb, "deployment"));
+	if (!s.bad && (table = k8s_table_text(cb)) == NULL)
+		diag_fatal(d, "build '%s': cannot write its table file",
+		    s.build);
+	else if (!s.bad) {
+		cm = xasprintf("%s-sql-%.*s", s.name, CM_HEX, digest + 7);
+		out = json_pack("[o, o]", configmap(&s, cm, table),
+		    flink_deployment(&s, cm));
+	}
+	free(cm);
+	free(table);
+	free(s.ptr);
+	return out;
+}
+
+json_t *
+k8s_render(json_t *doc, struct diags *d)
+{
+	json_t *built = json_object_get(ir_section(doc, "sqlgen"), "builds");
+	json_t *out = json_array(), *e, *res;
+	const char *bundle;
+	size_t i;
+	int bad = 0;
+
+	bundle = json_string_value(json_object_get(ir_section(doc, "resolve"),
+	    "digest"));
+	if (bundle == NULL || !json_is_array(built)) {
+		diag_fatal(d, "the document has no bundle digest or no sqlgen "
+		    "builds: run fluid-resolve | fluid-check | fluid-sqlgen "
+		    "first");
+		json_decref(out);
+		return NULL;
+	}
+	json_array_foreach(built, i, e) {
+		if ((res = render_one(doc, e, bundle, d)) == NULL) {
+			bad = 1;
+			continue;
+		}
+		json_array_append_new(out, json_pack("{s:O, s:o}", "build",
+		    json_object_get(e, "build"), "resources", res));
+	}
+	if (bad) {
+		json_decref(out);
+		return NULL;
+	}
+	return json_pack("{s:o}", "builds", out);
+}
+
+json_t *
+k8s_list(const json_t *section)
+{
+	json_t *items = json_array(), *b, *r;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(section, "builds"), i, b)
+		json_array_foreach(json_object_get(b, "resources"), j, r)
+			json_array_append(items, r);
+	return json_pack("{s:s, s:s, s:o}", "apiVersion", "v1", "kind",
+	    "List", "items", items);
+}
