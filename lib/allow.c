@@ -50,6 +50,54 @@ blank(char c)
 	return c == ' ' || c == '\t';
 }
 
+/* The variable that line [p, end) of a .env sets, if it is a list's. */
+static const char *
+setting_of(const char *p, const char *end)
+{
+	const char *name;
+	size_t i, n;
+
+	while (p < end && blank(*p))
+		p++;
+	if ((size_t)(end - p) > 7 && memcmp(p, "export", 6) == 0 &&
+	    blank(p[6]))
+		for (p += 6; p < end && blank(*p); p++)
+			;
+	for (name = p; p < end && (*p == '_' || (*p >= 'A' && *p <= 'Z') ||
+	    (*p >= 'a' && *p <= 'z') || (p > name && *p >= '0' && *p <= '9'));
+	    p++)
+		;
+	n = (size_t)(p - name);
+	while (p < end && blank(*p))
+		p++;
+	if (n == 0 || p == end || *p != '=')
+		return NULL;
+	for (i = 0; i < ALLOW_NLISTS; i++)
+		if (strlen(variables[i]) == n && memcmp(name, variables[i], n) == 0)
+			return variables[i];
+	return NULL;
+}
+
+size_t
+allow_settings_in_text(const char *text, size_t len,
+    void (*found)(void *, size_t, const char *), void *arg)
+{
+	const char *p = text, *end = text + len, *nl, *var;
+	size_t line, n = 0;
+
+	for (line = 1; p < end; line++, p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if ((var = setting_of(p, nl)) != NULL) {
+			found(arg, line, var);
+			n++;
+		}
+		if (nl == end)
+			break;
+	}
+	return n;
+}
+
 static void
 split(struct allow_entries *e, const char *s)
 {

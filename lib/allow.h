@@ -72,6 +72,16 @@ const char *allow_variable(enum allow_list);
  * (a project .env, a workspace file) can ignore it and warn.
  */
 bool	allow_is_list_variable(const char *name);
+/*
+ * The list variables that a file's text tries to set, as a project's
+ * .env does ("NAME=value", "export NAME=value", one a line, '#'
+ * comments): found() is called with the line (from 1) and the variable
+ * of each.  Only names are read, never a value: fluid ignores such a
+ * line (a list comes from the process environment alone) and the caller
+ * warns, naming the file, the line and the variable.  Returns how many.
+ */
+size_t	allow_settings_in_text(const char *text, size_t len,
+	    void (*found)(void *arg, size_t line, const char *var), void *arg);
 
 /*
  * Fill a from env, a getenv()-like function (the programs pass getenv,

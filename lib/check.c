@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "allow.h"
 #include "check.h"
 #include "check_int.h"
 #include "digest.h"
@@ -1026,6 +1027,76 @@ check_fragment(struct chk *c, const char *kind, const char *version,
 	return ir;
 }
 
+/*
+ * The operator allowlists come from the process environment alone
+ * (fluid(7), ENVIRONMENT): a contract or fragment that names one as a
+ * key cannot set it, and is told so.  One pass over the document that
+ * keeps only the keys above the node it is at, so that it costs no
+ * pointer per node; a place is spelled out only for a key it warns of.
+ */
+struct list_keys {
+	struct chk	*c;
+	struct {
+		const char	*key;	/* NULL: an array element */
+		size_t		 idx;
+	}		*up;
+	size_t		 n, cap;
+};
+
+static void
+list_keys_warn(struct list_keys *w, const char *key)
+{
+	struct chk_loc l;
+	size_t i;
+
+	chk_loc_init(&l);
+	for (i = 0; i < w->n; i++) {
+		if (w->up[i].key != NULL)
+			chk_loc_key(&l, w->up[i].key);
+		else
+			chk_loc_idx(&l, w->up[i].idx);
+	}
+	chk_loc_key(&l, key);
+	chk_warn(w->c, &l, "%s is read only from the operator's environment "
+	    "(a shell or a CI variable): no file fluid reads can set it",
+	    key);
+	chk_loc_release(&l);
+}
+
+static void
+list_keys_walk(struct list_keys *w, json_t *v)
+{
+	const char *key;
+	json_t *m;
+	size_t i;
+
+	if (!json_is_object(v) && !json_is_array(v))
+		return;
+	if (w->n == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 32;
+		w->up = xreallocarray(w->up, w->cap, sizeof(*w->up));
+	}
+	w->n++;
+	if (json_is_object(v)) {
+		json_object_foreach(v, key, m) {
+			if (key[0] == 'F' && strncmp(key, "FLUID_", 6) == 0 &&
+			    allow_is_list_variable(key)) {
+				w->n--;
+				list_keys_warn(w, key);
+				w->n++;
+			}
+			w->up[w->n - 1].key = key;
+			list_keys_walk(w, m);
+		}
+	} else
+		json_array_foreach(v, i, m) {
+			w->up[w->n - 1].key = NULL;
+			w->up[w->n - 1].idx = i;
+			list_keys_walk(w, m);
+		}
+	w->n--;
+}
+
 json_t *
 check_run(json_t *section, struct diags *d)
 {
@@ -1044,6 +1115,12 @@ check_run(json_t *section, struct diags *d)
 		    section, "schemaVersion")), doc);
 	else
 		ir = check_contract(&k, doc);
+	{
+		struct list_keys w = { &k.c, NULL, 0, 0 };
+
+		list_keys_walk(&w, doc);
+		free(w.up);
+	}
 	contract_release(&k);
 	chk_release(&k.c);
 	if (d->nerrors > nerr) {

@@ -766,6 +766,50 @@ t_check(void)
 	allow_release(&none);
 }
 
+struct seen {
+	char	buf[512];
+};
+
+static void
+seen_one(void *arg, size_t line, const char *var)
+{
+	struct seen *w = arg;
+	size_t n = strlen(w->buf);
+
+	snprintf(w->buf + n, sizeof(w->buf) - n, "%zu:%s ", line, var);
+}
+
+/* A project's .env may not set a list: which lines try to. */
+static void
+t_dotenv(void)
+{
+	static const char env[] =
+	    "# a project's .env\n"
+	    "FLUID_FLINK_IMAGE_ALLOWLIST=ghcr.io/acme/\n"
+	    "  export   FLUID_FLINK_NAMESPACE_ALLOWLIST = data\n"
+	    "OTHER=FLUID_FLINK_SECRET_ALLOWLIST=x\n"
+	    "#FLUID_FLINK_SECRET_ALLOWLIST=commented\n"
+	    "FLUID_FLINK_IMAGE_ALLOWLISTX=not-a-list\n"
+	    "exportFLUID_FLINK_KUBE_CONTEXT_ALLOWLIST=glued\n"
+	    "FLUID_ACQUISITION_SECRET_REF_ALLOWLIST";
+	struct seen w = { "" };
+	size_t n;
+
+	n = allow_settings_in_text(env, sizeof(env) - 1, seen_one, &w);
+	ok(n == 2 && strcmp(w.buf, "2:FLUID_FLINK_IMAGE_ALLOWLIST "
+	    "3:FLUID_FLINK_NAMESPACE_ALLOWLIST ") == 0,
+	    ".env: a list set plainly and with export, nothing else (%s)",
+	    w.buf);
+	w.buf[0] = '\0';
+	n = allow_settings_in_text("FLUID_FLINK_SECRET_ALLOWLIST=a", 30,
+	    seen_one, &w);
+	ok(n == 1 && strcmp(w.buf, "1:FLUID_FLINK_SECRET_ALLOWLIST ") == 0,
+	    ".env: a last line without a newline (%s)", w.buf);
+	w.buf[0] = '\0';
+	ok(allow_settings_in_text("", 0, seen_one, &w) == 0 &&
+	    w.buf[0] == '\0', ".env: an empty file sets nothing");
+}
+
 int
 main(void)
 {
@@ -780,6 +824,7 @@ main(void)
 	t_secret_ref();
 	t_sql();
 	t_check();
+	t_dotenv();
 	free(last);
 	return done_testing();
 }
