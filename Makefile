@@ -48,6 +48,8 @@ TOOLS = fluid fluid-resolve fluid-check fluid-sqlgen fluid-k8s
 TOOL_BINS = $(addprefix $(O)/bin/,$(TOOLS))
 # What every tool's main() shares, and the only code that exits.
 TOOL_COMMON = $(O)/tools/cli.o
+# Made by a pattern rule for every tool: not an intermediate to delete.
+.SECONDARY: $(TOOL_COMMON)
 
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(O)/bin/%,\
 	$(wildcard tests/unit/t_*.c))
