@@ -512,6 +512,126 @@ cmd_plan(int argc, char *argv[])
 	return flush_stdout();
 }
 
+/*
+ * fluid diff CONTRACT --baseline OLD [--exit-on-breaking] [--out FILE]:
+ * both contracts resolved and checked here, one after the other, and
+ * their check sections compared (lib/diff.c).  The baseline goes first:
+ * one that does not validate is no comparison, status 2 with its
+ * diagnostics.  The changes are JSON on standard output (or FILE,
+ * written whole: atomic.h); a person at a terminal also gets them
+ * grouped by severity on standard error.  --exit-on-drift, the live
+ * comparison, needs what fluid apply records and is refused for now.
+ */
+static int
+cmd_diff(int argc, char *argv[])
+{
+	static const char diff_usage[] =
+	    "usage: fluid diff [--diagnostics=text|json] --baseline OLD\n"
+	    "           [--exit-on-breaking] [-o | --out FILE] FILE\n";
+	static const struct option opts[] = {
+		{ "diagnostics", required_argument, NULL, 'D' },
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "exit-on-breaking", no_argument, NULL, 'x' },
+		{ "exit-on-drift", no_argument, NULL, 'd' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct cli cli = { diff_usage, DIAG_FORMAT_TEXT };
+	struct resolve_opts ro;
+	const char *baseline = NULL, *out = NULL;
+	json_t *old, *cur, *changes, *res;
+	struct sb sum;
+	char *text;
+	int c, idx, on_breaking = 0, st;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:", opts, &idx)) != -1) {
+		switch (c) {
+		case 'D':
+			cli_common(&cli, "diagnostics", optarg);
+			break;
+		case 'b':
+			baseline = optarg;
+			break;
+		case 'x':
+			on_breaking = 1;
+			break;
+		case 'd':
+			cli_usage_error(&cli, "--exit-on-drift is not built "
+			    "yet: needs fluid apply's last-applied record");
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			cli_common(&cli, "help", NULL);
+			break;
+		default:
+			cli_bad_option(&cli, argv, c);
+		}
+	}
+	if (optind != argc - 1)
+		cli_usage_error(&cli, "diff expects one FILE");
+	if (baseline == NULL)
+		cli_usage_error(&cli, "diff needs --baseline OLD, the contract "
+		    "to compare with");
+	if (strcmp(baseline, "-") == 0 && strcmp(argv[optind], "-") == 0)
+		cli_usage_error(&cli, "standard input can be read once: give "
+		    "the baseline or the contract as a file");
+	memset(&ro, 0, sizeof(ro));
+	ro.path = input_path(baseline);
+	st = pipeline_run(&ro, cli.diagfmt, PIPELINE_CHECK, &old, "fluid");
+	if (st != 0) {
+		fl_warnx("baseline '%s' does not validate: nothing compared",
+		    baseline);
+		return EXIT_USAGE;
+	}
+	ro.path = input_path(argv[optind]);
+	st = pipeline_run(&ro, cli.diagfmt, PIPELINE_CHECK, &cur, "fluid");
+	if (st != 0) {
+		ir_keep_to_end(old);
+		return st;
+	}
+	changes = diff_contracts(ir_section(old, "check"),
+	    ir_section(old, "resolve"), ir_section(cur, "check"),
+	    ir_section(cur, "resolve"));
+	ir_keep_to_end(old);	/* fluid exits after this */
+	ir_keep_to_end(cur);
+	res = json_pack("{s:i, s:s, s:s, s:{s:I, s:I, s:I}, s:O}",
+	    "fluidDiff", 1, "contract", argv[optind], "baseline", baseline,
+	    "counts", "breaking", (json_int_t)diff_count(changes,
+	    DIFF_BREAKING), "non-breaking", (json_int_t)diff_count(changes,
+	    DIFF_NON_BREAKING), "info", (json_int_t)diff_count(changes,
+	    DIFF_INFO), "changes", changes);
+	if (res == NULL || (text = json_text(res)) == NULL)
+		fl_fatal("cannot write the changes as JSON");
+	json_decref(res);
+	if (isatty(STDERR_FILENO)) {
+		sb_init(&sum);
+		diff_summary(changes, &sum);
+		fputs(sum.buf, stderr);
+		sb_release(&sum);
+	}
+	st = on_breaking && diff_count(changes, DIFF_BREAKING) > 0 ?
+	    EXIT_REFUSED : EXIT_OK;
+	json_decref(changes);
+	if (out != NULL) {
+		/* Never over a device, FIFO, link or directory: atomic.h. */
+		if (atomic_write(out, text, strlen(text)) == -1) {
+			if (errno == EEXIST || errno == EISDIR)
+				fl_fatal("'%s' is not a regular file: not "
+				    "replaced", out);
+			fl_fatal("cannot write '%s':", out);
+		}
+		printf("wrote %s\n", out);
+	} else
+		fputs(text, stdout);
+	free(text);
+	c = flush_stdout();
+	return c != 0 ? c : st;
+}
+
 /* Adding a subcommand is one line here and one function above. */
 static const struct {
 	const char	*name;
@@ -521,6 +641,7 @@ static const struct {
 	{ "bundle", cmd_bundle },
 	{ "generate", cmd_generate },
 	{ "plan", cmd_plan },
+	{ "diff", cmd_diff },
 };
 
 int
