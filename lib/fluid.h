@@ -31,11 +31,11 @@
  *	stage.h    what each fluid-* program does          (stage_*.c)
  *	pipeline.h the stages in one process, for fluid    (pipeline.c)
  *	allow.h    the operator allowlists, allow_         (allow.c)
+ *	kube.h     kubectl, run with a deadline, kube_      (kube.c)
  *
  * The modules still to come take these prefixes: net_ (the libcurl
- * HTTP wrapper, net.h), kube_ (running kubectl, kube.h; the resources
- * it applies are k8s_'s, rendered offline), diff_, verify_, odcs_ and
- * gw_ (the SQL Gateway client).
+ * HTTP wrapper, net.h), diff_, verify_, odcs_ and gw_ (the SQL Gateway
+ * client).  kube_ applies the resources k8s_ renders offline.
  *
  * Who may include whom:
  *  - The stage and pipeline layers join the others; no other module
@@ -80,5 +80,6 @@
 #include "stage.h"
 #include "pipeline.h"
 #include "allow.h"
+#include "kube.h"
 
 #endif
