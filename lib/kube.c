@@ -281,21 +281,32 @@ kube_unreachable(const struct kube_run *r)
 	return 0;
 }
 
-/* kubectl's message, one line: its last non-empty line of stderr. */
+/*
+ * kubectl's message as one line: its standard error with each run of
+ * blanks and newlines made one space (a conflict is several lines: the
+ * fields and the managers are in the middle), at most 2000 bytes.
+ */
 static char *
 said(const struct kube_run *r)
 {
-	const char *s = r->err.buf != NULL ? r->err.buf : "", *e, *b;
+	const char *s = r->err.buf != NULL ? r->err.buf : "";
+	struct sb b;
+	int blank = 0;
 
-	e = s + strlen(s);
-	while (e > s && (e[-1] == '\n' || e[-1] == ' '))
-		e--;
-	b = e;
-	while (b > s && b[-1] != '\n')
-		b--;
-	if (b == e)
-		return xstrdup("(kubectl said nothing)");
-	return xstrndup(b, (size_t)(e - b));
+	sb_init(&b);
+	for (; *s != '\0' && b.len < 2000; s++) {
+		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') {
+			blank = 1;
+			continue;
+		}
+		if (blank && b.len > 0)
+			sb_addc(&b, ' ');
+		blank = 0;
+		sb_addc(&b, *s);
+	}
+	if (b.len == 0)
+		sb_adds(&b, "(kubectl said nothing)");
+	return sb_steal(&b);
 }
 
 /* Why a run did not reach the cluster, as a fatal diagnostic. */
