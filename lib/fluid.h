@@ -31,7 +31,9 @@
  *	stage.h    what each fluid-* program does          (stage_*.c)
  *	pipeline.h the stages in one process, for fluid    (pipeline.c)
  *	allow.h    the operator allowlists, allow_         (allow.c)
- *	kube.h     kubectl, run with a deadline, kube_      (kube.c)
+ *	kube.h     kubectl, run with a deadline, kube_      (kube.c);
+ *	           not included here: a tool that contacts a
+ *	           cluster includes it itself
  *
  * The modules still to come take these prefixes: net_ (the libcurl
  * HTTP wrapper, net.h), diff_, verify_, odcs_ and gw_ (the SQL Gateway
@@ -80,6 +82,5 @@
 #include "stage.h"
 #include "pipeline.h"
 #include "allow.h"
-#include "kube.h"
 
 #endif

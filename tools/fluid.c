@@ -20,6 +20,7 @@
 
 #include "fluid.h"
 #include "cli.h"
+#include "kube.h"
 #include "pipeline.h"
 
 static const char usage[] =
