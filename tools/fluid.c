@@ -663,7 +663,7 @@ apply_check_allow(const json_t *plan, const char *path, struct diags *d)
 	struct allow al;
 	struct allow_refusals r;
 	struct allow_targets t;
-	struct allow_target sec[64], ep[64];
+	struct allow_target *sec, *ep;
 	json_t *b, *fd, *tg, *v, *h, *pod;
 	const char *id, *url;
 	size_t i, j, n;
@@ -688,12 +688,15 @@ apply_check_allow(const json_t *plan, const char *path, struct diags *d)
 		pod = json_array_get(json_object_get(json_object_get(
 		    json_object_get(json_object_get(fd, "spec"), "podTemplate"),
 		    "spec"), "containers"), 0);
+		/* Every Secret and host is checked: no fixed limit. */
+		sec = xcalloc(json_array_size(json_object_get(pod,
+		    "envFrom")) + 1, sizeof(*sec));
+		ep = xcalloc(json_array_size(json_object_get(tg, "hosts")) + 1,
+		    sizeof(*ep));
 		n = 0;
 		json_array_foreach(json_object_get(pod, "envFrom"), j, v)
-			if (n < sizeof(sec) / sizeof(*sec))
-				sec[n++] = (struct allow_target){ apply_str(v,
-				    "secretRef", "name", NULL),
-				    "deployment.secretRefs" };
+			sec[n++] = (struct allow_target){ apply_str(v,
+			    "secretRef", "name", NULL), "deployment.secretRefs" };
 		t.secrets = sec;
 		t.nsecrets = n;
 		t.catalog.value = apply_str(tg, "catalog", NULL);
@@ -712,7 +715,7 @@ apply_check_allow(const json_t *plan, const char *path, struct diags *d)
 			    strcmp(url, t.token_endpoint.value) == 0)
 				t.token_endpoint.where = apply_str(h, "path",
 				    NULL);
-			else if (n < sizeof(ep) / sizeof(*ep))
+			else
 				ep[n++] = (struct allow_target){ url,
 				    apply_str(h, "path", NULL) };
 		}
@@ -732,6 +735,8 @@ apply_check_allow(const json_t *plan, const char *path, struct diags *d)
 		    "properties.sql" };
 		allow_check(&al, ALLOW_CMD_APPLY, &t, &r);
 		apply_refusals(&r, path, id, d);
+		free(sec);
+		free(ep);
 	}
 	allow_refusals_release(&r);
 	allow_release(&al);
