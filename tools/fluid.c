@@ -834,7 +834,6 @@ apply_savepoint_failed(const json_t *live)
 struct apply_build {
 	const char	*id, *ns, *context;
 	json_t		*cm, *fd;	/* borrowed: the plan's */
-	json_t		*record;	/* the last-applied ConfigMap, new */
 	struct kube	 k;
 };
 
@@ -1021,18 +1020,20 @@ cmd_apply(int argc, char *argv[])
 		fl_fatal("'%s' is not a plan of fluid plan (fluidPlan 1)",
 		    path);
 	diags_init(&d);
+	abs = NULL;
 	apply_check_plan(plan, path, &d);
 	if ((st = apply_status(&d, cli.diagfmt)) != 0)
-		return st;
+		goto out;
 	if (strcmp(apply_str(plan, "mode", NULL), k8s_mode_name(mode)) != 0) {
 		diag_pos(&d, DIAG_ERROR, path, 0, 0, "the plan was made for "
 		    "--mode %s, not %s: use the same mode for plan and apply",
 		    apply_str(plan, "mode", NULL), k8s_mode_name(mode));
-		return apply_status(&d, cli.diagfmt);
+		st = apply_status(&d, cli.diagfmt);
+		goto out;
 	}
 	apply_check_allow(plan, path, &d);
 	if ((st = apply_status(&d, cli.diagfmt)) != 0)
-		return st;
+		goto out;
 	if (mode == K8S_DRY_RUN) {
 		/* No kubectl at all: the plan says everything. */
 		json_array_foreach(json_object_get(plan, "resources"), i, e)
@@ -1041,15 +1042,14 @@ cmd_apply(int argc, char *argv[])
 			    apply_str(e, "resource", "metadata", "namespace",
 			    NULL), apply_str(e, "resource", "metadata", "name",
 			    NULL), apply_str(e, "action", NULL));
-		diags_release(&d);
-		json_decref(plan);
-		return flush_stdout();
+		goto out;
 	}
 	if (!yes) {
 		diag_pos(&d, DIAG_ERROR, path, 0, 0, "apply --mode %s writes "
 		    "to the cluster: add --yes to do it, or see what it would "
 		    "write with a dry-run plan", k8s_mode_name(mode));
-		return apply_status(&d, cli.diagfmt);
+		st = apply_status(&d, cli.diagfmt);
+		goto out;
 	}
 	n = json_array_size(json_object_get(plan, "builds"));
 	abs = xcalloc(n ? n : 1, sizeof(*abs));
@@ -1071,7 +1071,9 @@ cmd_apply(int argc, char *argv[])
 			apply_write(plan, &abs[i], &d);
 			st = apply_status(&d, cli.diagfmt);
 		}
+out:
 	free(abs);
+	diags_release(&d);
 	json_decref(plan);
 	c = flush_stdout();
 	return st != 0 ? st : c;
