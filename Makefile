@@ -39,7 +39,7 @@ LIB_SRCS = lib/xalloc.c lib/diag.c lib/jptr.c lib/yload.c lib/yemit.c \
 	lib/sqllex.c \
 	lib/stage_resolve.c lib/stage_check.c lib/stage_sqlgen.c \
 	lib/k8s_render.c lib/k8s_plan.c lib/stage_k8s.c lib/pipeline.c \
-	lib/allow.c lib/diff.c
+	lib/allow.c lib/diff.c lib/kube.c
 LIB_OBJS = $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
 LIB_HDRS = $(wildcard lib/*.h)
 LIBFLUID = $(O)/lib/libfluid.a
@@ -48,8 +48,10 @@ TOOLS = fluid fluid-resolve fluid-check fluid-sqlgen fluid-k8s
 TOOL_BINS = $(addprefix $(O)/bin/,$(TOOLS))
 # What every tool's main() shares, and the only code that exits.
 TOOL_COMMON = $(O)/tools/cli.o
-# Made by a pattern rule for every tool: not an intermediate to delete.
-.SECONDARY: $(TOOL_COMMON)
+# The driver's commands that have a file of their own (tools/fluid_*.c).
+FLUID_CMDS = $(O)/tools/fluid_apply.o
+# Made by a pattern rule for every tool: not intermediates to delete.
+.SECONDARY: $(TOOL_COMMON) $(FLUID_CMDS)
 
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(O)/bin/%,\
 	$(wildcard tests/unit/t_*.c))
@@ -72,9 +74,15 @@ $(LIBFLUID): $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $(LIB_OBJS)
 
-$(O)/tools/%.o: tools/%.c tools/cli.h $(LIB_HDRS) config.mk
+$(O)/tools/%.o: tools/%.c tools/cli.h tools/fluid_cmd.h $(LIB_HDRS) config.mk
 	@mkdir -p $(O)/tools
 	$(CC) $(ALL_CFLAGS) -Itools -c $< -o $@
+
+$(O)/bin/fluid: tools/fluid.c tools/cli.h tools/fluid_cmd.h $(FLUID_CMDS) \
+    $(TOOL_COMMON) $(LIBFLUID) $(LIB_HDRS)
+	@mkdir -p $(O)/bin
+	$(CC) $(ALL_CFLAGS) -Itools $< -o $@ $(ALL_LDFLAGS) $(FLUID_CMDS) \
+	    $(TOOL_COMMON) $(LIBFLUID) $(PKG_LIBS)
 
 $(O)/bin/%: tools/%.c tools/cli.h $(TOOL_COMMON) $(LIBFLUID) $(LIB_HDRS)
 	@mkdir -p $(O)/bin

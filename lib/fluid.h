@@ -32,11 +32,13 @@
  *	pipeline.h the stages in one process, for fluid    (pipeline.c)
  *	allow.h    the operator allowlists, allow_         (allow.c)
  *	diff.h     two checked contracts -> changes, diff_ (diff.c)
+ *	kube.h     kubectl, run with a deadline, kube_      (kube.c);
+ *	           not included here: a tool that contacts a
+ *	           cluster includes it itself
  *
  * The modules still to come take these prefixes: net_ (the libcurl
- * HTTP wrapper, net.h), kube_ (running kubectl, kube.h; the resources
- * it applies are k8s_'s, rendered offline), verify_, odcs_ and
- * gw_ (the SQL Gateway client).
+ * HTTP wrapper, net.h), verify_, odcs_ and gw_ (the SQL Gateway
+ * client).  kube_ applies the resources k8s_ renders offline.
  *
  * Who may include whom:
  *  - The stage and pipeline layers join the others; no other module

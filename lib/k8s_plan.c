@@ -144,11 +144,41 @@ checked_build(json_t *doc, const char *id)
 	return NULL;
 }
 
+/*
+ * What apply checks against the allowlists that the resources do not
+ * say (a new reference): where the job sends its records, its catalog
+ * credential and its own SQL.  The image, service account, Secrets,
+ * namespace and context are read from the resources and "builds", the
+ * very values that are written.
+ */
+static json_t *
+targets(const char *id, const json_t *cb)
+{
+	const json_t *cat = json_object_get(json_object_get(cb, "table"),
+	    "catalog");
+	const json_t *auth = json_object_get(cat, "auth");
+	const json_t *src = json_object_get(json_object_get(cb, "stream"),
+	    "source");
+	const char *type = json_string_value(json_object_get(auth, "type"));
+	const json_t *var = json_object_get(auth, type != NULL &&
+	    strcmp(type, "oauth2") == 0 ? "credentialEnv" : "tokenEnv");
+
+	return json_pack("{s:s?, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?}",
+	    "build", id,
+	    "catalog", json_object_get(cat, "uri"),
+	    "tokenEndpoint", json_object_get(auth, "oauth2ServerUri"),
+	    "catalogAuth", var,
+	    "hosts", json_object_get(cat, "hosts"),
+	    "bootstrapServers", json_object_get(src, "bootstrapServers"),
+	    "schemaRegistryUrl", json_object_get(src, "schemaRegistryUrl"),
+	    "sql", json_object_get(cb, "sql"));
+}
+
 json_t *
 k8s_plan(json_t *doc, enum k8s_mode mode, const json_t *last)
 {
 	json_t *builds = json_array(), *resources = json_array(), *plan;
-	json_t *b, *r, *dep;
+	json_t *tg = json_array(), *b, *r, *dep;
 	const char *id;
 	char digest[DIGEST_STRLEN];
 	size_t i, j;
@@ -156,8 +186,9 @@ k8s_plan(json_t *doc, enum k8s_mode mode, const json_t *last)
 	json_array_foreach(json_object_get(ir_section(doc, "k8s"), "builds"),
 	    i, b) {
 		id = json_string_value(json_object_get(b, "build"));
-		dep = json_object_get(checked_build(doc, id ? id : ""),
-		    "deployment");
+		dep = checked_build(doc, id ? id : "");
+		json_array_append_new(tg, targets(id, dep));
+		dep = json_object_get(dep, "deployment");
 		r = json_object_get(b, "resources");
 		json_array_append_new(builds, json_pack("{s:s?, s:O?, s:O?, "
 		    "s:O?, s:O?, s:O?}", "build", id, "context",
@@ -175,11 +206,12 @@ k8s_plan(json_t *doc, enum k8s_mode mode, const json_t *last)
 	 * The resources are copies: the plan digest goes on the plan's,
 	 * not on the k8s section's.  "digest" is set last, in its place.
 	 */
-	plan = json_pack("{s:i, s:O?, s:s, s:O?, s:s, s:o, s:o}", "fluidPlan",
+	plan = json_pack("{s:i, s:O?, s:s, s:O?, s:s, s:o, s:o, s:o}", "fluidPlan",
 	    PLAN_VERSION, "product", json_object_get(json_object_get(ir_section(doc,
 	    "check"), "product"), "id"), "mode", k8s_mode_name(mode), "bundleDigest",
 	    json_object_get(ir_section(doc, "resolve"), "digest"), "digest",
-	    "", "builds", builds, "resources", json_deep_copy(resources));
+	    "", "builds", builds, "targets", tg, "resources",
+	    json_deep_copy(resources));
 	json_decref(resources);
 	k8s_plan_digest(plan, digest);
 	json_array_foreach(json_object_get(plan, "resources"), i, b) {

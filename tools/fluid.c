@@ -20,14 +20,18 @@
 #include "fluid.h"
 #include "cli.h"
 #include "pipeline.h"
+#include "fluid_cmd.h"
 
-static const char usage[] =
+const char fluid_usage[] =
 "usage: fluid validate [--diagnostics=text|json] FILE...\n"
 "       fluid validate --schema-version VERSION --fragment KIND FILE\n"
 "       fluid bundle [--diagnostics=text|json] [-o | --out OUTFILE] FILE\n"
 "       fluid generate flink [--diagnostics=text|json] --out DIR FILE\n"
 "       fluid plan [--diagnostics=text|json] --mode MODE\n"
 "           [--last-applied RESOURCES] [-o | --out PLAN] FILE\n"
+"       fluid apply [--diagnostics=text|json] --mode MODE [--yes] PLAN\n"
+"       fluid diff [--diagnostics=text|json] --baseline OLD\n"
+"           [--exit-on-breaking] [-o | --out CHANGES] FILE\n"
 "       fluid --help | --version\n"
 "\n"
 "  validate   check a contract (or one fragment) against every static rule\n"
@@ -39,6 +43,10 @@ static const char usage[] =
 "             digest; MODE is amend, amend-and-build, create-only or\n"
 "             dry-run; --last-applied says which are new, changed or\n"
 "             unchanged\n"
+"  apply      write a plan's resources to its cluster through kubectl\n"
+"             (--yes), or show them (dry-run, which contacts nothing)\n"
+"  diff       every change from the baseline contract OLD, with its\n"
+"             severity, as JSON\n"
 "\n"
 "Exit status: 0 ok, 1 refused, 2 usage or environment error.\n"
 "See fluid(1) and fluid(7).\n";
@@ -47,7 +55,7 @@ static const char usage[] =
  * The end of every command: what it printed must have been written.  A
  * full disk or a closed pipe is an error (status 2), and says so.
  */
-static int
+int
 flush_stdout(void)
 {
 	if (fflush(stdout) == EOF || ferror(stdout)) {
@@ -110,7 +118,7 @@ parse_args(int argc, char *argv[], struct args *a, int allow_out,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct cli cli = { usage, DIAG_FORMAT_TEXT };
+	struct cli cli = { fluid_usage, DIAG_FORMAT_TEXT };
 	int c, idx;
 
 	memset(a, 0, sizeof(*a));
@@ -386,7 +394,7 @@ run_k8s(json_t *doc, enum diag_format fmt)
 static int
 cmd_generate(int argc, char *argv[])
 {
-	struct cli cli = { usage, DIAG_FORMAT_TEXT };
+	struct cli cli = { fluid_usage, DIAG_FORMAT_TEXT };
 	struct args a;
 	struct outdir od;
 	json_t *doc, *b, *checked, *built;
@@ -462,7 +470,7 @@ read_last_applied(const char *path)
 static int
 cmd_plan(int argc, char *argv[])
 {
-	struct cli cli = { usage, DIAG_FORMAT_TEXT };
+	struct cli cli = { fluid_usage, DIAG_FORMAT_TEXT };
 	struct args a;
 	enum k8s_mode mode;
 	const char *why;
@@ -641,13 +649,14 @@ static const struct {
 	{ "bundle", cmd_bundle },
 	{ "generate", cmd_generate },
 	{ "plan", cmd_plan },
+	{ "apply", cmd_apply },
 	{ "diff", cmd_diff },
 };
 
 int
 main(int argc, char *argv[])
 {
-	struct cli cli = { usage, DIAG_FORMAT_TEXT };
+	struct cli cli = { fluid_usage, DIAG_FORMAT_TEXT };
 	size_t i;
 
 	fl_setprogname("fluid");

@@ -1,0 +1,103 @@
+/*
+ * kube.h - running kubectl, the only way fluid talks to a cluster.
+ *
+ * For fluid apply (and later diff and verify).  The resources come from
+ * k8s_ (k8s.h), rendered offline; this module only carries them.  Only
+ * the tools include it (through fluid.h): no checker, renderer or stage
+ * does (lib/fluid.h, tests/bats/layout.bats).
+ *
+ * Every run is
+ *
+ *	KUBECTL --context=CONTEXT --request-timeout=Ns ARGS...
+ *
+ * started with posix_spawnp (no shell: no argument is ever parsed
+ * again), in a process group of its own, its standard input, output and
+ * error through pipes.  KUBECTL is $KUBECTL, or "kubectl" on PATH.
+ * --request-timeout bounds each request kubectl makes, not the command
+ * (a get against a server that accepts and never answers makes several
+ * requests), so every run also has a deadline of fluid's own: past it
+ * the process group is killed and the run is an environment error.
+ *
+ * The library reports (struct diags); the tool decides the exit status:
+ * kubectl missing, a deadline passed, a cluster that cannot be reached
+ * or a read the server refuses are fatal diagnostics (EXIT_USAGE); a
+ * write the API server refuses (a conflict, a schema, an immutable
+ * field) is an error (EXIT_REFUSED), with kubectl's own words.
+ */
+#ifndef FLUID_KUBE_H
+#define FLUID_KUBE_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "diag.h"
+#include "xalloc.h"
+
+#define KUBE_REQUEST_TIMEOUT_S	10	/* --request-timeout, per request */
+#define KUBE_DEADLINE_S		60	/* fluid's own, per kubectl run */
+#define KUBE_OUTPUT_MAX		(64u << 20)	/* stdout or stderr kept */
+
+struct kube {
+	const char	*kubectl;	/* borrowed: $KUBECTL or "kubectl" */
+	const char	*context;	/* borrowed: deployment.context */
+	int		 request_timeout_s;
+	int		 deadline_s;
+};
+
+/* What one run gave. */
+struct kube_run {
+	int		 status;	/* exit status, or -1: see below */
+	int		 spawn_errno;	/* kubectl could not be started */
+	int		 timed_out;	/* killed at fluid's deadline */
+	int		 signal;	/* killed by this signal, or 0 */
+	struct sb	 out, err;	/* what it wrote (capped) */
+};
+
+/*
+ * Set k up for context: the kubectl of env ("KUBECTL", a getenv-like
+ * function), the default timeouts, or those of FLUID_KUBECTL_DEADLINE_S
+ * (a whole number of seconds, 1 to 3600; the request timeout is then at
+ * most the deadline).  Returns -1, with a fatal diagnostic in d, when
+ * that variable is not such a number.
+ */
+int	kube_init(struct kube *k, const char *context,
+	    char *(*env)(const char *), struct diags *d);
+
+/*
+ * Run kubectl with args (NULL-terminated, without the program, the
+ * context or the timeout), in (inlen bytes, may be 0) on its standard
+ * input.  Returns 0 when it ran and exited 0; otherwise -1 and r says
+ * why.  r needs no init; release it with kube_run_release().
+ */
+int	kube_exec(const struct kube *k, const char *const *args,
+	    const char *in, size_t inlen, struct kube_run *r);
+void	kube_run_release(struct kube_run *);
+
+/*
+ * Whether a failed run means the cluster was not reached (or kubectl
+ * did not run): missing, deadline, killed, connection refused, a
+ * context not in the kubeconfig, TLS or DNS failures.  Such a run is an
+ * environment error, whatever the command.
+ */
+int	kube_unreachable(const struct kube_run *);
+
+/*
+ * Read one object: kind ("flinkdeployment", "configmap") and name in
+ * ns.  Returns 1 and *obj (a new reference) when it exists, 0 when the
+ * API server says it does not, -1 with a fatal diagnostic in d
+ * otherwise (the read is what every write depends on).
+ */
+int	kube_get(const struct kube *k, const char *kind, const char *ns,
+	    const char *name, json_t **obj, struct diags *d);
+
+/*
+ * Server-side apply of obj as field manager "fluid", with strict field
+ * validation, never forcing a conflict.  Returns 0, and *live (when not
+ * NULL; a new reference) as the API server returned it; -1 with an
+ * error (refused by the server) or a fatal diagnostic (not reached) in
+ * d, which says what was refused in kubectl's words.
+ */
+int	kube_apply(const struct kube *k, const json_t *obj, json_t **live,
+	    struct diags *d);
+
+#endif

@@ -1,0 +1,200 @@
+#!/usr/bin/env bats
+#
+# fluid-apply.bats - fluid apply (fluid(1), APPLY) offline: what it
+# refuses before it would call kubectl (an edited plan, another mode,
+# replace and reset, the allowlists, a write without --yes) and that a
+# dry run calls no kubectl at all.  kubectl here is FAKE_KUBECTL, a
+# fake that records that it was called and fails; a test that must not
+# reach kubectl asserts it was never called.  The real cluster is the
+# Kubernetes lane's (tests/k8s/checks/10-apply.sh).
+
+load helpers
+
+setup() {
+	TOOL=fluid
+	fluid_setup
+	cp -R "$EXAMPLES/shapes" shapes
+	LANDED=shapes/landed/orders-landed.fluid.yaml
+	# The fake: any call is recorded in kubectl.calls and fails.
+	mkdir fake
+	cat >fake/kubectl <<-EOF2
+	#!/bin/sh
+	printf '%s\n' "\$*" >>"$TMP/kubectl.calls"
+	echo "fake kubectl: called" >&2
+	exit 99
+	EOF2
+	chmod +x fake/kubectl
+	FAKE_KUBECTL=$TMP/fake/kubectl
+	export KUBECTL=$FAKE_KUBECTL PATH="$TMP/fake:$PATH"
+}
+
+teardown() { fluid_teardown; }
+
+kubectl_not_called() {
+	[ ! -e kubectl.calls ] || fail "kubectl was called" "$(cat kubectl.calls)"
+}
+
+# What the landed example needs, each list with exactly its entries.
+allow_landed() {
+	export FLUID_FLINK_KUBE_CONTEXT_ALLOWLIST=development
+	export FLUID_FLINK_NAMESPACE_ALLOWLIST=data-products
+	export FLUID_FLINK_IMAGE_ALLOWLIST=registry.example.com/forge-flink
+	export FLUID_FLINK_SERVICE_ACCOUNT_ALLOWLIST=data-products/flink
+	export FLUID_FLINK_SECRET_ALLOWLIST=data-products/flink-storage
+	export FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST=catalog.example.com,s3.example.com,kafka
+	export FLUID_ACQUISITION_SECRET_REF_ALLOWLIST=ICEBERG_TOKEN@catalog.example.com
+}
+
+plan() { "$BIN/fluid" plan --mode "$1" --out "${2:-p.json}" "$LANDED" >/dev/null; }
+
+@test "apply: a dry run checks the allowlists, prints what it would apply and calls no kubectl" {
+	allow_landed
+	plan dry-run
+	tool apply --mode dry-run p.json
+	assert_status 0
+	assert_no_stderr
+	cm=$(jq -r .builds[0].configMap p.json)
+	assert_equal "$output" "would apply ConfigMap data-products/$cm (new)
+would apply FlinkDeployment data-products/commerce-orders-landed (new)" "standard output"
+	kubectl_not_called
+}
+
+@test "apply: every allowlist refusal is reported together, exit 1, dry run included, before kubectl" {
+	allow_landed
+	unset FLUID_FLINK_IMAGE_ALLOWLIST
+	export FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST=catalog.example.com
+	export FLUID_ACQUISITION_SECRET_REF_ALLOWLIST=ICEBERG_TOKEN@other.example.com
+	plan dry-run
+	tool apply --mode dry-run p.json
+	assert_status 1
+	assert_no_stdout
+	assert_match "$stderr" "deployment.image: image 'registry.example.com/forge-flink' is not allowed"
+	assert_match "$stderr" "s3.endpoint: host 's3.example.com' is not allowed"
+	assert_match "$stderr" "source.bootstrapServers: host 'kafka' is not allowed"
+	assert_match "$stderr" "catalog credential 'ICEBERG_TOKEN' may not be sent to 'catalog.example.com'"
+	assert_equal "$(grep -c "^p.json: error: build 'land-orders': " <<<"$stderr")" 4 "refusals"
+	# The admitted targets are not among them.
+	[[ $stderr != *"kube context"* && $stderr != *"namespace 'data"* ]] || fail "an allowed target refused" "$stderr"
+	# The same refusals stop a real apply before any kubectl call.
+	plan amend
+	tool apply --mode amend --yes p.json
+	assert_status 1
+	assert_equal "$(grep -c "^p.json: error: build 'land-orders': " <<<"$stderr")" 4 "refusals"
+	kubectl_not_called
+}
+
+@test "apply: a plan edited after fluid plan wrote it is refused (exit 1)" {
+	allow_landed
+	plan dry-run
+	jq '.resources[1].resource.spec.job.parallelism = 4' p.json >edited.json
+	tool apply --mode dry-run edited.json
+	assert_status 1
+	assert_match "$stderr" "^edited.json: error: the plan's digest sha256:[0-9a-f]{64} is not its content's"
+	kubectl_not_called
+}
+
+@test "apply: a script that is not its ConfigMap's digest is refused, even with a recomputed plan digest" {
+	allow_landed
+	plan dry-run
+	# Edit the script and give the plan a digest that matches again
+	# (computed here, as fluid-plan.bats does): only the script check
+	# can catch it.
+	python3 - p.json edited.json <<-'EOF2'
+	import hashlib, json, sys
+	p = json.load(open(sys.argv[1]))
+	cm = p["resources"][0]["resource"]
+	cm["data"]["land-orders.sql"] += "-- and something else\n"
+	c = json.loads(json.dumps(p))
+	del c["digest"]
+	for e in c["resources"]:
+	    e["resource"]["metadata"].get("annotations", {}).pop("fluid.dev/plan-digest", None)
+	d = "sha256:" + hashlib.sha256(json.dumps(c, sort_keys=True, separators=(",", ":"),
+	    ensure_ascii=False).encode()).hexdigest()
+	p["digest"] = d
+	p["resources"][1]["resource"]["metadata"]["annotations"]["fluid.dev/plan-digest"] = d
+	json.dump(p, open(sys.argv[2], "w"), indent=2)
+	EOF2
+	tool apply --mode dry-run edited.json
+	assert_status 1
+	assert_match "$stderr" "^edited.json: error: build 'land-orders': the script's digest sha256:[0-9a-f]{64} is not the one"
+	kubectl_not_called
+}
+
+@test "apply: the mode must be the plan's; replace and reset are refused; an unknown mode is a usage error" {
+	allow_landed
+	plan amend
+	tool apply --mode amend-and-build --yes p.json
+	assert_status 1
+	assert_equal "$stderr" "p.json: error: the plan was made for --mode amend, not amend-and-build: use the same mode for plan and apply" "stderr"
+	for m in replace reset; do
+		tool apply --mode "$m" --yes p.json
+		assert_status 1
+		assert_match "$stderr" "^fluid: --mode $m is refused: replace and reset would start the job without its state"
+	done
+	tool apply --mode whenever p.json
+	assert_status 2
+	assert_match "$stderr" "--mode whenever is not a mode"
+	tool apply p.json
+	assert_status 2
+	assert_match "$stderr" "apply needs --mode"
+	kubectl_not_called
+}
+
+@test "apply: a write without --yes is refused (exit 1) before any kubectl call" {
+	allow_landed
+	for m in amend amend-and-build create-only; do
+		plan "$m"
+		tool apply --mode "$m" p.json
+		assert_status 1
+		assert_equal "$stderr" "p.json: error: apply --mode $m writes to the cluster: add --yes to do it, or see what it would write with a dry-run plan" "stderr"
+	done
+	kubectl_not_called
+}
+
+@test "apply: kubectl missing is an environment error (exit 2), naming KUBECTL" {
+	allow_landed
+	plan amend
+	KUBECTL=$TMP/no-such-kubectl tool apply --mode amend --yes p.json
+	assert_status 2
+	assert_match "$stderr" "^fluid: cannot run '$TMP/no-such-kubectl' \(set KUBECTL to name kubectl\) to read flinkdeployment data-products/commerce-orders-landed: No such file"
+	assert_no_stdout
+}
+
+@test "apply: a kubectl that never answers is killed at fluid's deadline (exit 2), called with --context and --request-timeout" {
+	allow_landed
+	plan amend
+	cat >fake/slow <<-EOF2
+	#!/bin/sh
+	printf '%s\n' "\$*" >>"$TMP/slow.calls"
+	sleep 60 &
+	echo \$! >"$TMP/slow.child"
+	wait
+	EOF2
+	chmod +x fake/slow
+	SECONDS=0
+	KUBECTL=$TMP/fake/slow FLUID_KUBECTL_DEADLINE_S=1 tool apply --mode amend --yes p.json
+	assert_status 2
+	[ "$SECONDS" -lt 10 ] || fail "apply took $SECONDS s with a 1 s deadline"
+	assert_match "$stderr" "^fluid: kubectl --context=development did not finish read flinkdeployment data-products/commerce-orders-landed within 1 s \(fluid's deadline"
+	assert_equal "$(cat slow.calls)" "--context=development --request-timeout=1s get flinkdeployment commerce-orders-landed --namespace data-products --output=json --ignore-not-found" "argv"
+	# Its process group was killed: the child it started, too (gone, or a
+	# zombie when nothing reaps orphans here).
+	sleep 0.2
+	st=$(ps -o stat= -p "$(cat slow.child)" || true)
+	[[ -z $st || $st == Z* ]] || fail "kubectl's child outlived the deadline: state $st" ""
+}
+
+@test "apply: a bad FLUID_KUBECTL_DEADLINE_S or a file that is not a plan is an environment error" {
+	allow_landed
+	plan amend
+	FLUID_KUBECTL_DEADLINE_S=soon tool apply --mode amend --yes p.json
+	assert_status 2
+	assert_match "$stderr" "FLUID_KUBECTL_DEADLINE_S='soon' is not a whole number of seconds"
+	echo '{"hello": 1}' >not-a-plan.json
+	tool apply --mode amend --yes not-a-plan.json
+	assert_status 2
+	assert_equal "$stderr" "fluid: 'not-a-plan.json' is not a plan of fluid plan (fluidPlan 1)" "stderr"
+	tool apply --mode amend --yes missing.json
+	assert_status 2
+	kubectl_not_called
+}

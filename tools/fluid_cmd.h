@@ -1,0 +1,16 @@
+/*
+ * fluid_cmd.h - what the driver's commands in files of their own
+ * (fluid_*.c) share with fluid.c, which dispatches to them.
+ */
+#ifndef FLUID_FLUID_CMD_H
+#define FLUID_FLUID_CMD_H
+
+/* fluid --help: the usage of every command. */
+extern const char fluid_usage[];
+
+/* Flush what a command printed: 0, or EXIT_USAGE after saying why. */
+int	flush_stdout(void);
+
+int	cmd_apply(int argc, char *argv[]);
+
+#endif
