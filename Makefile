@@ -7,6 +7,7 @@
 #   make check-asan   the same suite, built with ASan and UBSan
 #   make check-k8s-schema  the rendered FlinkDeployments against the
 #                     operator's CRD, fetched once from Maven Central
+#   make check-odcs   every ODCS export against real ODCS tools (PyPI)
 #   make fuzz         libFuzzer targets (clang), FUZZ_SECONDS each
 #   make bench        the benchmarks (tests/bench/)
 #   make live         the live lane: real Kafka, Flink, Iceberg (tests/live/)
@@ -99,6 +100,12 @@ check-asan: config.mk
 check-k8s-schema: all
 	FLUID_BIN=$(abspath $(O)/bin) tests/k8s-schema/run
 
+# The ODCS export against datacontract-cli and the ODCS model and JSON
+# schema, from PyPI at pinned versions (tests/odcs/); needs the network
+# the first time.
+check-odcs: all
+	FLUID_BIN=$(abspath $(O)/bin) tests/odcs/run
+
 fuzz: config.mk
 	tests/fuzz/run $(FUZZ_SECONDS)
 
@@ -125,5 +132,5 @@ clean:
 distclean: clean
 	rm -rf config.mk config.log config.status configure autom4te.cache
 
-.PHONY: all check check-asan check-k8s-schema fuzz bench live k8s install \
+.PHONY: all check check-asan check-k8s-schema check-odcs fuzz bench live k8s install \
 	clean distclean
