@@ -31,10 +31,11 @@
  *	stage.h    what each fluid-* program does          (stage_*.c)
  *	pipeline.h the stages in one process, for fluid    (pipeline.c)
  *	allow.h    the operator allowlists, allow_         (allow.c)
+ *	odcs.h     IR -> ODCS v3.1.0 data contract, odcs_  (odcs.c)
  *
  * The modules still to come take these prefixes: net_ (the libcurl
  * HTTP wrapper, net.h), kube_ (running kubectl, kube.h; the resources
- * it applies are k8s_'s, rendered offline), diff_, verify_, odcs_ and
+ * it applies are k8s_'s, rendered offline), diff_, verify_ and
  * gw_ (the SQL Gateway client).
  *
  * Who may include whom:
@@ -80,5 +81,6 @@
 #include "stage.h"
 #include "pipeline.h"
 #include "allow.h"
+#include "odcs.h"
 
 #endif

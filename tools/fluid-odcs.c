@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "fluid.h"
-#include "odcs.h"
 #include "cli.h"
 
 static const char usage[] =

@@ -20,7 +20,6 @@
 #include "fluid.h"
 #include "cli.h"
 #include "pipeline.h"
-#include "odcs.h"
 
 static const char usage[] =
 "usage: fluid validate [--diagnostics=text|json] FILE...\n"
