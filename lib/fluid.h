@@ -41,7 +41,8 @@
  * Who may include whom:
  *  - The stage and pipeline layers join the others; no other module
  *    includes stage.h or pipeline.h, and no module includes fluid.h.
- *  - The checker, the renderers (sqlgen, sqlq, types, path, yemit, k8s),
+ *  - The checker, the renderers (sqlgen, sqlq, types, path, yemit, k8s,
+ *    odcs),
  *    the stages and everything they include never include net.h or
  *    kube.h, nor call a network or process function (libcurl's easy or
  *    multi interface, sockets, fork, exec, posix_spawn): generate, plan
