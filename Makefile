@@ -7,6 +7,7 @@
 #   make check-asan   the same suite, built with ASan and UBSan
 #   make check-k8s-schema  the rendered FlinkDeployments against the
 #                     operator's CRD, fetched once from Maven Central
+#   make check-odcs   every ODCS export against real ODCS tools (PyPI)
 #   make fuzz         libFuzzer targets (clang), FUZZ_SECONDS each
 #   make bench        the benchmarks (tests/bench/)
 #   make live         the live lane: real Kafka, Flink, Iceberg (tests/live/)
@@ -39,17 +40,17 @@ LIB_SRCS = lib/xalloc.c lib/diag.c lib/jptr.c lib/yload.c lib/yemit.c \
 	lib/sqllex.c \
 	lib/stage_resolve.c lib/stage_check.c lib/stage_sqlgen.c \
 	lib/k8s_render.c lib/k8s_plan.c lib/stage_k8s.c lib/pipeline.c \
-	lib/allow.c lib/diff.c lib/kube.c
+	lib/allow.c lib/diff.c lib/kube.c lib/odcs.c
 LIB_OBJS = $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
 LIB_HDRS = $(wildcard lib/*.h)
 LIBFLUID = $(O)/lib/libfluid.a
 
-TOOLS = fluid fluid-resolve fluid-check fluid-sqlgen fluid-k8s
+TOOLS = fluid fluid-resolve fluid-check fluid-sqlgen fluid-k8s fluid-odcs
 TOOL_BINS = $(addprefix $(O)/bin/,$(TOOLS))
 # What every tool's main() shares, and the only code that exits.
 TOOL_COMMON = $(O)/tools/cli.o
 # The driver's commands that have a file of their own (tools/fluid_*.c).
-FLUID_CMDS = $(O)/tools/fluid_apply.o
+FLUID_CMDS = $(O)/tools/fluid_apply.o $(O)/tools/fluid_export.o
 # Made by a pattern rule for every tool: not intermediates to delete.
 .SECONDARY: $(TOOL_COMMON) $(FLUID_CMDS)
 
@@ -109,6 +110,12 @@ check-asan: config.mk
 check-k8s-schema: all
 	FLUID_BIN=$(abspath $(O)/bin) tests/k8s-schema/run
 
+# The ODCS export against datacontract-cli and the ODCS model and JSON
+# schema, from PyPI at pinned versions (tests/odcs/); needs the network
+# the first time.
+check-odcs: all
+	FLUID_BIN=$(abspath $(O)/bin) tests/odcs/run
+
 fuzz: config.mk
 	tests/fuzz/run $(FUZZ_SECONDS)
 
@@ -135,5 +142,5 @@ clean:
 distclean: clean
 	rm -rf config.mk config.log config.status configure autom4te.cache
 
-.PHONY: all check check-asan check-k8s-schema fuzz bench live k8s install \
+.PHONY: all check check-asan check-k8s-schema check-odcs fuzz bench live k8s install \
 	clean distclean

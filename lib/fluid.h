@@ -32,18 +32,20 @@
  *	pipeline.h the stages in one process, for fluid    (pipeline.c)
  *	allow.h    the operator allowlists, allow_         (allow.c)
  *	diff.h     two checked contracts -> changes, diff_ (diff.c)
+ *	odcs.h     IR -> ODCS v3.1.0 data contract, odcs_  (odcs.c)
  *	kube.h     kubectl, run with a deadline, kube_      (kube.c);
  *	           not included here: a tool that contacts a
  *	           cluster includes it itself
  *
  * The modules still to come take these prefixes: net_ (the libcurl
- * HTTP wrapper, net.h), verify_, odcs_ and gw_ (the SQL Gateway
- * client).  kube_ applies the resources k8s_ renders offline.
+ * HTTP wrapper, net.h), verify_ and gw_ (the SQL Gateway client).
+ * kube_ applies the resources k8s_ renders offline.
  *
  * Who may include whom:
  *  - The stage and pipeline layers join the others; no other module
  *    includes stage.h or pipeline.h, and no module includes fluid.h.
- *  - The checker, the renderers (sqlgen, sqlq, types, path, yemit, k8s),
+ *  - The checker, the renderers (sqlgen, sqlq, types, path, yemit, k8s,
+ *    odcs),
  *    the stages and everything they include never include net.h or
  *    kube.h, nor call a network or process function (libcurl's easy or
  *    multi interface, sockets, fork, exec, posix_spawn): generate, plan
@@ -84,5 +86,6 @@
 #include "pipeline.h"
 #include "allow.h"
 #include "diff.h"
+#include "odcs.h"
 
 #endif

@@ -760,3 +760,207 @@ ty_from_json(const json_t *j)
 {
 	return from_json(j, 1, NAME_OPTIONAL, NULL);
 }
+
+/*
+ * The full type as one string (types.h): the name, then the children in
+ * angle brackets, then " not null" for a required value.  One spelling
+ * per tree, so that parsing it back is exact and the text can be
+ * compared as it is.
+ */
+void
+ty_print(const struct ty *t, struct sb *sb)
+{
+	size_t i;
+
+	ty_name_print(t, sb);
+	switch (t->kind) {
+	case TY_STRUCT:
+		sb_addc(sb, '<');
+		for (i = 0; i < t->nfields; i++) {
+			if (i > 0)
+				sb_adds(sb, ", ");
+			sb_adds(sb, t->fields[i].name);
+			sb_adds(sb, ": ");
+			ty_print(t->fields[i].type, sb);
+		}
+		sb_addc(sb, '>');
+		break;
+	case TY_ARRAY:
+		sb_addc(sb, '<');
+		ty_print(t->element, sb);
+		sb_addc(sb, '>');
+		break;
+	case TY_MAP:
+		sb_addc(sb, '<');
+		ty_print(t->key, sb);
+		sb_adds(sb, ", ");
+		ty_print(t->value, sb);
+		sb_addc(sb, '>');
+		break;
+	default:
+		break;
+	}
+	if (t->required)
+		sb_adds(sb, " not null");
+}
+
+/* Consume the literal lit at *sp: 0, or -1 with nothing consumed. */
+static int
+take(const char **sp, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	if (strncmp(*sp, lit, n) != 0)
+		return -1;
+	*sp += n;
+	return 0;
+}
+
+static struct ty *parse_type(const char **, int, const char **);
+
+/* "name: type" of a struct; the field is added to st. */
+static int
+parse_field(const char **sp, struct ty *st, int level, const char **why)
+{
+	const char *s = *sp;
+	struct ty *ft;
+	char *name;
+	size_t n;
+
+	for (n = 0; is_lower((unsigned char)s[n]) ||
+	    is_upper((unsigned char)s[n]) || is_digit((unsigned char)s[n]) ||
+	    s[n] == '_'; n++)
+		continue;
+	name = xstrndup(s, n);
+	if (n == 0 || !plain_ident(name)) {
+		free(name);
+		return refuse(why, "a struct field needs a plain name");
+	}
+	*sp = s + n;
+	if (take(sp, ": ") == -1) {
+		free(name);
+		return refuse(why, "a field name is followed by ': '");
+	}
+	if ((ft = parse_type(sp, level + 1, why)) == NULL) {
+		free(name);
+		return -1;
+	}
+	ty_add_field(st, name, ft);
+	return 0;
+}
+
+/* One type at nesting level level (1 at the top), as ty_print() writes. */
+static struct ty *
+parse_type(const char **sp, int level, const char **why)
+{
+	const char *s = *sp, *e;
+	struct ty_name tn;
+	struct ty *t;
+	char *word;
+	int rc;
+
+	if (level > TY_MAX_DEPTH + 1) {
+		refuse(why, "types nest at most 32 deep");
+		return NULL;
+	}
+	/* The name runs to '(' ... ')' or to the first other character. */
+	for (e = s; is_lower((unsigned char)*e) || is_digit((unsigned char)*e)
+	    || *e == '_'; e++)
+		continue;
+	if (*e == '(')
+		while (*e != '\0' && *e++ != ')')
+			continue;
+	word = xstrndup(s, (size_t)(e - s));
+	rc = ty_name_parse(word, &tn, why);
+	free(word);
+	if (rc == -1)
+		return NULL;
+	t = ty_new(tn.kind);
+	t->precision = tn.precision;
+	t->scale = tn.scale;
+	*sp = e;
+	if (ty_is_container(t->kind)) {
+		if (take(sp, "<") == -1) {
+			refuse(why, "struct, array and map are followed by "
+			    "their children in '<' '>'");
+			goto fail;
+		}
+		switch (t->kind) {
+		case TY_STRUCT:
+			if (**sp == '>')
+				break;
+			do {
+				if (parse_field(sp, t, level, why) == -1)
+					goto fail;
+			} while (take(sp, ", ") == 0);
+			if (has_duplicate(t)) {
+				refuse(why, "two fields of a struct have the "
+				    "same name");
+				goto fail;
+			}
+			break;
+		case TY_ARRAY:
+			if ((t->element = parse_type(sp, level + 1, why)) ==
+			    NULL)
+				goto fail;
+			break;
+		default:
+			if ((t->key = parse_type(sp, level + 1, why)) == NULL)
+				goto fail;
+			if (take(sp, ", ") == -1) {
+				refuse(why, "a map's key and value are "
+				    "separated by ', '");
+				goto fail;
+			}
+			if ((t->value = parse_type(sp, level + 1, why)) ==
+			    NULL)
+				goto fail;
+			break;
+		}
+		if (take(sp, ">") == -1) {
+			refuse(why, "expected '>' after the children");
+			goto fail;
+		}
+	}
+	t->required = take(sp, " not null") == 0;
+	return t;
+
+fail:
+	ty_free(t);
+	return NULL;
+}
+
+struct ty *
+ty_parse(const char *s, const char **why)
+{
+	const char *p = s;
+	struct ty *t;
+	struct sb back;
+	bool same;
+
+	if (s == NULL) {
+		refuse(why, "no type");
+		return NULL;
+	}
+	if ((t = parse_type(&p, 1, why)) == NULL)
+		return NULL;
+	if (*p != '\0') {
+		ty_free(t);
+		refuse(why, "unexpected text after the type");
+		return NULL;
+	}
+	/*
+	 * One spelling per tree: "decimal(18, 2)" and "timestamp" are
+	 * names ty_name_parse() takes, but not what ty_print() writes.
+	 */
+	sb_init(&back);
+	ty_print(t, &back);
+	same = strcmp(back.buf, s) == 0;
+	sb_release(&back);
+	if (!same) {
+		ty_free(t);
+		refuse(why, "not the canonical spelling of the type");
+		return NULL;
+	}
+	return t;
+}

@@ -133,4 +133,26 @@ json_t	*ty_to_json_shared(const struct ty *, json_t *name,
 /* Parse the IR form back; NULL if it is not well formed. */
 struct ty *ty_from_json(const json_t *);
 
+/*
+ * The whole tree as one string, FLUID's type syntax (fluid-odcs(1)
+ * writes it as fluid.recursiveType, since ODCS has no typed maps):
+ *
+ *	type	name [" not null"]
+ *		"struct<" [field {", " field}] ">" [" not null"]
+ *		"array<" type ">" [" not null"]
+ *		"map<" type ", " type ">" [" not null"]
+ *	field	plain-name ": " type
+ *
+ * with name as ty_name_print() writes it.  No " not null": the value
+ * may be null.  "map<string not null, array<struct<sku: string not
+ * null, qty: int>>>" is a nullable map of nullable arrays.
+ */
+void	 ty_print(const struct ty *, struct sb *);
+/*
+ * Parse what ty_print() writes, and only that spelling, so that
+ * printing and parsing round trip exactly.  NULL with *why set to a
+ * static reason.
+ */
+struct ty *ty_parse(const char *s, const char **why);
+
 #endif

@@ -32,6 +32,8 @@ const char fluid_usage[] =
 "       fluid apply [--diagnostics=text|json] --mode MODE [--yes] PLAN\n"
 "       fluid diff [--diagnostics=text|json] --baseline OLD\n"
 "           [--exit-on-breaking] [-o | --out CHANGES] FILE\n"
+"       fluid export odcs [--diagnostics=text|json] [--json]\n"
+"           [-o | --out OUTFILE] FILE\n"
 "       fluid --help | --version\n"
 "\n"
 "  validate   check a contract (or one fragment) against every static rule\n"
@@ -47,6 +49,9 @@ const char fluid_usage[] =
 "             (--yes), or show them (dry-run, which contacts nothing)\n"
 "  diff       every change from the baseline contract OLD, with its\n"
 "             severity, as JSON\n"
+"  export odcs\n"
+"             print the contract as an ODCS v3.1.0 data contract (YAML,\n"
+"             or JSON with --json)\n"
 "\n"
 "Exit status: 0 ok, 1 refused, 2 usage or environment error.\n"
 "See fluid(1) and fluid(7).\n";
@@ -73,7 +78,7 @@ static int stdin_closed;
  * as a filter does.  With standard input closed that is an environment
  * error, not a contract that cannot be read.
  */
-static const char *
+const char *
 input_path(const char *file)
 {
 	if (strcmp(file, "-") != 0)
@@ -650,6 +655,7 @@ static const struct {
 	{ "generate", cmd_generate },
 	{ "plan", cmd_plan },
 	{ "apply", cmd_apply },
+	{ "export", cmd_export },
 	{ "diff", cmd_diff },
 };
 

@@ -11,6 +11,13 @@ extern const char fluid_usage[];
 /* Flush what a command printed: 0, or EXIT_USAGE after saying why. */
 int	flush_stdout(void);
 
+/*
+ * The path a FILE operand names for the stages: NULL for "-" (the
+ * standard input; a fatal error if it is closed).
+ */
+const char *input_path(const char *file);
+
 int	cmd_apply(int argc, char *argv[]);
+int	cmd_export(int argc, char *argv[]);
 
 #endif

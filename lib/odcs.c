@@ -1,0 +1,607 @@
+/*
+ * odcs.c - the ODCS v3.1.0 data contract of a checked contract (see
+ * odcs.h and fluid-odcs(1)).
+ *
+ * Everything comes from fluid-check's section, which holds each table
+ * as the job creates it and each output column's source as typed
+ * expressions, and from the resolved contract for what the checker
+ * does not carry (the owner, the exposes' descriptions).  Keys are set
+ * in a fixed order and lists follow the contract's, so the same
+ * document always gives the same bytes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+#include "odcs.h"
+#include "types.h"
+
+struct odcs {
+	struct diags	*d;
+	const char	*topic;		/* the build's Kafka topic */
+	const json_t	*explode;	/* the build's explode, or NULL */
+	int		 bad;		/* a section was not as written */
+};
+
+static const char *
+str(const json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+/* {"property": name, "value": value (stolen)} */
+static json_t *
+custom(const char *name, json_t *value)
+{
+	return json_pack("{s:s, s:o}", "property", name, "value", value);
+}
+
+/* Append a string, or set key to it when it is not NULL. */
+static void
+set_str(json_t *o, const char *key, const char *s)
+{
+	if (s != NULL)
+		json_object_set_new(o, key, json_string(s));
+}
+
+/*
+ * The column's Flink SQL type, as fluid's generated DDL declares it for
+ * the Iceberg table: precision and scale, which ODCS has no field for,
+ * are in it.
+ */
+static void
+flink_type(const struct ty *t, struct sb *sb)
+{
+	static const char *const names[] = {
+		[TY_STRING] = "STRING", [TY_BOOLEAN] = "BOOLEAN",
+		[TY_INT] = "INT", [TY_LONG] = "BIGINT", [TY_FLOAT] = "FLOAT",
+		[TY_DOUBLE] = "DOUBLE", [TY_DATE] = "DATE", [TY_TIME] = "TIME",
+		[TY_BINARY] = "BYTES"
+	};
+	size_t i;
+
+	switch (t->kind) {
+	case TY_DECIMAL:
+		sb_addf(sb, "DECIMAL(%d, %d)", t->precision, t->scale);
+		break;
+	case TY_TIMESTAMP:
+		sb_addf(sb, "TIMESTAMP(%d)", t->precision);
+		break;
+	case TY_TIMESTAMP_LTZ:
+		sb_addf(sb, "TIMESTAMP_LTZ(%d)", t->precision);
+		break;
+	case TY_STRUCT:
+		sb_adds(sb, "ROW<");
+		for (i = 0; i < t->nfields; i++) {
+			sb_addf(sb, "%s`%s` ", i > 0 ? ", " : "",
+			    t->fields[i].name);
+			flink_type(t->fields[i].type, sb);
+		}
+		sb_addc(sb, '>');
+		break;
+	case TY_ARRAY:
+		sb_adds(sb, "ARRAY<");
+		flink_type(t->element, sb);
+		sb_addc(sb, '>');
+		break;
+	case TY_MAP:
+		sb_adds(sb, "MAP<");
+		flink_type(t->key, sb);
+		sb_adds(sb, ", ");
+		flink_type(t->value, sb);
+		sb_addc(sb, '>');
+		break;
+	default:
+		sb_adds(sb, names[t->kind]);
+		break;
+	}
+	if (t->required)
+		sb_adds(sb, " NOT NULL");
+}
+
+/*
+ * logicalType, and the logicalTypeOptions ODCS has for it: the width
+ * of a number, binary as a string format, and whether a timestamp is
+ * an instant.  A map is an object: ODCS has no map.
+ */
+static void
+logical_type(json_t *p, const struct ty *t)
+{
+	const char *lt = "string";
+	json_t *opt = NULL;
+
+	switch (t->kind) {
+	case TY_STRING:
+		break;
+	case TY_BINARY:
+		opt = json_pack("{s:s}", "format", "binary");
+		break;
+	case TY_BOOLEAN:
+		lt = "boolean";
+		break;
+	case TY_INT:
+	case TY_LONG:
+		lt = "integer";
+		opt = json_pack("{s:s}", "format",
+		    t->kind == TY_INT ? "i32" : "i64");
+		break;
+	case TY_FLOAT:
+	case TY_DOUBLE:
+		lt = "number";
+		opt = json_pack("{s:s}", "format",
+		    t->kind == TY_FLOAT ? "f32" : "f64");
+		break;
+	case TY_DECIMAL:
+		lt = "number";
+		break;
+	case TY_DATE:
+		lt = "date";
+		break;
+	case TY_TIME:
+		lt = "time";
+		break;
+	case TY_TIMESTAMP:
+	case TY_TIMESTAMP_LTZ:
+		lt = "timestamp";
+		opt = json_pack("{s:b}", "timezone",
+		    t->kind == TY_TIMESTAMP_LTZ);
+		break;
+	case TY_STRUCT:
+	case TY_MAP:
+		lt = "object";
+		break;
+	case TY_ARRAY:
+		lt = "array";
+		break;
+	}
+	json_object_set_new(p, "logicalType", json_string(lt));
+	if (opt != NULL)
+		json_object_set_new(p, "logicalTypeOptions", opt);
+}
+
+/* The steps of a path expression, in the mapping's syntax (path.h). */
+static void
+steps_text(const json_t *e, struct sb *sb)
+{
+	const json_t *s;
+	const char *k;
+	size_t i;
+
+	json_array_foreach(json_object_get(e, "steps"), i, s) {
+		if ((k = str(s, "field")) != NULL) {
+			sb_addf(sb, ".%s", k);
+			continue;
+		}
+		sb_adds(sb, "['");
+		for (k = str(s, "key"); k != NULL && *k != '\0'; k++) {
+			if (*k == '\'')
+				sb_addc(sb, '\'');
+			sb_addc(sb, *k);
+		}
+		sb_adds(sb, "']");
+	}
+}
+
+/* What a column reads, in the mapping's syntax: "customer.id". */
+static void
+logic_text(struct odcs *o, const json_t *e, struct sb *sb)
+{
+	const char *op = str(e, "op");
+	const json_t *f;
+	size_t i;
+
+	if (op == NULL) {
+		o->bad = 1;
+		return;
+	}
+	if (strcmp(op, "path") == 0) {
+		sb_adds(sb, str(e, "root") ? str(e, "root") : "?");
+		steps_text(e, sb);
+	} else if (strcmp(op, "cast") == 0 || strcmp(op, "widen") == 0) {
+		sb_adds(sb, "CAST(");
+		logic_text(o, json_object_get(e, "arg"), sb);
+		sb_addf(sb, " AS %s)", str(e, "type") ? str(e, "type") : "?");
+		if (strcmp(op, "widen") == 0)
+			sb_adds(sb, ", a widening");
+	} else if (strcmp(op, "struct") == 0) {
+		sb_adds(sb, "struct(");
+		json_array_foreach(json_object_get(e, "fields"), i, f) {
+			sb_addf(sb, "%s%s: ", i > 0 ? ", " : "",
+			    str(f, "name") ? str(f, "name") : "?");
+			logic_text(o, json_object_get(f, "expr"), sb);
+		}
+		sb_addc(sb, ')');
+		f = json_object_get(e, "nullIf");
+		if (f != NULL && !json_is_null(f)) {
+			sb_adds(sb, ", null when ");
+			logic_text(o, f, sb);
+			sb_adds(sb, " is null");
+		}
+	} else
+		o->bad = 1;
+}
+
+/*
+ * The stream paths a column reads, each named by topic as
+ * "orders.customer.address.country"; an exploded element's as
+ * "orders.items[*].sku".  In the order read, each once.
+ */
+static void
+sources(struct odcs *o, const json_t *e, json_t *list)
+{
+	const char *op = str(e, "op");
+	const json_t *f, *x;
+	struct sb sb;
+	size_t i;
+
+	if (op == NULL)
+		return;
+	if (strcmp(op, "cast") == 0 || strcmp(op, "widen") == 0) {
+		sources(o, json_object_get(e, "arg"), list);
+		return;
+	}
+	if (strcmp(op, "struct") == 0) {
+		json_array_foreach(json_object_get(e, "fields"), i, f)
+			sources(o, json_object_get(f, "expr"), list);
+		f = json_object_get(e, "nullIf");
+		if (f != NULL && !json_is_null(f))
+			sources(o, f, list);
+		return;
+	}
+	if (strcmp(op, "path") != 0)
+		return;
+	sb_init(&sb);
+	sb_addf(&sb, "%s.", o->topic);
+	if (o->explode != NULL && str(e, "origin") != NULL &&
+	    strcmp(str(e, "origin"), "element") == 0) {
+		x = json_object_get(o->explode, "path");
+		sb_adds(&sb, str(x, "root") ? str(x, "root") : "?");
+		steps_text(x, &sb);
+		sb_adds(&sb, "[*]");
+	} else
+		sb_adds(&sb, str(e, "root") ? str(e, "root") : "?");
+	steps_text(e, &sb);
+	json_array_foreach(list, i, x)
+		if (strcmp(json_string_value(x), sb.buf) == 0)
+			break;
+	if (i == json_array_size(list))
+		json_array_append_new(list, json_string(sb.buf));
+	sb_release(&sb);
+}
+
+/* The expression of the field called name of a struct expression. */
+static const json_t *
+field_expr(const json_t *e, const char *name)
+{
+	const json_t *f;
+	size_t i;
+
+	if (e == NULL || str(e, "op") == NULL ||
+	    strcmp(str(e, "op"), "struct") != 0)
+		return NULL;
+	json_array_foreach(json_object_get(e, "fields"), i, f)
+		if (str(f, "name") != NULL && strcmp(str(f, "name"), name) == 0)
+			return json_object_get(f, "expr");
+	return NULL;
+}
+
+/*
+ * One ODCS property for type t: name (NULL for an array's items), the
+ * expression that fills it (NULL: none of its own, as for the fields
+ * of a struct read whole), sql (the build's own SQL, or NULL) and its
+ * position in the partition spec (0: none).
+ */
+static json_t *
+property(struct odcs *o, const struct ty *t, const char *name,
+    const json_t *expr, const char *sql, int partition)
+{
+	json_t *p = json_object(), *list, *kids;
+	struct sb sb;
+	size_t i;
+
+	set_str(p, "name", name);
+	logical_type(p, t);
+	sb_init(&sb);
+	flink_type(t, &sb);
+	json_object_set_new(p, "physicalType", json_string(sb.buf));
+	sb_release(&sb);
+	json_object_set_new(p, "required", json_boolean(t->required));
+	if (partition > 0) {
+		json_object_set_new(p, "partitioned", json_true());
+		json_object_set_new(p, "partitionKeyPosition",
+		    json_integer(partition));
+	}
+	if (t->kind == TY_MAP)
+		set_str(p, "description", "A map, which ODCS has no type "
+		    "for: its key and value types are in "
+		    ODCS_RECURSIVE_TYPE ".");
+	if (sql != NULL) {
+		json_object_set_new(p, "transformSourceObjects",
+		    json_pack("[s]", o->topic));
+		set_str(p, "transformLogic", sql);
+	} else if (expr != NULL) {
+		list = json_array();
+		sources(o, expr, list);
+		json_object_set_new(p, "transformSourceObjects", list);
+		sb_init(&sb);
+		logic_text(o, expr, &sb);
+		set_str(p, "transformLogic", sb.buf);
+		sb_release(&sb);
+	}
+	if (t->kind == TY_STRUCT) {
+		kids = json_array();
+		for (i = 0; i < t->nfields; i++)
+			json_array_append_new(kids, property(o,
+			    t->fields[i].type, t->fields[i].name,
+			    field_expr(expr, t->fields[i].name), NULL, 0));
+		json_object_set_new(p, "properties", kids);
+	} else if (t->kind == TY_ARRAY)
+		json_object_set_new(p, "items", property(o, t->element, NULL,
+		    NULL, NULL, 0));
+	sb_init(&sb);
+	ty_print(t, &sb);
+	json_object_set_new(p, "customProperties", json_pack("[o]",
+	    custom(ODCS_RECURSIVE_TYPE, json_string(sb.buf))));
+	sb_release(&sb);
+	return p;
+}
+
+/* The output of build b called name (borrowed), or NULL. */
+static const json_t *
+output(const json_t *b, const char *name)
+{
+	const json_t *out;
+	size_t i;
+
+	json_array_foreach(json_object_get(b, "outputs"), i, out)
+		if (str(out, "name") != NULL && strcmp(str(out, "name"),
+		    name) == 0)
+			return out;
+	return NULL;
+}
+
+/* 1 + the place of column name in the partition spec, or 0. */
+static int
+partition_of(const json_t *table, const char *name)
+{
+	const json_t *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(table, "partitionBy"), i, c)
+		if (json_is_string(c) && strcmp(json_string_value(c),
+		    name) == 0)
+			return (int)i + 1;
+	return 0;
+}
+
+/* What one row of the table is: dataGranularityDescription. */
+static char *
+granularity(struct odcs *o, const json_t *b)
+{
+	const json_t *x = o->explode;
+	struct sb sb;
+
+	sb_init(&sb);
+	if (json_is_string(json_object_get(b, "sql")))
+		sb_addf(&sb, "The rows of the build's own SQL query over the "
+		    "records of Kafka topic %s.", o->topic);
+	else if (x == NULL)
+		sb_addf(&sb, "One row per record of Kafka topic %s.",
+		    o->topic);
+	else {
+		sb_adds(&sb, "One row per element of the array ");
+		sb_adds(&sb, str(json_object_get(x, "path"), "root") ?
+		    str(json_object_get(x, "path"), "root") : "?");
+		steps_text(json_object_get(x, "path"), &sb);
+		sb_addf(&sb, " of each record of Kafka topic %s (the "
+		    "explode; the element is read as %s). A record whose "
+		    "array is null or empty gives no row; a null element "
+		    "gives a row whose element columns are null.", o->topic,
+		    str(x, "as") ? str(x, "as") : "?");
+	}
+	return sb_steal(&sb);
+}
+
+/* The expose of the contract called id (borrowed), or NULL. */
+static const json_t *
+expose(const json_t *contract, const char *id)
+{
+	const json_t *x;
+	size_t i;
+
+	json_array_foreach(json_object_get(contract, "exposes"), i, x)
+		if (id != NULL && str(x, "exposeId") != NULL &&
+		    strcmp(str(x, "exposeId"), id) == 0)
+			return x;
+	return NULL;
+}
+
+/*
+ * The schema object of build b's table.  Its columns come from the
+ * table fluid-check made, which is the expose's schema as the job
+ * creates it.
+ */
+static json_t *
+schema_object(struct odcs *o, const json_t *b, const json_t *x)
+{
+	const json_t *table = json_object_get(b, "table"), *c, *out;
+	json_t *so, *props;
+	const char *sql = str(b, "sql");
+	struct ty *t;
+	char *text;
+	size_t i;
+
+	so = json_object();
+	set_str(so, "name", str(table, "name"));
+	text = xasprintf("%s.%s", str(table, "namespace"),
+	    str(table, "name"));
+	set_str(so, "physicalName", text);
+	free(text);
+	set_str(so, "physicalType", "table");
+	set_str(so, "businessName", str(x, "name"));
+	set_str(so, "description", str(x, "description"));
+	json_object_set_new(so, "logicalType", json_string("object"));
+	text = granularity(o, b);
+	set_str(so, "dataGranularityDescription", text);
+	free(text);
+	props = json_array();
+	json_array_foreach(json_object_get(table, "columns"), i, c) {
+		if ((t = ty_from_json(c)) == NULL || str(c, "name") == NULL) {
+			o->bad = 1;
+			ty_free(t);
+			continue;
+		}
+		out = output(b, str(c, "name"));
+		if (out == NULL)
+			o->bad = 1;
+		json_array_append_new(props, property(o, t, str(c, "name"),
+		    json_object_get(out, "expr"), sql,
+		    partition_of(table, str(c, "name"))));
+		ty_free(t);
+	}
+	json_object_set_new(so, "properties", props);
+	json_object_set_new(so, "customProperties", json_pack("[o, o]",
+	    custom("fluid.expose", json_string(str(x, "exposeId") ?
+	    str(x, "exposeId") : "")),
+	    custom("fluid.build", json_string(str(b, "id")))));
+	return so;
+}
+
+/*
+ * The server of build b's table: the Iceberg REST catalog, the
+ * namespace and the table.  ODCS v3.1.0 has no Iceberg server type, so
+ * it is a custom one with the catalog's URI as its endpoint.  Of the
+ * binding only these: never catalogAuth, whose variable names are no
+ * credentials but say which secret the job holds, nor the catalog
+ * properties, which configure the job's client, not the data.
+ */
+static json_t *
+server(const json_t *b)
+{
+	const json_t *table = json_object_get(b, "table");
+	const json_t *cat = json_object_get(table, "catalog");
+	json_t *s;
+
+	s = json_object();
+	set_str(s, "server", str(b, "expose"));
+	json_object_set_new(s, "type", json_string("custom"));
+	json_object_set_new(s, "description", json_string("Apache Iceberg "
+	    "table in a REST catalog"));
+	json_object_set_new(s, "format", json_string("iceberg"));
+	set_str(s, "endpointUrl", str(cat, "uri"));
+	set_str(s, "warehouse", str(cat, "warehouse"));
+	set_str(s, "schema", str(table, "namespace"));
+	json_object_set_new(s, "customProperties", json_pack("[o, o, o]",
+	    custom("icebergCatalogType", json_string(str(cat, "type") ?
+	    str(cat, "type") : "rest")),
+	    custom("icebergNamespace", json_string(str(table, "namespace"))),
+	    custom("icebergTable", json_string(str(table, "name")))));
+	return s;
+}
+
+/*
+ * team: the contract's owner.  metadata.owner.team names it; the
+ * owner's other text fields (an email, a channel) are kept as custom
+ * properties, in the contract's order.
+ */
+static json_t *
+team(const json_t *contract)
+{
+	const json_t *owner = json_object_get(json_object_get(contract,
+	    "metadata"), "owner"), *v;
+	json_t *t, *cps;
+	const char *k;
+	char *name;
+
+	if (!json_is_object(owner))
+		return NULL;
+	t = json_object();
+	set_str(t, "name", str(owner, "team"));
+	cps = json_array();
+	json_object_foreach((json_t *)owner, k, v) {
+		if (strcmp(k, "team") == 0 || !json_is_string(v))
+			continue;
+		name = xasprintf("owner.%s", k);
+		json_array_append_new(cps, custom(name, json_incref(
+		    (json_t *)v)));
+		free(name);
+	}
+	if (json_array_size(cps) > 0)
+		json_object_set_new(t, "customProperties", cps);
+	else
+		json_decref(cps);
+	return t;
+}
+
+json_t *
+odcs_render(json_t *doc, struct diags *d)
+{
+	json_t *resolve = ir_section(doc, "resolve");
+	json_t *check = ir_section(doc, "check");
+	const json_t *contract = json_object_get(resolve, "document");
+	const json_t *product = json_object_get(check, "product");
+	const json_t *builds = json_object_get(check, "builds"), *b;
+	json_t *out, *schema, *servers, *tm;
+	struct odcs o = { d, NULL, NULL, 0 };
+	size_t i;
+
+	if (!json_is_object(contract) || !json_is_array(builds) ||
+	    str(product, "id") == NULL ||
+	    str(resolve, "digest") == NULL) {
+		diag_fatal(d, "the document's resolve and check sections are "
+		    "not what fluid-resolve and fluid-check write");
+		return NULL;
+	}
+	diags_set_resolve(d, resolve);
+	if (json_array_size(builds) == 0) {
+		diag_at(d, DIAG_ERROR, "/builds", "no managed build to "
+		    "export: no build sets properties.parameters.flink."
+		    "management: operator, so no table is described; "
+		    "nothing written");
+		return NULL;
+	}
+	schema = json_array();
+	servers = json_array();
+	json_array_foreach(builds, i, b) {
+		if (!json_is_object(json_object_get(b, "table")) ||
+		    (o.topic = str(json_object_get(b, "stream"),
+		    "topic")) == NULL) {
+			o.bad = 1;
+			break;
+		}
+		o.explode = json_object_get(b, "explode");
+		if (json_is_null(o.explode))
+			o.explode = NULL;
+		json_array_append_new(servers, server(b));
+		json_array_append_new(schema, schema_object(&o, b,
+		    expose(contract, str(b, "expose"))));
+	}
+	if (o.bad) {
+		json_decref(schema);
+		json_decref(servers);
+		diag_fatal(d, "the check section holds a build, table or "
+		    "expression fluid-odcs does not know: run the "
+		    "fluid-check of this version");
+		return NULL;
+	}
+	out = json_object();
+	json_object_set_new(out, "apiVersion", json_string(ODCS_API_VERSION));
+	json_object_set_new(out, "kind", json_string("DataContract"));
+	set_str(out, "id", str(product, "id"));
+	set_str(out, "name", str(product, "name"));
+	/*
+	 * A FLUID contract has no version of its own: the digest of the
+	 * resolved contract names this one exactly, and changes with it.
+	 */
+	set_str(out, "version", str(resolve, "digest"));
+	json_object_set_new(out, "status", json_string("active"));
+	set_str(out, "dataProduct", str(product, "id"));
+	if ((tm = team(contract)) != NULL)
+		json_object_set_new(out, "team", tm);
+	json_object_set_new(out, "servers", servers);
+	json_object_set_new(out, "schema", schema);
+	json_object_set_new(out, "customProperties", json_pack("[o]",
+	    custom("fluid.schemaVersion", json_string(str(check,
+	    "schemaVersion") ? str(check, "schemaVersion") : ""))));
+	return out;
+}

@@ -1,0 +1,98 @@
+/*
+ * fluid-odcs - the contract as an Open Data Contract Standard v3.1.0
+ * data contract.
+ *
+ * A filter: fluid-check's document in, the ODCS document out, as YAML
+ * (lib/yemit.c, quoted so that YAML 1.1 and 1.2 readers read the same
+ * strings) or, with --json, as JSON.  It contacts nothing: the document
+ * comes from the pipeline document alone (lib/odcs.h).
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fluid.h"
+#include "cli.h"
+
+static const char usage[] =
+"usage: fluid-odcs [--json] [--diagnostics=text|json] < CHECKED\n"
+"\n"
+"Write the ODCS v3.1.0 data contract of a checked contract (the output\n"
+"of fluid-check): one schema object and one server per expose, nested\n"
+"types as object and array properties, each property's FLUID type in\n"
+"the custom property fluid.recursiveType.\n"
+"\n"
+"  --json                write JSON instead of YAML\n"
+"  --diagnostics=FORMAT  print diagnostics as text (default) or json lines\n"
+"  --help, --version\n"
+"\n"
+"Exit status: 0 written, 1 refused, 2 usage or environment error.\n";
+
+int
+main(int argc, char *argv[])
+{
+	static const char *const sections[] = { "resolve", "check", NULL };
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "diagnostics", required_argument, NULL, 'D' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct cli cli = { usage, DIAG_FORMAT_TEXT };
+	struct diags d;
+	struct ir *in;
+	struct sb out;
+	json_t *odcs = NULL;
+	char *text;
+	int c, idx, status, json = 0;
+
+	fl_setprogname(argv[0]);
+	/* A closed pipe is a failed write (status 2), not a signal. */
+	signal(SIGPIPE, SIG_IGN);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":", opts, &idx)) != -1) {
+		switch (c) {
+		case 'j':
+			json = 1;
+			break;
+		case 'D':
+		case 'h':
+		case 'V':
+			cli_common(&cli, opts[idx].name, optarg);
+			break;
+		default:
+			cli_bad_option(&cli, argv, c);
+		}
+	}
+	if (optind != argc)
+		cli_usage_error(&cli, "reads standard input; no FILE");
+
+	diags_init(&d);
+	if ((in = ir_read(stdin, "check", sections, &d)) != NULL)
+		odcs = odcs_render(ir_doc(in), &d);
+	diag_print(&d, stderr, cli.diagfmt, fl_progname());
+	status = diag_status(&d);
+	sb_init(&out);
+	if (status == EXIT_OK && odcs != NULL) {
+		if (json) {
+			if ((text = json_dumps(odcs, JSON_INDENT(2))) == NULL)
+				fl_fatal("cannot write the contract as JSON");
+			sb_adds(&out, text);
+			sb_addc(&out, '\n');
+			free(text);
+		} else if (yemit(odcs, &out) == -1)
+			fl_fatal("cannot write the contract as YAML");
+		if (fwrite(out.buf, 1, out.len, stdout) != out.len ||
+		    fflush(stdout) == EOF || ferror(stdout)) {
+			fl_warnx("cannot write standard output:");
+			status = EXIT_USAGE;
+		}
+	}
+	sb_release(&out);
+	json_decref(odcs);
+	ir_free(in);
+	diags_release(&d);
+	return status;
+}

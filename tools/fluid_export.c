@@ -1,0 +1,108 @@
+/*
+ * fluid_export.c - fluid export odcs CONTRACT [--json] [-o FILE], a
+ * command of the driver (fluid.c) in a file of its own.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fluid.h"
+#include "cli.h"
+#include "pipeline.h"
+#include "fluid_cmd.h"
+
+static const char export_usage[] =
+"usage: fluid export odcs [--json] [--diagnostics=text|json]\n"
+"           [-o | --out OUTFILE] FILE\n"
+"\n"
+"Write the contract's ODCS v3.1.0 data contract (fluid-odcs(1)), as YAML\n"
+"or, with --json, as JSON.  Offline: nothing is contacted.\n";
+
+/*
+ * fluid export odcs CONTRACT [--json] [-o FILE]: fluid-resolve and
+ * fluid-check in this process, then fluid-odcs's renderer (odcs.h),
+ * written whole or not at all (atomic.h).  Its options are its own, so
+ * that --json is no option of the other commands.
+ */
+int
+cmd_export(int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "diagnostics", required_argument, NULL, 'D' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct cli cli = { export_usage, DIAG_FORMAT_TEXT };
+	struct resolve_opts ro;
+	struct diags d;
+	struct sb y;
+	json_t *doc, *odcs;
+	const char *out = NULL;
+	char *text;
+	int c, idx, json = 0, st;
+
+	if (argc < 2 || strcmp(argv[1], "odcs") != 0)
+		cli_usage_error(&cli, "export expects a format: export odcs");
+	argc--;
+	argv++;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:", opts, &idx)) != -1) {
+		switch (c) {
+		case 'j':
+			json = 1;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'D':
+		case 'h':
+			cli_common(&cli, opts[idx].name, optarg);
+			break;
+		default:
+			cli_bad_option(&cli, argv, c);
+		}
+	}
+	if (optind != argc - 1)
+		cli_usage_error(&cli, "export odcs expects one FILE");
+	memset(&ro, 0, sizeof(ro));
+	ro.path = input_path(argv[optind]);
+	st = pipeline_run(&ro, cli.diagfmt, PIPELINE_CHECK, &doc, "fluid");
+	if (st != 0)
+		return st;
+	ir_keep_to_end(doc);	/* fluid exits after this */
+	diags_init(&d);
+	odcs = odcs_render(doc, &d);
+	diag_print(&d, stderr, cli.diagfmt, "fluid-odcs");
+	st = diag_status(&d);
+	diags_release(&d);
+	if (st != 0)
+		return st;
+	sb_init(&y);
+	if (json) {
+		if ((text = json_dumps(odcs, JSON_INDENT(2))) == NULL)
+			fl_fatal("cannot write the contract as JSON");
+		sb_adds(&y, text);
+		sb_addc(&y, '\n');
+		free(text);
+	} else if (yemit(odcs, &y) == -1)
+		fl_fatal("cannot write the contract as YAML");
+	json_decref(odcs);
+	if (out != NULL) {
+		/* Never over a device, FIFO, link or directory: atomic.h. */
+		if (atomic_write(out, y.buf, y.len) == -1) {
+			if (errno == EEXIST || errno == EISDIR)
+				fl_fatal("'%s' is not a regular file: not "
+				    "replaced", out);
+			fl_fatal("cannot write '%s':", out);
+		}
+		printf("wrote %s\n", out);
+	} else
+		fwrite(y.buf, 1, y.len, stdout);
+	sb_release(&y);
+	return flush_stdout();
+}
