@@ -51,6 +51,11 @@
  * string, or NULL if jansson could not write it.
  */
 char	*k8s_table_text(const json_t *checked_build);
+/*
+ * v as the files fluid writes hold JSON: two-space indented, ending in
+ * a newline (a new string), or NULL when jansson cannot dump it.
+ */
+char	*k8s_json_text(const json_t *v);
 
 /*
  * The k8s section of a document after fluid-sqlgen (a new reference):

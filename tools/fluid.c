@@ -303,18 +303,6 @@ stage_file(struct outdir *od, const char *name, const char *text)
 		outdir_fatal(od);
 }
 
-/* A JSON value as text, two-space indented, ending in a newline. */
-static char *
-json_text(const json_t *v)
-{
-	char *text = json_dumps(v, JSON_INDENT(2)), *out;
-
-	if (text == NULL)
-		return NULL;
-	out = xasprintf("%s\n", text);
-	free(text);
-	return out;
-}
 
 /*
  * One build's files, staged in od: <id>.sql, <id>.table.json and
@@ -358,7 +346,7 @@ stage_build(struct outdir *od, json_t *b, json_t *checked, json_t *k8s)
 		text = NULL;
 	else {
 		kb = k8s_list(one);
-		text = json_text(kb);
+		text = k8s_json_text(kb);
 		json_decref(kb);
 	}
 	json_decref(one);
@@ -507,7 +495,7 @@ cmd_plan(int argc, char *argv[])
 		return rc;
 	plan = k8s_plan(doc, mode, last);
 	json_decref(last);
-	if ((text = json_text(plan)) == NULL)
+	if ((text = k8s_json_text(plan)) == NULL)
 		fl_fatal("cannot write the plan as JSON");
 	json_decref(plan);
 	if (a.out != NULL) {
@@ -617,7 +605,7 @@ cmd_diff(int argc, char *argv[])
 	    DIFF_BREAKING), "non-breaking", (json_int_t)diff_count(changes,
 	    DIFF_NON_BREAKING), "info", (json_int_t)diff_count(changes,
 	    DIFF_INFO), "changes", changes);
-	if (res == NULL || (text = json_text(res)) == NULL)
+	if (res == NULL || (text = k8s_json_text(res)) == NULL)
 		fl_fatal("cannot write the changes as JSON");
 	json_decref(res);
 	if (isatty(STDERR_FILENO)) {
