@@ -39,7 +39,7 @@ LIB_SRCS = lib/xalloc.c lib/diag.c lib/jptr.c lib/yload.c lib/yemit.c \
 	lib/sqllex.c \
 	lib/stage_resolve.c lib/stage_check.c lib/stage_sqlgen.c \
 	lib/k8s_render.c lib/k8s_plan.c lib/stage_k8s.c lib/pipeline.c \
-	lib/allow.c
+	lib/allow.c lib/net.c lib/verify.c
 LIB_OBJS = $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
 LIB_HDRS = $(wildcard lib/*.h)
 LIBFLUID = $(O)/lib/libfluid.a

@@ -20,6 +20,8 @@
 #include "fluid.h"
 #include "cli.h"
 #include "pipeline.h"
+#include "net.h"
+#include "verify.h"
 
 static const char usage[] =
 "usage: fluid validate [--diagnostics=text|json] FILE...\n"
@@ -28,6 +30,8 @@ static const char usage[] =
 "       fluid generate flink [--diagnostics=text|json] --out DIR FILE\n"
 "       fluid plan [--diagnostics=text|json] --mode MODE\n"
 "           [--last-applied RESOURCES] [-o | --out PLAN] FILE\n"
+"       fluid verify [--diagnostics=text|json] [--strict]\n"
+"           [--streaming-timeout S] [-o | --out DELIVERY] FILE\n"
 "       fluid --help | --version\n"
 "\n"
 "  validate   check a contract (or one fragment) against every static rule\n"
@@ -39,6 +43,8 @@ static const char usage[] =
 "             digest; MODE is amend, amend-and-build, create-only or\n"
 "             dry-run; --last-applied says which are new, changed or\n"
 "             unchanged\n"
+"  verify     evidence that each managed build is live: the catalog's\n"
+"             schema and a young enough snapshot (fluid-verify(1))\n"
 "\n"
 "Exit status: 0 ok, 1 refused, 2 usage or environment error.\n"
 "See fluid(1) and fluid(7).\n";
@@ -512,6 +518,133 @@ cmd_plan(int argc, char *argv[])
 	return flush_stdout();
 }
 
+/* verify's progress line: stderr, only when it is a terminal. */
+static void
+verify_progress(void *arg, const char *line)
+{
+	(void)arg;
+	if (line != NULL)
+		fprintf(stderr, "\r\033[K%s", line);
+	else
+		fputs("\r\033[K", stderr);
+	fflush(stderr);
+}
+
+/*
+ * fluid verify CONTRACT [--strict] [--streaming-timeout S] [--out F]:
+ * the contract checked, then lib/verify.c's evidence, printed one line
+ * a piece; --out writes the report (delivery.json) whole or not at all.
+ */
+static int
+cmd_verify(int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "diagnostics", required_argument, NULL, 'D' },
+		{ "strict", no_argument, NULL, 'S' },
+		{ "streaming-timeout", required_argument, NULL, 't' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct cli cli = { usage, DIAG_FORMAT_TEXT };
+	struct verify_opts vo;
+	struct net_opts no;
+	struct resolve_opts ro;
+	struct diags d;
+	json_t *doc, *report, *b, *p;
+	const char *out = NULL;
+	char *text, *end;
+	size_t i, k;
+	long v;
+	int c, rc;
+
+	memset(&vo, 0, sizeof(vo));
+	memset(&no, 0, sizeof(no));
+	memset(&ro, 0, sizeof(ro));
+	vo.timeout_s = 120;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'D':
+			cli_common(&cli, "diagnostics", optarg);
+			break;
+		case 'S':
+			vo.strict = true;
+			break;
+		case 't':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno != 0 || end == optarg || *end != '\0' ||
+			    v < 0 || v > 86400)
+				cli_usage_error(&cli, "--streaming-timeout "
+				    "expects seconds from 0 to 86400");
+			vo.timeout_s = v;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			cli_common(&cli, "help", NULL);
+			break;
+		default:
+			cli_bad_option(&cli, argv, c);
+		}
+	}
+	if (optind != argc - 1)
+		cli_usage_error(&cli, "verify expects one FILE");
+	ro.path = input_path(argv[optind]);
+	rc = pipeline_run(&ro, cli.diagfmt, PIPELINE_CHECK, &doc, "fluid");
+	if (rc != 0)
+		return rc;
+	ir_keep_to_end(doc);	/* fluid exits after this */
+	if (json_array_size(json_object_get(ir_section(doc, "check"),
+	    "builds")) == 0)
+		return no_managed_build(doc, cli.diagfmt, "verify");
+	/* The CA bundle of a private catalog; libcurl's otherwise. */
+	no.ca_bundle = getenv("FLUID_CA_BUNDLE");
+	vo.net = &no;
+	vo.env = getenv;
+	vo.contract = argv[optind];
+	if (isatty(STDERR_FILENO))
+		vo.progress = verify_progress;
+	if (net_init() == -1)
+		fl_fatal("cannot initialise libcurl");
+	diags_init(&d);
+	diags_set_resolve(&d, ir_section(doc, "resolve"));
+	report = verify_run(doc, &vo, &d);
+	net_cleanup();
+	diag_print(&d, stderr, cli.diagfmt, "fluid");
+	rc = diag_status(&d);
+	diags_release(&d);
+	if (report == NULL)
+		return rc;
+	json_array_foreach(json_object_get(report, "builds"), i, b)
+		json_array_foreach(json_object_get(b, "evidence"), k, p)
+			printf("%s: %s: %s\n", json_string_value(
+			    json_object_get(b, "build")), json_string_value(
+			    json_object_get(p, "evidence")), json_string_value(
+			    json_object_get(p, "outcome")));
+	if (out != NULL) {
+		text = json_dumps(report, JSON_INDENT(2) | JSON_SORT_KEYS);
+		if (text == NULL)
+			fl_fatal("cannot write the report as JSON");
+		end = xasprintf("%s\n", text);
+		free(text);
+		if (atomic_write(out, end, strlen(end)) == -1) {
+			if (errno == EEXIST || errno == EISDIR)
+				fl_fatal("'%s' is not a regular file: not "
+				    "replaced", out);
+			fl_fatal("cannot write '%s':", out);
+		}
+		free(end);
+		printf("wrote %s\n", out);
+	}
+	json_decref(report);
+	c = flush_stdout();
+	return c != 0 ? c : rc;
+}
+
 /* Adding a subcommand is one line here and one function above. */
 static const struct {
 	const char	*name;
@@ -521,6 +654,7 @@ static const struct {
 	{ "bundle", cmd_bundle },
 	{ "generate", cmd_generate },
 	{ "plan", cmd_plan },
+	{ "verify", cmd_verify },
 };
 
 int
