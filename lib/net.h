@@ -60,7 +60,10 @@ struct net_err {
 
 /*
  * Once per process, before any other call (libcurl's global init);
- * returns 0 or -1.  net_cleanup() at the end.
+ * returns 0 or -1.  net_cleanup() at the end.  Call it before anything
+ * else starts OpenSSL: digest.c starts it without the digest table
+ * that certificate checks need ("CA signature digest algorithm too
+ * weak"), and OpenSSL starts only once.
  */
 int	net_init(void);
 void	net_cleanup(void);

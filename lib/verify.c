@@ -571,6 +571,8 @@ vbuild_init(struct vbuild *vb, json_t *cb, json_t *document)
 	    xasprintf("table %s.%s has a committed snapshot",
 	    str(t, "namespace"), table_name);
 	vb->p[1].ptr = vb->age_ptr;
+	for (k = 0; k < 2; k++)
+		set(&vb->p[k], OUT_UNAVAILABLE, false, "not read");
 	dep = json_object_get(cb, "deployment");
 	vb->p[2].kind = "deployment";
 	vb->p[2].checked = xasprintf("FlinkDeployment %s/%s (context %s): "

@@ -594,6 +594,12 @@ cmd_verify(int argc, char *argv[])
 	if (optind != argc - 1)
 		cli_usage_error(&cli, "verify expects one FILE");
 	ro.path = input_path(argv[optind]);
+	/*
+	 * Before the stages: lib/digest.c starts OpenSSL without its digest
+	 * table, which certificate checks need; libcurl's start loads it.
+	 */
+	if (net_init() == -1)
+		fl_fatal("cannot initialise libcurl");
 	rc = pipeline_run(&ro, cli.diagfmt, PIPELINE_CHECK, &doc, "fluid");
 	if (rc != 0)
 		return rc;
@@ -603,13 +609,20 @@ cmd_verify(int argc, char *argv[])
 		return no_managed_build(doc, cli.diagfmt, "verify");
 	/* The CA bundle of a private catalog; libcurl's otherwise. */
 	no.ca_bundle = getenv("FLUID_CA_BUNDLE");
+	/* Each request's own bound, in seconds (fluid-verify(1)). */
+	if ((text = getenv("FLUID_HTTP_TIMEOUT")) != NULL && *text != '\0') {
+		errno = 0;
+		v = strtol(text, &end, 10);
+		if (errno != 0 || *end != '\0' || v < 1 || v > 600)
+			fl_fatal("FLUID_HTTP_TIMEOUT expects seconds from 1 to "
+			    "600");
+		no.total_ms = v * 1000;
+	}
 	vo.net = &no;
 	vo.env = getenv;
 	vo.contract = argv[optind];
 	if (isatty(STDERR_FILENO))
 		vo.progress = verify_progress;
-	if (net_init() == -1)
-		fl_fatal("cannot initialise libcurl");
 	diags_init(&d);
 	diags_set_resolve(&d, ir_section(doc, "resolve"));
 	report = verify_run(doc, &vo, &d);
