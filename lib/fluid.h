@@ -31,10 +31,13 @@
  *	stage.h    what each fluid-* program does          (stage_*.c)
  *	pipeline.h the stages in one process, for fluid    (pipeline.c)
  *	allow.h    the operator allowlists, allow_         (allow.c)
+ *	net.h      the one libcurl HTTP client, net_       (net.c)
+ *	verify.h   fluid verify's evidence, verify_        (verify.c)
  *
- * The modules still to come take these prefixes: net_ (the libcurl
- * HTTP wrapper, net.h), kube_ (running kubectl, kube.h; the resources
- * it applies are k8s_'s, rendered offline), diff_, verify_, odcs_ and
+ * net.h and verify.h are not included here: only the tools that contact
+ * something include them (tests/bats/layout.bats).  The modules still
+ * to come take these prefixes: kube_ (running kubectl, kube.h; the
+ * resources it applies are k8s_'s, rendered offline), diff_, odcs_ and
  * gw_ (the SQL Gateway client).
  *
  * Who may include whom:
