@@ -33,13 +33,14 @@
  *	allow.h    the operator allowlists, allow_         (allow.c)
  *	diff.h     two checked contracts -> changes, diff_ (diff.c)
  *	odcs.h     IR -> ODCS v3.1.0 data contract, odcs_  (odcs.c)
- *	kube.h     kubectl, run with a deadline, kube_      (kube.c);
- *	           not included here: a tool that contacts a
- *	           cluster includes it itself
+ *	kube.h     kubectl, run with a deadline, kube_      (kube.c)
+ *	net.h      the one libcurl HTTP client, net_       (net.c)
+ *	verify.h   fluid verify's evidence, verify_        (verify.c)
  *
- * The modules still to come take these prefixes: net_ (the libcurl
- * HTTP wrapper, net.h), verify_ and gw_ (the SQL Gateway client).
- * kube_ applies the resources k8s_ renders offline.
+ * kube.h, net.h and verify.h are not included here: only the tools that
+ * contact something include them (tests/bats/layout.bats).  kube_
+ * applies the resources k8s_ renders offline.  The module still to
+ * come takes the prefix gw_ (the SQL Gateway client).
  *
  * Who may include whom:
  *  - The stage and pipeline layers join the others; no other module

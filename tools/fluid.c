@@ -34,6 +34,8 @@ const char fluid_usage[] =
 "           [--exit-on-breaking] [-o | --out CHANGES] FILE\n"
 "       fluid export odcs [--diagnostics=text|json] [--json]\n"
 "           [-o | --out OUTFILE] FILE\n"
+"       fluid verify [--diagnostics=text|json] [--strict]\n"
+"           [--streaming-timeout S] [-o | --out DELIVERY] FILE\n"
 "       fluid --help | --version\n"
 "\n"
 "  validate   check a contract (or one fragment) against every static rule\n"
@@ -52,6 +54,8 @@ const char fluid_usage[] =
 "  export odcs\n"
 "             print the contract as an ODCS v3.1.0 data contract (YAML,\n"
 "             or JSON with --json)\n"
+"  verify     evidence that each managed build is live: the catalog's\n"
+"             schema and a young enough snapshot (fluid-verify(1))\n"
 "\n"
 "Exit status: 0 ok, 1 refused, 2 usage or environment error.\n"
 "See fluid(1) and fluid(7).\n";
@@ -273,7 +277,7 @@ checked_build(json_t *checked, const char *id)
  * refused, so that a Makefile recipe sees it, and placed at its builds
  * like the stages' diagnostics.
  */
-static int
+int
 no_managed_build(json_t *doc, enum diag_format fmt, const char *verb)
 {
 	struct diags d;
@@ -644,6 +648,7 @@ static const struct {
 	{ "plan", cmd_plan },
 	{ "apply", cmd_apply },
 	{ "export", cmd_export },
+	{ "verify", cmd_verify },
 	{ "diff", cmd_diff },
 };
 

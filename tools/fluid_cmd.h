@@ -5,6 +5,10 @@
 #ifndef FLUID_FLUID_CMD_H
 #define FLUID_FLUID_CMD_H
 
+#include <jansson.h>
+
+#include "diag.h"
+
 /* fluid --help: the usage of every command. */
 extern const char fluid_usage[];
 
@@ -17,7 +21,14 @@ int	flush_stdout(void);
  */
 const char *input_path(const char *file);
 
+/*
+ * A contract with no managed build, for a command that needs one:
+ * prints why, for verb, and returns EXIT_REFUSED.
+ */
+int	no_managed_build(json_t *doc, enum diag_format fmt, const char *verb);
+
 int	cmd_apply(int argc, char *argv[]);
 int	cmd_export(int argc, char *argv[]);
+int	cmd_verify(int argc, char *argv[]);
 
 #endif

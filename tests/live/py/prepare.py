@@ -23,6 +23,8 @@ import shutil
 import subprocess
 import sys
 
+import verify_check
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 LIVE = os.path.dirname(HERE)
 PY = sys.executable
@@ -136,6 +138,7 @@ def main():
     with open(os.path.join(run, "gen.tsv"), "w") as fh:
         fh.writelines(gen_tsv)
     write_plan(run, jobs)
+    verify_check.append_plan(run, os.path.abspath(fluid))
     acc = sum(1 for l in gen_tsv if "\taccepted\t" in l)
     print(f"prepare: {len(gen_tsv)} contracts generated, fluid accepted {acc}")
 

@@ -1,0 +1,508 @@
+/*
+ * net.c - bounded JSON requests through libcurl (see net.h).
+ *
+ * One easy handle per attempt: nothing (a connection, a cookie, a
+ * header) survives from one request to the next, so a credential is
+ * sent exactly where the caller said, once per attempt.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <curl/curl.h>
+
+#include "net.h"
+#include "url.h"
+#include "xalloc.h"
+
+#define NET_MAX_SECRETS	3
+
+struct req {
+	const struct net_opts	*o;
+	const char		*url;
+	const char		*bearer;	/* NULL: no Authorization */
+	const char		*body;		/* NULL: GET */
+	const char		*ctype;		/* of body */
+	const char		*secrets[NET_MAX_SECRETS]; /* to scrub */
+};
+
+struct body {
+	struct sb	sb;
+	size_t		max;
+	bool		too_big;
+};
+
+static long
+opt_or(long v, long dflt)
+{
+	return v > 0 ? v : dflt;
+}
+
+static long
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void
+sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
+int
+net_init(void)
+{
+	return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? 0 : -1;
+}
+
+void
+net_cleanup(void)
+{
+	curl_global_cleanup();
+}
+
+char *
+net_display_url(const char *url)
+{
+	struct url u;
+	const char *why;
+	char *s;
+
+	if (url_parse(url, &u, &why) == -1)
+		return xstrdup("(a malformed URL)");
+	if (u.port != 0)
+		s = xasprintf("%s://%s%s%s%s:%d%s", u.scheme,
+		    strchr(u.host, ':') ? "[" : "", u.host,
+		    strchr(u.host, ':') ? "]" : "", "", u.port, u.path);
+	else
+		s = xasprintf("%s://%s%s%s%s", u.scheme,
+		    strchr(u.host, ':') ? "[" : "", u.host,
+		    strchr(u.host, ':') ? "]" : "", u.path);
+	url_release(&u);
+	return s;
+}
+
+/*
+ * Replace every occurrence of each secret in s (NUL-terminated, in a
+ * buffer of size n) with "[redacted]", and every control character with
+ * a space, so that the line stays one line.
+ */
+static void
+scrub(char *s, size_t n, const char *const *secrets)
+{
+	static const char mark[] = "[redacted]";
+	struct sb out;
+	size_t i, k, len;
+	char *p;
+
+	sb_init(&out);
+	for (p = s; *p != '\0';) {
+		for (k = 0; k < NET_MAX_SECRETS; k++) {
+			if (secrets[k] == NULL || *secrets[k] == '\0')
+				continue;
+			len = strlen(secrets[k]);
+			if (strncmp(p, secrets[k], len) == 0)
+				break;
+		}
+		if (k < NET_MAX_SECRETS) {
+			sb_adds(&out, mark);
+			p += strlen(secrets[k]);
+			continue;
+		}
+		sb_addc(&out, (unsigned char)*p < 0x20 || *p == 0x7f ? ' ' : *p);
+		p++;
+	}
+	i = out.len < n - 1 ? out.len : n - 1;
+	memcpy(s, out.buf, i);
+	s[i] = '\0';
+	sb_release(&out);
+}
+
+static void __attribute__((format(printf, 4, 5)))
+fail(struct net_err *e, const struct req *r, enum net_failure f,
+    const char *fmt, ...)
+{
+	va_list ap;
+	char *where = net_display_url(r->url);
+	size_t n;
+
+	e->failure = f;
+	n = (size_t)snprintf(e->msg, sizeof(e->msg), "'%s': ", where);
+	free(where);
+	if (n < sizeof(e->msg)) {
+		va_start(ap, fmt);
+		vsnprintf(e->msg + n, sizeof(e->msg) - n, fmt, ap);
+		va_end(ap);
+	}
+	scrub(e->msg, sizeof(e->msg), r->secrets);
+}
+
+static size_t
+on_body(char *p, size_t size, size_t nmemb, void *arg)
+{
+	struct body *b = arg;
+	size_t n = size * nmemb;
+
+	if (b->sb.len + n > b->max) {
+		b->too_big = true;
+		return 0;	/* CURLE_WRITE_ERROR: stop reading */
+	}
+	sb_addn(&b->sb, p, n);
+	return n;
+}
+
+/* A credential goes over https://, or to this machine. */
+static bool
+may_send_secret(const char *url, const char **why)
+{
+	struct url u;
+	bool ok;
+
+	if (url_parse(url, &u, why) == -1)
+		return false;
+	ok = strcmp(u.scheme, "https") == 0 || url_host_is_loopback(u.host);
+	if (!ok)
+		*why = "a credential is sent over https:// only (or to a "
+		    "loopback host); not sent";
+	url_release(&u);
+	return ok;
+}
+
+static bool
+is_loopback_url(const char *url)
+{
+	struct url u;
+	const char *why;
+	bool lo;
+
+	if (url_parse(url, &u, &why) == -1)
+		return false;
+	lo = url_host_is_loopback(u.host);
+	url_release(&u);
+	return lo;
+}
+
+/* One attempt; CURLE_OK with *status set, or the libcurl code. */
+static CURLcode
+attempt(const struct req *r, long timeout_ms, struct body *b, long *status,
+    char *errbuf)
+{
+	const struct net_opts *o = r->o;
+	struct curl_slist *h = NULL, *t;
+	CURL *c;
+	CURLcode cc;
+	char *auth = NULL;
+
+	if ((c = curl_easy_init()) == NULL)
+		return CURLE_OUT_OF_MEMORY;
+	errbuf[0] = '\0';
+	h = curl_slist_append(h, "Accept: application/json");
+	if (r->body != NULL && h != NULL) {
+		auth = xasprintf("Content-Type: %s", r->ctype);
+		if ((t = curl_slist_append(h, auth)) != NULL)
+			h = t;
+		free(auth);
+		auth = NULL;
+	}
+	if (r->bearer != NULL && h != NULL) {
+		auth = xasprintf("Authorization: Bearer %s", r->bearer);
+		if ((t = curl_slist_append(h, auth)) != NULL)
+			h = t;
+		explicit_bzero(auth, strlen(auth));
+		free(auth);
+	}
+	curl_easy_setopt(c, CURLOPT_URL, r->url);
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_VERBOSE, 0L);
+	/* Never off; stated so that no default can change it. */
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L);
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L);
+	if (o->ca_bundle != NULL && *o->ca_bundle != '\0')
+		curl_easy_setopt(c, CURLOPT_CAINFO, o->ca_bundle);
+	/* This machine is never reached through a proxy. */
+	if (is_loopback_url(r->url))
+		curl_easy_setopt(c, CURLOPT_NOPROXY, "*");
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
+	    opt_or(o->connect_ms, 5000) < timeout_ms ?
+	    opt_or(o->connect_ms, 5000) : timeout_ms);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms);
+	curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)b->max);
+	curl_easy_setopt(c, CURLOPT_USERAGENT, "fluid");
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, b);
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+	if (r->body != NULL) {
+		curl_easy_setopt(c, CURLOPT_POSTFIELDS, r->body);
+		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE,
+		    (long)strlen(r->body));
+	}
+	cc = curl_easy_perform(c);
+	*status = 0;
+	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, status);
+	curl_easy_cleanup(c);
+	/* The header list holds the token: clear it before it is freed. */
+	for (t = h; t != NULL; t = t->next)
+		explicit_bzero(t->data, strlen(t->data));
+	curl_slist_free_all(h);
+	return cc;
+}
+
+static const char *
+status_text(long st)
+{
+	switch (st) {
+	case 400: return "400 Bad Request";
+	case 401: return "401 Unauthorized: the credential was refused, "
+	    "or none was sent";
+	case 403: return "403 Forbidden: the credential may not read this";
+	case 404: return "404 Not Found";
+	case 409: return "409 Conflict";
+	case 419: return "419 Authentication Timeout: the credential expired";
+	case 500: return "500 Internal Server Error: the server failed";
+	case 502: return "502 Bad Gateway";
+	case 503: return "503 Service Unavailable";
+	case 504: return "504 Gateway Timeout";
+	default: return NULL;
+	}
+}
+
+/*
+ * The server's own reason, when the body says one: Iceberg's
+ * {"error": {"message": ...}}, OAuth2's {"error_description": ...},
+ * Flink's {"errors": [...]}.  Borrowed from v, or NULL.
+ */
+static const char *
+server_reason(json_t *v)
+{
+	json_t *x;
+
+	if ((x = json_object_get(json_object_get(v, "error"), "message")))
+		return json_string_value(x);
+	if ((x = json_object_get(v, "error_description")))
+		return json_string_value(x);
+	if ((x = json_array_get(json_object_get(v, "errors"), 0)))
+		return json_string_value(x);
+	return json_string_value(json_object_get(v, "error"));
+}
+
+static int
+request(const struct req *r, json_t **out, struct net_err *e)
+{
+	const struct net_opts *o = r->o;
+	long deadline = now_ms() + opt_or(o->deadline_ms, 60000);
+	long backoff = opt_or(o->backoff_ms, 250), left, st;
+	int max = (int)opt_or(o->attempts, 3);
+	char errbuf[CURL_ERROR_SIZE];
+	struct body b;
+	const char *why, *reason;
+	json_error_t jerr;
+	struct url u;
+	json_t *v;
+	CURLcode cc;
+
+	memset(e, 0, sizeof(*e));
+	*out = NULL;
+	if ((r->bearer != NULL || r->secrets[0] != NULL) &&
+	    !may_send_secret(r->url, &why)) {
+		fail(e, r, NET_REFUSED, "%s", why);
+		return -1;
+	}
+	if (url_parse(r->url, &u, &why) == -1) {
+		fail(e, r, NET_REFUSED, "%s", why);
+		return -1;
+	}
+	url_release(&u);
+	for (;;) {
+		left = deadline - now_ms();
+		if (left <= 0)
+			left = 1;
+		sb_init(&b.sb);
+		b.max = o->max_body > 0 ? o->max_body : 16u << 20;
+		b.too_big = false;
+		e->attempts++;
+		cc = attempt(r, left < opt_or(o->total_ms, 30000) ? left :
+		    opt_or(o->total_ms, 30000), &b, &st, errbuf);
+		/* Transient: no connection, or a gateway that had none. */
+		if ((cc == CURLE_COULDNT_CONNECT || (cc == CURLE_OK &&
+		    (st == 502 || st == 503 || st == 504))) &&
+		    e->attempts < max && now_ms() + backoff < deadline) {
+			sb_release(&b.sb);
+			sleep_ms(backoff);
+			backoff *= 2;
+			continue;
+		}
+		break;
+	}
+	e->status = st;
+	if (b.too_big || cc == CURLE_FILESIZE_EXCEEDED) {
+		fail(e, r, NET_TOO_BIG, "the response is larger than %zu "
+		    "bytes; not read", b.max);
+		goto bad;
+	}
+	switch (cc) {
+	case CURLE_OK:
+		break;
+	case CURLE_OPERATION_TIMEDOUT:
+		fail(e, r, NET_TIMEOUT, "no complete answer within %ld ms "
+		    "(%d attempt%s)", opt_or(o->total_ms, 30000), e->attempts,
+		    e->attempts == 1 ? "" : "s");
+		goto bad;
+	case CURLE_COULDNT_CONNECT:
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_COULDNT_RESOLVE_PROXY:
+		fail(e, r, NET_CONNECT, "cannot connect: %s (%d attempt%s)",
+		    *errbuf ? errbuf : curl_easy_strerror(cc), e->attempts,
+		    e->attempts == 1 ? "" : "s");
+		goto bad;
+	case CURLE_PEER_FAILED_VERIFICATION:
+	case CURLE_SSL_CONNECT_ERROR:
+	case CURLE_SSL_CACERT_BADFILE:
+	case CURLE_SSL_CERTPROBLEM:
+	case CURLE_SSL_ISSUER_ERROR:
+		fail(e, r, NET_TLS, "TLS: %s (the certificate is checked; "
+		    "FLUID_CA_BUNDLE names another CA)",
+		    *errbuf ? errbuf : curl_easy_strerror(cc));
+		goto bad;
+	default:
+		fail(e, r, NET_OTHER, "%s", *errbuf ? errbuf :
+		    curl_easy_strerror(cc));
+		goto bad;
+	}
+	v = json_loadb(b.sb.buf ? b.sb.buf : "", b.sb.len,
+	    JSON_REJECT_DUPLICATES, &jerr);
+	if (st < 200 || st > 299) {
+		reason = server_reason(v);
+		if (status_text(st) != NULL)
+			fail(e, r, NET_HTTP, "%s%s%.200s", status_text(st),
+			    reason ? ": " : "", reason ? reason : "");
+		else
+			fail(e, r, NET_HTTP, "HTTP status %ld%s%.200s", st,
+			    reason ? ": " : "", reason ? reason : "");
+		json_decref(v);
+		goto bad;
+	}
+	if (v == NULL) {
+		fail(e, r, NET_BAD_BODY, "the answer is not JSON (%d:%d: %s)",
+		    jerr.line, jerr.column, jerr.text);
+		goto bad;
+	}
+	sb_release(&b.sb);
+	*out = v;
+	return 0;
+bad:
+	if (b.sb.buf != NULL)
+		explicit_bzero(b.sb.buf, b.sb.len);
+	sb_release(&b.sb);
+	return -1;
+}
+
+int
+net_get_json(const struct net_opts *o, const char *url, const char *bearer,
+    json_t **out, struct net_err *e)
+{
+	struct req r = { o, url, bearer, NULL, NULL, { bearer } };
+
+	return request(&r, out, e);
+}
+
+int
+net_post_json(const struct net_opts *o, const char *url, const char *bearer,
+    const char *body, json_t **out, struct net_err *e)
+{
+	struct req r = { o, url, bearer, body, "application/json",
+	    { bearer } };
+
+	return request(&r, out, e);
+}
+
+/* s form-encoded (application/x-www-form-urlencoded) onto sb. */
+static void
+form_add(struct sb *sb, const char *key, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t i;
+	unsigned char ch;
+
+	if (sb->len > 0)
+		sb_addc(sb, '&');
+	sb_adds(sb, key);
+	sb_addc(sb, '=');
+	for (i = 0; i < n; i++) {
+		ch = (unsigned char)s[i];
+		if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		    (ch >= '0' && ch <= '9') || ch == '-' || ch == '.' ||
+		    ch == '_' || ch == '~')
+			sb_addc(sb, (char)ch);
+		else {
+			sb_addc(sb, '%');
+			sb_addc(sb, hex[ch >> 4]);
+			sb_addc(sb, hex[ch & 15]);
+		}
+	}
+}
+
+int
+net_oauth2_token(const struct net_opts *o, const char *token_url,
+    const char *credential, const char *scope, char **token,
+    struct net_err *e)
+{
+	const char *colon = strchr(credential, ':'), *secret;
+	struct sb form;
+	struct req r;
+	json_t *v = NULL, *t;
+	char *id = NULL;
+	int rc;
+
+	*token = NULL;
+	sb_init(&form);
+	sb_adds(&form, "grant_type=client_credentials");
+	if (colon != NULL) {
+		id = xstrndup(credential, (size_t)(colon - credential));
+		form_add(&form, "client_id", credential,
+		    (size_t)(colon - credential));
+		secret = colon + 1;
+	} else
+		secret = credential;
+	form_add(&form, "client_secret", secret, strlen(secret));
+	scope = scope != NULL ? scope : "catalog";
+	form_add(&form, "scope", scope, strlen(scope));
+	memset(&r, 0, sizeof(r));
+	r.o = o;
+	r.url = token_url;
+	r.body = form.buf;
+	r.ctype = "application/x-www-form-urlencoded";
+	/* The whole credential, its secret, and the form (encoded). */
+	r.secrets[0] = credential;
+	r.secrets[1] = secret;
+	r.secrets[2] = form.buf;
+	rc = request(&r, &v, e);
+	explicit_bzero(form.buf, form.len);
+	sb_release(&form);
+	free(id);
+	if (rc == -1)
+		return -1;
+	t = json_object_get(v, "access_token");
+	if (!json_is_string(t) || json_string_length(t) == 0) {
+		r.secrets[2] = NULL;
+		fail(e, &r, NET_BAD_BODY, "the token endpoint answered "
+		    "without an access_token");
+		json_decref(v);
+		return -1;
+	}
+	*token = xstrdup(json_string_value(t));
+	json_decref(v);
+	return 0;
+}

@@ -1,0 +1,751 @@
+/*
+ * verify.c - fluid verify's evidence (see verify.h).
+ *
+ * The catalog is read with net.h alone, never through the job or its
+ * runner: the evidence must not come from the thing it checks.  Every
+ * wait is bounded by --streaming-timeout, with a backoff that doubles up
+ * to 10 s; 0 reads everything once.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "verify.h"
+
+#include "allow.h"
+#include "ir.h"
+#include "net.h"
+#include "xalloc.h"
+
+#define NOTICE "This report is evidence that the stream is live: the " \
+	"catalog's table schema, a recently committed snapshot, the " \
+	"operator's reconciled deployment and a recent checkpoint. It is " \
+	"not per-record delivery: it does not show that any given record " \
+	"reached the table."
+
+enum outcome { OUT_PASS, OUT_FAIL, OUT_UNAVAILABLE };
+
+static const char *const outcome_names[] = { "pass", "fail", "unavailable" };
+
+/* One piece of evidence as it is being gathered. */
+struct piece {
+	const char	*kind;
+	char		*checked;	/* what, in words */
+	char		*endpoint;	/* display URL, or NULL */
+	char		*at;		/* UTC time of the last reading */
+	enum outcome	 outcome;
+	char		*detail;	/* why, one line */
+	json_t		*differences;	/* schema: the list, or NULL */
+	const char	*ptr;		/* where in the contract */
+	bool		 final;		/* no point in asking again */
+};
+
+/* A build, with the contract pointers its diagnostics are placed at. */
+struct vbuild {
+	json_t		*cb;		/* borrowed: the checked build */
+	const char	*id;
+	char		*bptr;		/* /builds/N */
+	char		*eptr;		/* /exposes/N, or NULL */
+	char		*dep_ptr[5];	/* context namespace image sa secrets */
+	char		*uri_ptr, *auth_ptr, *token_ptr, *schema_ptr,
+			*age_ptr;
+	char		*token;		/* the catalog's bearer, or NULL */
+	bool		 auth_failed;
+	struct piece	 p[4];		/* schema snapshot deployment checkpoint */
+};
+
+static char *
+utc_now(void)
+{
+	char buf[32];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return xstrdup(buf);
+}
+
+static void
+set(struct piece *p, enum outcome o, bool final, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void
+set(struct piece *p, enum outcome o, bool final, const char *fmt, ...)
+{
+	va_list ap;
+
+	free(p->detail);
+	free(p->at);
+	va_start(ap, fmt);
+	p->detail = xvasprintf(fmt, ap);
+	va_end(ap);
+	p->at = utc_now();
+	p->outcome = o;
+	p->final = final;
+}
+
+/* The index of the element of array whose key equals s, or -1. */
+static long
+find_by(json_t *array, const char *key, const char *s)
+{
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(array, i, v)
+		if (s != NULL && json_is_string(json_object_get(v, key)) &&
+		    strcmp(json_string_value(json_object_get(v, key)), s) == 0)
+			return (long)i;
+	return -1;
+}
+
+static const char *
+str(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+/* --- the allowlists ------------------------------------------------------ */
+
+static size_t
+check_allowlists(struct vbuild *vb, size_t n, const struct verify_opts *o,
+    struct diags *d)
+{
+	struct allow a;
+	struct allow_refusals r;
+	struct allow_target *secrets;
+	struct allow_targets t;
+	json_t *dep, *cat, *auth, *refs;
+	size_t i, k, nref = 0;
+
+	allow_load(&a, o->env);
+	allow_refusals_init(&r);
+	for (i = 0; i < n; i++) {
+		dep = json_object_get(vb[i].cb, "deployment");
+		cat = json_object_get(json_object_get(vb[i].cb, "table"),
+		    "catalog");
+		auth = json_object_get(cat, "auth");
+		refs = json_object_get(dep, "secretRefs");
+		memset(&t, 0, sizeof(t));
+		t.context = (struct allow_target){ str(dep, "context"),
+		    vb[i].dep_ptr[0] };
+		t.ns = (struct allow_target){ str(dep, "namespace"),
+		    vb[i].dep_ptr[1] };
+		t.image = (struct allow_target){ str(dep, "image"),
+		    vb[i].dep_ptr[2] };
+		t.service_account = (struct allow_target){
+		    str(dep, "serviceAccount"), vb[i].dep_ptr[3] };
+		secrets = xcalloc(json_array_size(refs) + 1, sizeof(*secrets));
+		for (k = 0; k < json_array_size(refs); k++)
+			secrets[k] = (struct allow_target){
+			    json_string_value(json_array_get(refs, k)),
+			    vb[i].dep_ptr[4] };
+		t.secrets = secrets;
+		t.nsecrets = json_array_size(refs);
+		t.catalog = (struct allow_target){ str(cat, "uri"),
+		    vb[i].uri_ptr };
+		if (auth != NULL && str(auth, "type") != NULL &&
+		    strcmp(str(auth, "type"), "oauth2") == 0) {
+			t.token_endpoint = (struct allow_target){
+			    str(auth, "oauth2ServerUri"), vb[i].token_ptr };
+			t.catalog_auth = (struct allow_target){
+			    str(auth, "credentialEnv"), vb[i].auth_ptr };
+		} else if (auth != NULL)
+			t.catalog_auth = (struct allow_target){
+			    str(auth, "tokenEnv"), vb[i].auth_ptr };
+		t.product = str(vb[i].cb, "product");
+		t.build = vb[i].id;
+		allow_check(&a, ALLOW_CMD_VERIFY, &t, &r);
+		free(secrets);
+	}
+	for (k = 0; k < r.n; k++) {
+		diag_at(d, DIAG_ERROR, r.v[k].where, "%s; nothing was "
+		    "contacted", r.v[k].msg);
+		nref++;
+	}
+	allow_refusals_release(&r);
+	allow_release(&a);
+	return nref;
+}
+
+/* --- the schema ------------------------------------------------------------ */
+
+static void
+diff(json_t *out, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+diff(json_t *out, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	char *m, *s;
+
+	va_start(ap, fmt);
+	m = xvasprintf(fmt, ap);
+	va_end(ap);
+	s = xasprintf("%s: %s", path, m);
+	json_array_append_new(out, json_string(s));
+	free(m);
+	free(s);
+}
+
+static void compare_type(json_t *, const char *, json_t *, json_t *, bool);
+
+/* Contract columns (or struct fields) against Iceberg fields. */
+static void
+compare_fields(json_t *out, const char *prefix, json_t *exp, json_t *act)
+{
+	size_t i, n = json_array_size(exp) > json_array_size(act) ?
+	    json_array_size(exp) : json_array_size(act);
+	const char *what = *prefix ? "field" : "column";
+	json_t *e, *a;
+	char *path;
+
+	for (i = 0; i < n; i++) {
+		e = json_array_get(exp, i);
+		a = json_array_get(act, i);
+		path = xasprintf("%s%s%s", prefix, *prefix ? "." : "",
+		    e ? str(e, "name") : str(a, "name"));
+		if (e == NULL)
+			diff(out, path, "the table has this %s (position %zu), "
+			    "the contract does not", what, i + 1);
+		else if (a == NULL)
+			diff(out, path, "the contract has this %s (position "
+			    "%zu), the table does not", what, i + 1);
+		else if (str(a, "name") == NULL ||
+		    strcmp(str(e, "name"), str(a, "name")) != 0)
+			diff(out, path, "position %zu is '%s' in the table, "
+			    "'%s' in the contract", i + 1,
+			    str(a, "name") ? str(a, "name") : "?",
+			    str(e, "name"));
+		else
+			compare_type(out, path, e, json_object_get(a, "type"),
+			    json_is_true(json_object_get(a, "required")));
+		free(path);
+	}
+}
+
+/* Iceberg's name of a contract scalar type, in buf. */
+static const char *
+iceberg_scalar(const char *t, char *buf, size_t n)
+{
+	int p, s;
+
+	if (sscanf(t, "decimal(%d,%d)", &p, &s) == 2) {
+		snprintf(buf, n, "decimal(%d, %d)", p, s);
+		return buf;
+	}
+	/* Iceberg keeps microseconds whatever the precision. */
+	if (strncmp(t, "timestamp_ltz", 13) == 0)
+		return "timestamptz";
+	if (strncmp(t, "timestamp", 9) == 0)
+		return "timestamp";
+	return t;
+}
+
+static void
+compare_type(json_t *out, const char *path, json_t *e, json_t *a,
+    bool a_required)
+{
+	const char *t = str(e, "type"), *at = json_string_value(a);
+	const char *want;
+	char buf[64], *sub;
+	bool e_required = json_is_true(json_object_get(e, "required"));
+
+	if (t == NULL)
+		return;
+	if (e_required != a_required)
+		diff(out, path, "%s in the contract, %s in the table",
+		    e_required ? "required" : "optional",
+		    a_required ? "required" : "optional");
+	if (json_is_object(a))
+		at = str(a, "type");
+	if (strcmp(t, "struct") == 0) {
+		if (at == NULL || strcmp(at, "struct") != 0)
+			diff(out, path, "a struct in the contract, %s in the "
+			    "table", at ? at : "another type");
+		else
+			compare_fields(out, path, json_object_get(e, "fields"),
+			    json_object_get(a, "fields"));
+	} else if (strcmp(t, "array") == 0) {
+		if (at == NULL || strcmp(at, "list") != 0 || !json_is_object(a))
+			diff(out, path, "an array in the contract, %s in the "
+			    "table", at ? at : "another type");
+		else {
+			sub = xasprintf("%s[]", path);
+			compare_type(out, sub, json_object_get(e, "element"),
+			    json_object_get(a, "element"), json_is_true(
+			    json_object_get(a, "element-required")));
+			free(sub);
+		}
+	} else if (strcmp(t, "map") == 0) {
+		if (at == NULL || strcmp(at, "map") != 0 || !json_is_object(a))
+			diff(out, path, "a map in the contract, %s in the "
+			    "table", at ? at : "another type");
+		else {
+			sub = xasprintf("%s{key}", path);
+			compare_type(out, sub, json_object_get(e, "key"),
+			    json_object_get(a, "key"), true);
+			free(sub);
+			sub = xasprintf("%s{value}", path);
+			compare_type(out, sub, json_object_get(e, "value"),
+			    json_object_get(a, "value"), json_is_true(
+			    json_object_get(a, "value-required")));
+			free(sub);
+		}
+	} else {
+		want = iceberg_scalar(t, buf, sizeof(buf));
+		if (at == NULL || strcmp(want, at) != 0)
+			diff(out, path, "%s in the contract (Iceberg %s), %s "
+			    "in the table", t, want, at ? at : "a nested type");
+	}
+}
+
+/* The table's current schema (borrowed), or NULL. */
+static json_t *
+current_schema(json_t *md)
+{
+	json_t *schemas = json_object_get(md, "schemas"), *s;
+	json_int_t id = json_integer_value(json_object_get(md,
+	    "current-schema-id"));
+	size_t i;
+
+	json_array_foreach(schemas, i, s)
+		if (json_integer_value(json_object_get(s, "schema-id")) == id)
+			return s;
+	return json_object_get(md, "schema");	/* format version 1 */
+}
+
+/* --- the catalog ----------------------------------------------------------- */
+
+/* s percent-encoded as a path segment (namespace levels joined by 0x1F). */
+static void
+add_segment(struct sb *sb, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	unsigned char ch;
+
+	for (; *s != '\0'; s++) {
+		ch = (unsigned char)(*s == '.' ? 0x1f : *s);
+		if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		    (ch >= '0' && ch <= '9') || ch == '-' || ch == '_' ||
+		    ch == '~')
+			sb_addc(sb, (char)ch);
+		else {
+			sb_addc(sb, '%');
+			sb_addc(sb, hex[ch >> 4]);
+			sb_addc(sb, hex[ch & 15]);
+		}
+	}
+}
+
+/* The catalog's base URI, without a trailing slash. */
+static char *
+base_uri(const char *uri)
+{
+	size_t n = strlen(uri);
+
+	while (n > 0 && uri[n - 1] == '/')
+		n--;
+	return xstrndup(uri, n);
+}
+
+/* The bearer token for a build's catalog: 0, or -1 with why. */
+static int
+get_token(struct vbuild *vb, const struct verify_opts *o, char **why)
+{
+	json_t *auth = json_object_get(json_object_get(json_object_get(
+	    vb->cb, "table"), "catalog"), "auth");
+	const char *type = str(auth, "type"), *var, *val;
+	struct net_err e;
+
+	*why = NULL;
+	if (auth == NULL || json_is_null(auth) || type == NULL)
+		return 0;
+	var = strcmp(type, "oauth2") == 0 ? str(auth, "credentialEnv") :
+	    str(auth, "tokenEnv");
+	if (var == NULL || (val = o->env(var)) == NULL || *val == '\0') {
+		*why = xasprintf("catalogAuth names %s, which is not set in "
+		    "this environment", var ? var : "no variable");
+		return -1;
+	}
+	if (strcmp(type, "bearer") == 0) {
+		vb->token = xstrdup(val);
+		return 0;
+	}
+	if (net_oauth2_token(o->net, str(auth, "oauth2ServerUri"), val,
+	    str(auth, "scope"), &vb->token, &e) == -1) {
+		*why = xasprintf("OAuth2 token from %s: %s", var, e.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Read the table once and set the two catalog pieces. */
+static void
+read_catalog(struct vbuild *vb, const struct verify_opts *o)
+{
+	json_t *t = json_object_get(vb->cb, "table");
+	json_t *cat = json_object_get(t, "catalog"), *cfg, *res, *md, *sc;
+	json_t *snaps, *snap, *differences, *age_v;
+	struct piece *ps = &vb->p[0], *pn = &vb->p[1];
+	const char *prefix;
+	struct net_err e;
+	struct sb url;
+	char *base, *why, *cfg_url;
+	json_int_t cur, ts, max_age;
+	long long age;
+	long idx;
+	size_t i;
+
+	if (vb->auth_failed)
+		return;
+	if (vb->token == NULL && get_token(vb, o, &why) == -1) {
+		set(ps, OUT_UNAVAILABLE, true, "%s", why);
+		set(pn, OUT_UNAVAILABLE, true, "%s", why);
+		free(why);
+		vb->auth_failed = true;
+		return;
+	}
+	base = base_uri(str(cat, "uri"));
+	sb_init(&url);
+	sb_adds(&url, base);
+	sb_adds(&url, "/v1/config");
+	if (str(cat, "warehouse") != NULL) {
+		sb_adds(&url, "?warehouse=");
+		add_segment(&url, str(cat, "warehouse"));
+	}
+	cfg_url = sb_steal(&url);
+	if (net_get_json(o->net, cfg_url, vb->token, &cfg, &e) == -1) {
+		free(ps->endpoint);
+		ps->endpoint = net_display_url(cfg_url);
+		free(pn->endpoint);
+		pn->endpoint = net_display_url(cfg_url);
+		set(ps, OUT_UNAVAILABLE, e.status == 401 || e.status == 403 ||
+		    e.failure == NET_REFUSED || e.failure == NET_TLS, "%s",
+		    e.msg);
+		set(pn, ps->outcome, ps->final, "%s", e.msg);
+		free(cfg_url);
+		free(base);
+		return;
+	}
+	free(cfg_url);
+	prefix = str(json_object_get(cfg, "overrides"), "prefix");
+	if (prefix == NULL)
+		prefix = str(json_object_get(cfg, "defaults"), "prefix");
+	sb_init(&url);
+	sb_adds(&url, base);
+	sb_adds(&url, "/v1/");
+	if (prefix != NULL && *prefix != '\0') {
+		add_segment(&url, prefix);
+		sb_addc(&url, '/');
+	}
+	sb_adds(&url, "namespaces/");
+	add_segment(&url, str(t, "namespace"));
+	sb_adds(&url, "/tables/");
+	add_segment(&url, str(t, "name"));
+	json_decref(cfg);
+	free(base);
+	free(ps->endpoint);
+	ps->endpoint = net_display_url(url.buf);
+	free(pn->endpoint);
+	pn->endpoint = net_display_url(url.buf);
+	if (net_get_json(o->net, url.buf, vb->token, &res, &e) == -1) {
+		set(ps, OUT_UNAVAILABLE, e.status == 401 || e.status == 403 ||
+		    e.failure == NET_REFUSED || e.failure == NET_TLS, "%s",
+		    e.msg);
+		set(pn, ps->outcome, ps->final, "%s", e.msg);
+		sb_release(&url);
+		return;
+	}
+	sb_release(&url);
+	md = json_object_get(res, "metadata");
+	/* The schema. */
+	if ((sc = current_schema(md)) == NULL)
+		set(ps, OUT_FAIL, false, "the table's metadata has no current "
+		    "schema");
+	else {
+		differences = json_array();
+		compare_fields(differences, "", json_object_get(t, "columns"),
+		    json_object_get(sc, "fields"));
+		json_decref(ps->differences);
+		ps->differences = differences;
+		if (json_array_size(differences) == 0)
+			set(ps, OUT_PASS, true, "schema %lld equals the "
+			    "contract's %zu columns", (long long)
+			    json_integer_value(json_object_get(sc,
+			    "schema-id")), json_array_size(
+			    json_object_get(t, "columns")));
+		else
+			set(ps, OUT_FAIL, true, "the table's schema differs from "
+			    "the contract: %s%s",
+			    json_string_value(json_array_get(differences, 0)),
+			    json_array_size(differences) > 1 ? " (and more: "
+			    "see the report)" : "");
+	}
+	/* The snapshot. */
+	age_v = json_object_get(t, "maxSnapshotAgeSeconds");
+	max_age = json_is_integer(age_v) ? json_integer_value(age_v) : -1;
+	cur = json_is_integer(json_object_get(md, "current-snapshot-id")) ?
+	    json_integer_value(json_object_get(md, "current-snapshot-id")) :
+	    -1;
+	snaps = json_object_get(md, "snapshots");
+	snap = NULL;
+	json_array_foreach(snaps, i, snap)
+		if (json_integer_value(json_object_get(snap, "snapshot-id")) ==
+		    cur)
+			break;
+	idx = snap != NULL && cur != -1 ? (long)i : -1;
+	if (cur == -1 || idx < 0 || (size_t)idx >= json_array_size(snaps))
+		set(pn, OUT_FAIL, false, "the table has no committed snapshot");
+	else {
+		ts = json_integer_value(json_object_get(snap, "timestamp-ms"));
+		age = (long long)time(NULL) - (long long)(ts / 1000);
+		if (age < 0)
+			age = 0;
+		if (max_age < 0)
+			set(pn, OUT_PASS, true, "snapshot %lld committed %lld s "
+			    "ago (no maxSnapshotAgeSeconds: any committed "
+			    "snapshot counts)", (long long)cur, age);
+		else if (age <= max_age)
+			set(pn, OUT_PASS, true, "snapshot %lld committed %lld s "
+			    "ago, within maxSnapshotAgeSeconds %lld",
+			    (long long)cur, age, (long long)max_age);
+		else
+			set(pn, OUT_FAIL, false, "no snapshot is young enough: "
+			    "the newest, %lld, was committed %lld s ago, "
+			    "maxSnapshotAgeSeconds is %lld", (long long)cur, age,
+			    (long long)max_age);
+	}
+	json_decref(res);
+}
+
+/* --- builds ------------------------------------------------------------ */
+
+static void
+vbuild_init(struct vbuild *vb, json_t *cb, json_t *document)
+{
+	static const char *const dep_keys[] = { "context", "namespace",
+	    "image", "serviceAccount", "secretRefs" };
+	json_t *t = json_object_get(cb, "table"), *dep;
+	const char *table_name;
+	long bi, ei;
+	size_t k;
+
+	memset(vb, 0, sizeof(*vb));
+	vb->cb = cb;
+	vb->id = str(cb, "id");
+	bi = find_by(json_object_get(document, "builds"), "id", vb->id);
+	ei = find_by(json_object_get(document, "exposes"), "exposeId",
+	    str(cb, "expose"));
+	vb->bptr = bi >= 0 ? xasprintf("/builds/%ld", bi) : xstrdup("/builds");
+	vb->eptr = ei >= 0 ? xasprintf("/exposes/%ld", ei) : NULL;
+	for (k = 0; k < 5; k++)
+		vb->dep_ptr[k] = xasprintf("%s/properties/parameters/flink/"
+		    "deployment/%s", vb->bptr, dep_keys[k]);
+#define EP(s) (vb->eptr ? xasprintf("%s%s", vb->eptr, s) : xstrdup(vb->bptr))
+	vb->uri_ptr = EP("/binding/location/uri");
+	vb->auth_ptr = EP("/binding/catalogAuth");
+	vb->token_ptr = EP("/binding/catalogAuth/oauth2ServerUri");
+	vb->schema_ptr = EP("/contract/schema");
+	vb->age_ptr = json_is_integer(json_object_get(t,
+	    "maxSnapshotAgeSeconds")) ?
+	    EP("/binding/icebergConfig/maxSnapshotAgeSeconds") :
+	    EP("/binding");
+#undef EP
+	table_name = str(t, "name");
+	vb->p[0].kind = "catalog-schema";
+	vb->p[0].checked = xasprintf("the current schema of Iceberg table "
+	    "%s.%s, loaded from the REST catalog, equals the contract's "
+	    "(names, order, types, nullability, nested fields)",
+	    str(t, "namespace"), table_name);
+	vb->p[0].ptr = vb->schema_ptr;
+	vb->p[1].kind = "catalog-snapshot";
+	vb->p[1].checked = json_is_integer(json_object_get(t,
+	    "maxSnapshotAgeSeconds")) ? xasprintf("table %s.%s has a "
+	    "committed snapshot younger than maxSnapshotAgeSeconds (%lld s)",
+	    str(t, "namespace"), table_name, (long long)json_integer_value(
+	    json_object_get(t, "maxSnapshotAgeSeconds"))) :
+	    xasprintf("table %s.%s has a committed snapshot",
+	    str(t, "namespace"), table_name);
+	vb->p[1].ptr = vb->age_ptr;
+	for (k = 0; k < 2; k++)
+		set(&vb->p[k], OUT_UNAVAILABLE, false, "not read");
+	dep = json_object_get(cb, "deployment");
+	vb->p[2].kind = "deployment";
+	vb->p[2].checked = xasprintf("FlinkDeployment %s/%s (context %s): "
+	    "the operator's reconciled spec equals the applied one, with its "
+	    "lifecycle and job state", str(dep, "namespace"),
+	    str(dep, "name"), str(dep, "context"));
+	vb->p[2].ptr = vb->dep_ptr[0];
+	vb->p[3].kind = "checkpoint";
+	vb->p[3].checked = xasprintf("a recent completed checkpoint of the "
+	    "job, from the JobManager REST API through the Kubernetes "
+	    "service proxy (service %s-rest)", str(dep, "name"));
+	vb->p[3].ptr = vb->dep_ptr[0];
+	/*
+	 * TODO: read these through lib/kube.c (kubectl, the contract's
+	 * context) once it exists: this tree has no Kubernetes client yet.
+	 */
+	for (k = 2; k < 4; k++)
+		set(&vb->p[k], OUT_UNAVAILABLE, true, "not read: this build of "
+		    "fluid has no Kubernetes client yet (kubectl through "
+		    "lib/kube.c)");
+}
+
+static void
+vbuild_release(struct vbuild *vb)
+{
+	size_t k;
+
+	for (k = 0; k < 4; k++) {
+		free(vb->p[k].checked);
+		free(vb->p[k].endpoint);
+		free(vb->p[k].at);
+		free(vb->p[k].detail);
+		json_decref(vb->p[k].differences);
+	}
+	for (k = 0; k < 5; k++)
+		free(vb->dep_ptr[k]);
+	free(vb->bptr);
+	free(vb->eptr);
+	free(vb->uri_ptr);
+	free(vb->auth_ptr);
+	free(vb->token_ptr);
+	free(vb->schema_ptr);
+	free(vb->age_ptr);
+	if (vb->token != NULL)
+		explicit_bzero(vb->token, strlen(vb->token));
+	free(vb->token);
+}
+
+static bool
+settled(const struct vbuild *vb, size_t n)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < 2; k++)
+			if (vb[i].p[k].outcome != OUT_PASS && !vb[i].p[k].final)
+				return false;
+	return true;
+}
+
+static long
+mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec;
+}
+
+static json_t *
+piece_json(const struct piece *p, bool required)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s?, s:s, s:s, s:s, s:b}",
+	    "evidence", p->kind, "checked", p->checked,
+	    "endpoint", p->endpoint, "at", p->at,
+	    "outcome", outcome_names[p->outcome], "detail", p->detail,
+	    "required", required);
+
+	if (p->differences != NULL && json_array_size(p->differences) > 0)
+		json_object_set(o, "differences", p->differences);
+	return o;
+}
+
+json_t *
+verify_run(json_t *doc, const struct verify_opts *o, struct diags *d)
+{
+	json_t *check = ir_section(doc, "check"), *builds, *cb, *report;
+	json_t *document = json_object_get(ir_section(doc, "resolve"),
+	    "document"), *jb, *ev;
+	struct vbuild *vb;
+	size_t i, k, n;
+	long t0, left, wait_s = 1;
+	char *started, line[256];
+	bool failed = false, bfailed, required;
+	enum diag_level lvl;
+
+	builds = json_object_get(check, "builds");
+	n = json_array_size(builds);
+	vb = xcalloc(n + 1, sizeof(*vb));
+	json_array_foreach(builds, i, cb)
+		vbuild_init(&vb[i], cb, document);
+	if (check_allowlists(vb, n, o, d) > 0) {
+		for (i = 0; i < n; i++)
+			vbuild_release(&vb[i]);
+		free(vb);
+		return NULL;
+	}
+	started = utc_now();
+	t0 = mono_s();
+	for (;;) {
+		for (i = 0; i < n; i++)
+			if (vb[i].p[0].outcome != OUT_PASS ||
+			    vb[i].p[1].outcome != OUT_PASS)
+				read_catalog(&vb[i], o);
+		if (settled(vb, n))
+			break;
+		left = o->timeout_s - (mono_s() - t0);
+		if (left <= 0)
+			break;
+		if (wait_s > left)
+			wait_s = left;
+		if (o->progress != NULL) {
+			snprintf(line, sizeof(line), "verify: waiting for fresh "
+			    "evidence (%ld s of %ld; next reading in %ld s)",
+			    mono_s() - t0, o->timeout_s, wait_s);
+			o->progress(o->arg, line);
+		}
+		nanosleep(&(struct timespec){ wait_s, 0 }, NULL);
+		wait_s = wait_s * 2 > 10 ? 10 : wait_s * 2;
+	}
+	if (o->progress != NULL)
+		o->progress(o->arg, NULL);
+	report = json_pack("{s:i, s:s, s:s?, s:s?, s:b, s:I, s:s, s:o, s:[]}",
+	    "fluidDelivery", 1, "notice", NOTICE,
+	    "contract", o->contract,
+	    "digest", str(ir_section(doc, "resolve"), "digest"),
+	    "strict", o->strict, "streamingTimeoutSeconds",
+	    (json_int_t)o->timeout_s, "startedAt", started,
+	    "finishedAt", json_string(""), "builds");
+	free(started);
+	for (i = 0; i < n; i++) {
+		bfailed = false;
+		ev = json_array();
+		for (k = 0; k < 4; k++) {
+			struct piece *p = &vb[i].p[k];
+
+			/* The catalog's pieces are required; the rest with --strict. */
+			required = k < 2 || o->strict;
+			json_array_append_new(ev, piece_json(p, required));
+			if (p->outcome == OUT_PASS)
+				continue;
+			lvl = p->outcome == OUT_FAIL || o->strict ? DIAG_ERROR :
+			    DIAG_WARNING;
+			if (p->outcome == OUT_UNAVAILABLE && k < 2)
+				lvl = DIAG_ERROR;
+			if (lvl == DIAG_ERROR)
+				bfailed = true;
+			diag_at(d, lvl, p->ptr, "Flink build %s: %s: %s%s",
+			    vb[i].id, p->kind, p->outcome == OUT_UNAVAILABLE ?
+			    "unavailable: " : "", p->detail);
+		}
+		jb = json_pack("{s:s, s:s?, s:s, s:o}", "build", vb[i].id,
+		    "product", str(vb[i].cb, "product"),
+		    "outcome", bfailed ? "fail" : "pass", "evidence", ev);
+		json_array_append_new(json_object_get(report, "builds"), jb);
+		failed |= bfailed;
+		vbuild_release(&vb[i]);
+	}
+	free(vb);
+	started = utc_now();
+	json_object_set_new(report, "finishedAt", json_string(started));
+	free(started);
+	json_object_set_new(report, "outcome",
+	    json_string(failed ? "fail" : "pass"));
+	return report;
+}

@@ -1,0 +1,63 @@
+/*
+ * verify.h - fluid verify: evidence that each managed build's stream is
+ * live, gathered independently of the job (fluid-verify(1)).
+ *
+ * For each managed build of a checked document (after fluid-check),
+ * verify_run() gathers pieces of evidence, each with what was checked,
+ * when, against which endpoint and the outcome:
+ *
+ *	catalog-schema	 the table's current schema, loaded over the
+ *			 Iceberg REST API, equals the contract's table
+ *			 recursively (names, order, types, nullability)
+ *	catalog-snapshot the table has a committed snapshot younger than
+ *			 maxSnapshotAgeSeconds
+ *	deployment	 the FlinkDeployment's reconciled spec and state
+ *	checkpoint	 a recent completed checkpoint (JobManager REST)
+ *
+ * An outcome is "pass", "fail" (the evidence contradicts the contract:
+ * another schema, no young enough snapshot) or "unavailable" (it could
+ * not be read: a refused credential, a timeout, a piece this build of
+ * fluid does not read yet).  A failure is an error; an unavailable piece
+ * is a warning, or an error with strict.  The report says that this is
+ * not per-record delivery.
+ *
+ * The allowlists (allow.h, ALLOW_CMD_VERIFY) are checked before any
+ * request: a refusal is an error placed at the contract's value, and
+ * nothing is contacted.
+ *
+ * verify.h does not include net.h: fluid.h's modules may list it
+ * without reaching the network through it.
+ */
+#ifndef FLUID_VERIFY_H
+#define FLUID_VERIFY_H
+
+#include <stdbool.h>
+#include <jansson.h>
+
+#include "diag.h"
+
+struct net_opts;
+
+struct verify_opts {
+	bool		 strict;
+	long		 timeout_s;	/* --streaming-timeout; 0: once */
+	const struct net_opts *net;	/* borrowed */
+	/* Where catalogAuth variables and the allowlists are read. */
+	char		*(*env)(const char *);
+	/* Called with one line while waiting; NULL: silent. */
+	void		(*progress)(void *arg, const char *line);
+	void		*arg;
+	const char	*contract;	/* as the user named it */
+};
+
+/*
+ * Verify the managed builds of doc (checked).  Adds the diagnostics to
+ * d (placed when d has doc's resolve section) and returns the report
+ * (a new reference), or NULL when the allowlists refused (nothing was
+ * contacted).  diag_status(d) is the exit status: 0 only when every
+ * required piece passed.
+ */
+json_t	*verify_run(json_t *doc, const struct verify_opts *,
+	    struct diags *d);
+
+#endif

@@ -1,0 +1,243 @@
+#!/usr/bin/env bats
+# fluid-verify.bats - fluid verify's HTTP client and evidence against a
+# FAKE Iceberg REST catalog over TLS (tests/net/fake_catalog.py), with a
+# self-signed CA made here with openssl and handed to fluid through
+# FLUID_CA_BUNDLE.  The real catalog is the live lane's (tests/live).
+
+load helpers
+
+TOKEN=fake-token-Zq81
+SECRET=fake-secret-Wx92
+FAKE_PID=
+
+setup() {
+	TOOL=fluid
+	fluid_setup
+	command -v openssl >/dev/null || skip "openssl is not installed"
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	openssl req -x509 -newkey rsa:2048 -sha256 -nodes -days 2 \
+	    -subj "/CN=fluid fake test CA" -keyout ca.key -out ca.pem 2>/dev/null &&
+	openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" \
+	    -keyout key.pem -out srv.csr 2>/dev/null &&
+	printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n' >ext.cnf &&
+	openssl x509 -req -sha256 -days 2 -in srv.csr -CA ca.pem -CAkey ca.key \
+	    -CAcreateserial -extfile ext.cnf -out cert.pem 2>/dev/null ||
+	    fail "openssl could not make the test CA" ""
+	cp -R "$EXAMPLES/shapes" shapes
+	export FLUID_FLINK_KUBE_CONTEXT_ALLOWLIST=development
+	export FLUID_FLINK_NAMESPACE_ALLOWLIST=data-products
+	export FLUID_FLINK_IMAGE_ALLOWLIST=registry.example.com/forge-flink
+	export FLUID_FLINK_SERVICE_ACCOUNT_ALLOWLIST=flink
+	export FLUID_FLINK_SECRET_ALLOWLIST=flink-storage
+	export FLUID_CA_BUNDLE=$TMP/ca.pem
+	export ICEBERG_TOKEN=$TOKEN
+	C=shapes/landed/orders-landed.fluid.yaml
+}
+
+teardown() {
+	[ -n "$FAKE_PID" ] && kill "$FAKE_PID" 2>/dev/null
+	fluid_teardown
+}
+
+# fake ARGS...: start the fake catalog and point the contract at it.
+fake() {
+	local n
+	python3 "$TOP/tests/net/fake_catalog.py" --dir "$TMP" --token "$TOKEN" \
+	    --client "fluid-client:$SECRET" "$@" 3>&- &
+	FAKE_PID=$!
+	for (( n=0; n<100; n++ )); do
+		[ -s "$TMP/port" ] && break
+		sleep 0.1
+	done
+	[ -s "$TMP/port" ] || fail "the fake catalog did not start" ""
+	PORT=$(cat "$TMP/port")
+	sed -i "s|https://catalog.example.com/api/catalog|https://127.0.0.1:$PORT/api/catalog|" "$C"
+}
+
+# no_secret FILE...: neither the token nor the client secret is in them.
+no_secret() {
+	local f
+	for f in "$@"; do
+		[ -e "$f" ] || continue
+		! grep -q -e "$TOKEN" -e "$SECRET" "$f" ||
+		    fail "$f holds the token or the client secret" "$(cat "$f")"
+	done
+}
+
+verify() {
+	run --separate-stderr "$BIN/fluid" verify "$@"
+	printf '%s\n' "$output" >out.txt
+	printf '%s\n' "$stderr" >err.txt
+}
+
+table_reads() {
+	grep -c 'GET /api/catalog/v1/wh1/namespaces/commerce/tables/orders_landed ' requests.log
+}
+
+@test "verify: schema and a young snapshot from the fake catalog pass; delivery.json says what was checked" {
+	fake --age 10
+	verify "$C" --streaming-timeout 0 --out delivery.json
+	assert_status 0
+	[[ $output == *"land-orders: catalog-schema: pass"* ]] || fail "no schema pass" "$output"
+	[[ $output == *"land-orders: catalog-snapshot: pass"* ]] || fail "no snapshot pass" "$output"
+	[[ $stderr == *"warning: Flink build land-orders: deployment: unavailable"* ]] ||
+	    fail "the unread deployment is not a warning" "$stderr"
+	grep -q "token-ok=yes" requests.log || fail "the token did not reach the catalog" "$(cat requests.log)"
+	python3 - delivery.json "$PORT" <<-'EOF'
+	import json, sys
+	text = open(sys.argv[1]).read()
+	d = json.loads(text)
+	def sorted_keys(o):
+	    if isinstance(o, dict):
+	        assert list(o) == sorted(o), list(o)
+	        for v in o.values(): sorted_keys(v)
+	    elif isinstance(o, list):
+	        for v in o: sorted_keys(v)
+	sorted_keys(d)
+	assert "not per-record delivery" in d["notice"], d["notice"]
+	assert d["outcome"] == "pass"
+	ev = {e["evidence"]: e for e in d["builds"][0]["evidence"]}
+	assert set(ev) == {"catalog-schema", "catalog-snapshot", "deployment", "checkpoint"}, ev
+	s = ev["catalog-schema"]
+	assert s["outcome"] == "pass" and s["required"] is True
+	assert s["endpoint"] == "https://127.0.0.1:%s/api/catalog/v1/wh1/namespaces/commerce/tables/orders_landed" % sys.argv[2], s["endpoint"]
+	assert s["at"].endswith("Z") and s["checked"]
+	assert ev["deployment"]["outcome"] == "unavailable" and ev["deployment"]["required"] is False
+	EOF
+	[ $? -eq 0 ] || fail "delivery.json is not as documented" "$(cat delivery.json)"
+	no_secret out.txt err.txt delivery.json
+}
+
+@test "verify: --strict fails while the deployment and checkpoint are not read" {
+	fake --age 10
+	verify "$C" --strict --streaming-timeout 0
+	assert_status 1
+	[[ $stderr == *"error: Flink build land-orders: deployment: unavailable"* ]] || fail "not an error" "$stderr"
+}
+
+@test "verify: a schema that differs fails, naming the nested field, at the contract's schema" {
+	fake --drift type
+	verify "$C" --streaming-timeout 0
+	assert_status 1
+	[[ $stderr == *"orders-landed.fluid.yaml:40:9: error: Flink build land-orders: catalog-schema: the table's schema differs from the contract: customer.address.country: string in the contract (Iceberg string), int in the table"* ]] ||
+	    fail "no schema difference" "$stderr"
+}
+
+@test "verify: two fields swapped fail by position" {
+	fake --drift order
+	verify "$C" --streaming-timeout 0
+	assert_status 1
+	[[ $stderr == *"customer.address.city: position 1 is 'country' in the table, 'city' in the contract"* ]] ||
+	    fail "no order difference" "$stderr"
+}
+
+@test "verify: a snapshot older than maxSnapshotAgeSeconds fails; no snapshot fails" {
+	fake --age 2000
+	verify "$C" --streaming-timeout 0
+	assert_status 1
+	[[ $stderr == *"catalog-snapshot: no snapshot is young enough: the newest, 7001, was committed 20"*" s ago, maxSnapshotAgeSeconds is 900"* ]] ||
+	    fail "no age failure" "$stderr"
+	kill "$FAKE_PID"; rm -f port
+	cp "$EXAMPLES/shapes/landed/orders-landed.fluid.yaml" "$C"
+	fake --age -1
+	verify "$C" --streaming-timeout 0
+	assert_status 1
+	[[ $stderr == *"catalog-snapshot: the table has no committed snapshot"* ]] || fail "no snapshot failure" "$stderr"
+}
+
+@test "verify: a refused token is one 401 line, without the token the fake echoes back" {
+	fake --token another-token
+	verify "$C" --streaming-timeout 0 --out delivery.json
+	assert_status 1
+	[[ $stderr == *"'https://127.0.0.1:$PORT/api/catalog/v1/config': 401 Unauthorized: the credential was refused, or none was sent: Not authorized: Bearer [redacted]"* ]] ||
+	    fail "no 401 line" "$stderr"
+	[ "$(grep -c 'GET /api/catalog/v1/config' requests.log)" -eq 1 ] || fail "a 401 was retried" "$(cat requests.log)"
+	no_secret out.txt err.txt delivery.json
+}
+
+@test "verify: 503 then success is retried by the client; 500 is not, and the next reading succeeds" {
+	fake --mode 503-once
+	verify "$C" --streaming-timeout 0
+	assert_status 0
+	[ "$(table_reads)" -eq 2 ] || fail "503 was not retried once" "$(cat requests.log)"
+	kill "$FAKE_PID"; rm -f port requests.log
+	cp "$EXAMPLES/shapes/landed/orders-landed.fluid.yaml" "$C"
+	fake --mode 500-once
+	verify "$C" --streaming-timeout 0
+	assert_status 1
+	[[ $stderr == *"500 Internal Server Error: the server failed: try later"* ]] || fail "no 500 line" "$stderr"
+	[ "$(table_reads)" -eq 1 ] || fail "500 was retried" "$(cat requests.log)"
+	# A fresh fake: the first reading fails, verify reads again and passes.
+	kill "$FAKE_PID"; rm -f port requests.log
+	cp "$EXAMPLES/shapes/landed/orders-landed.fluid.yaml" "$C"
+	fake --mode 500-once
+	verify "$C" --streaming-timeout 10
+	assert_status 0
+	[ "$(table_reads)" -eq 2 ] || fail "not read twice" "$(cat requests.log)"
+}
+
+@test "verify: a server slower than FLUID_HTTP_TIMEOUT is a timeout, not a wait" {
+	fake --mode slow
+	SECONDS=0
+	FLUID_HTTP_TIMEOUT=1 verify "$C" --streaming-timeout 0
+	assert_status 1
+	[[ $stderr == *"no complete answer within 1000 ms (1 attempt)"* ]] || fail "no timeout line" "$stderr"
+	[ "$SECONDS" -lt 4 ] || fail "the timeout took $SECONDS s" ""
+}
+
+@test "verify: a body over 16 MiB is not read" {
+	fake --mode huge
+	verify "$C" --streaming-timeout 0
+	assert_status 1
+	[[ $stderr == *"the response is larger than 16777216 bytes; not read"* ]] || fail "no size line" "$stderr"
+}
+
+@test "verify: TLS verification stays on: without the test CA the fake's certificate is refused" {
+	fake
+	FLUID_CA_BUNDLE= verify "$C" --streaming-timeout 0
+	assert_status 1
+	[[ $stderr == *"TLS: SSL certificate problem"* ]] || fail "the certificate was accepted" "$stderr"
+	! grep -q tables requests.log 2>/dev/null || fail "a request got through" "$(cat requests.log)"
+}
+
+@test "verify: OAuth2 client credentials are exchanged at the token endpoint; a bad secret is not echoed" {
+	fake
+	sed -i "s|catalogAuth: {type: bearer, tokenEnv: ICEBERG_TOKEN}|catalogAuth: {type: oauth2, credentialEnv: ICEBERG_CREDENTIAL, oauth2ServerUri: \"https://127.0.0.1:$PORT/v1/oauth/tokens\", scope: catalog}|" "$C"
+	grep -q oauth2 "$C" || fail "the test could not edit the contract" ""
+	unset ICEBERG_TOKEN
+	ICEBERG_CREDENTIAL="fluid-client:$SECRET" verify "$C" --streaming-timeout 0 --out delivery.json
+	assert_status 0
+	grep -q "POST /v1/oauth/tokens" requests.log || fail "no token request" "$(cat requests.log)"
+	grep -q "tables/orders_landed auth=yes token-ok=yes" requests.log || fail "the minted token was not used" "$(cat requests.log)"
+	no_secret out.txt err.txt delivery.json
+	ICEBERG_CREDENTIAL="fluid-client:wrong-$SECRET" verify "$C" --streaming-timeout 0
+	assert_status 1
+	[[ $stderr == *"OAuth2 token from ICEBERG_CREDENTIAL: 'https://127.0.0.1:$PORT/v1/oauth/tokens': 401 Unauthorized"*"bad client [redacted]"* ]] ||
+	    fail "no token failure line" "$stderr"
+	no_secret out.txt err.txt
+}
+
+@test "verify: the allowlists refuse before any request" {
+	fake
+	unset FLUID_FLINK_IMAGE_ALLOWLIST
+	verify "$C" --streaming-timeout 0
+	assert_status 1
+	[[ $stderr == *"FLUID_FLINK_IMAGE_ALLOWLIST"*"nothing was contacted"* ]] || fail "no refusal" "$stderr"
+	[ ! -e requests.log ] || fail "the catalog was contacted" "$(cat requests.log)"
+}
+
+@test "verify: an unset token variable is named, not guessed" {
+	fake
+	unset ICEBERG_TOKEN
+	verify "$C" --streaming-timeout 0
+	assert_status 1
+	[[ $stderr == *"catalogAuth names ICEBERG_TOKEN, which is not set in this environment"* ]] || fail "no line" "$stderr"
+}
+
+@test "verify: usage errors" {
+	run "$BIN/fluid" verify
+	assert_status 2
+	run "$BIN/fluid" verify --streaming-timeout -1 x.yaml
+	assert_status 2
+	[[ $output == *"--streaming-timeout expects seconds"* ]] || fail "no line" "$output"
+}

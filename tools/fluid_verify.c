@@ -1,0 +1,158 @@
+/*
+ * fluid_verify.c - fluid verify CONTRACT, a command of the driver
+ * (fluid.c) in a file of its own: it contacts the catalog (net.h),
+ * which no other command of the driver does.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fluid.h"
+#include "cli.h"
+#include "pipeline.h"
+#include "net.h"
+#include "verify.h"
+#include "fluid_cmd.h"
+
+/* verify's progress line: stderr, only when it is a terminal. */
+static void
+verify_progress(void *arg, const char *line)
+{
+	(void)arg;
+	if (line != NULL)
+		fprintf(stderr, "\r\033[K%s", line);
+	else
+		fputs("\r\033[K", stderr);
+	fflush(stderr);
+}
+
+/*
+ * fluid verify CONTRACT [--strict] [--streaming-timeout S] [--out F]:
+ * the contract checked, then lib/verify.c's evidence, printed one line
+ * a piece; --out writes the report (delivery.json) whole or not at all.
+ */
+int
+cmd_verify(int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "diagnostics", required_argument, NULL, 'D' },
+		{ "strict", no_argument, NULL, 'S' },
+		{ "streaming-timeout", required_argument, NULL, 't' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct cli cli = { fluid_usage, DIAG_FORMAT_TEXT };
+	struct verify_opts vo;
+	struct net_opts no;
+	struct resolve_opts ro;
+	struct diags d;
+	json_t *doc, *report, *b, *p;
+	const char *out = NULL;
+	char *text, *end;
+	size_t i, k;
+	long v;
+	int c, rc;
+
+	memset(&vo, 0, sizeof(vo));
+	memset(&no, 0, sizeof(no));
+	memset(&ro, 0, sizeof(ro));
+	vo.timeout_s = 120;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'D':
+			cli_common(&cli, "diagnostics", optarg);
+			break;
+		case 'S':
+			vo.strict = true;
+			break;
+		case 't':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno != 0 || end == optarg || *end != '\0' ||
+			    v < 0 || v > 86400)
+				cli_usage_error(&cli, "--streaming-timeout "
+				    "expects seconds from 0 to 86400");
+			vo.timeout_s = v;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			cli_common(&cli, "help", NULL);
+			break;
+		default:
+			cli_bad_option(&cli, argv, c);
+		}
+	}
+	if (optind != argc - 1)
+		cli_usage_error(&cli, "verify expects one FILE");
+	ro.path = input_path(argv[optind]);
+	/*
+	 * Before the stages: lib/digest.c starts OpenSSL without its digest
+	 * table, which certificate checks need; libcurl's start loads it.
+	 */
+	if (net_init() == -1)
+		fl_fatal("cannot initialise libcurl");
+	rc = pipeline_run(&ro, cli.diagfmt, PIPELINE_CHECK, &doc, "fluid");
+	if (rc != 0)
+		return rc;
+	ir_keep_to_end(doc);	/* fluid exits after this */
+	if (json_array_size(json_object_get(ir_section(doc, "check"),
+	    "builds")) == 0)
+		return no_managed_build(doc, cli.diagfmt, "verify");
+	/* The CA bundle of a private catalog; libcurl's otherwise. */
+	no.ca_bundle = getenv("FLUID_CA_BUNDLE");
+	/* Each request's own bound, in seconds (fluid-verify(1)). */
+	if ((text = getenv("FLUID_HTTP_TIMEOUT")) != NULL && *text != '\0') {
+		errno = 0;
+		v = strtol(text, &end, 10);
+		if (errno != 0 || *end != '\0' || v < 1 || v > 600)
+			fl_fatal("FLUID_HTTP_TIMEOUT expects seconds from 1 to "
+			    "600");
+		no.total_ms = v * 1000;
+	}
+	vo.net = &no;
+	vo.env = getenv;
+	vo.contract = argv[optind];
+	if (isatty(STDERR_FILENO))
+		vo.progress = verify_progress;
+	diags_init(&d);
+	diags_set_resolve(&d, ir_section(doc, "resolve"));
+	report = verify_run(doc, &vo, &d);
+	net_cleanup();
+	diag_print(&d, stderr, cli.diagfmt, "fluid");
+	rc = diag_status(&d);
+	diags_release(&d);
+	if (report == NULL)
+		return rc;
+	json_array_foreach(json_object_get(report, "builds"), i, b)
+		json_array_foreach(json_object_get(b, "evidence"), k, p)
+			printf("%s: %s: %s\n", json_string_value(
+			    json_object_get(b, "build")), json_string_value(
+			    json_object_get(p, "evidence")), json_string_value(
+			    json_object_get(p, "outcome")));
+	if (out != NULL) {
+		text = json_dumps(report, JSON_INDENT(2) | JSON_SORT_KEYS);
+		if (text == NULL)
+			fl_fatal("cannot write the report as JSON");
+		end = xasprintf("%s\n", text);
+		free(text);
+		if (atomic_write(out, end, strlen(end)) == -1) {
+			if (errno == EEXIST || errno == EISDIR)
+				fl_fatal("'%s' is not a regular file: not "
+				    "replaced", out);
+			fl_fatal("cannot write '%s':", out);
+		}
+		free(end);
+		printf("wrote %s\n", out);
+	}
+	json_decref(report);
+	c = flush_stdout();
+	return c != 0 ? c : rc;
+}
