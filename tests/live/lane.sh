@@ -9,7 +9,7 @@
 #
 # Needs LIVE_HERE, LIVE_RUN, LIVE_CP, PY (set by tests/live/run).
 set -uo pipefail
-: "${LIVE_HERE:?}" "${LIVE_RUN:?}" "${LIVE_CP:?}" "${PY:?}"
+: "${LIVE_HERE:?}" "${LIVE_RUN:?}" "${LIVE_CP:?}" "${PY:?}" "${LIVE_JAVA21:?}" "${LIVE_REGISTRY_DIR:?}"
 T0=${LIVE_T0:-$(date +%s)}
 phase() { echo "live: [$(( $(date +%s) - T0 )) s] $*"; }
 
@@ -17,7 +17,7 @@ ip link set lo up || { echo "live: cannot bring up the loopback" >"$LIVE_RUN/lan
 
 # shellcheck source=lib/services.sh
 . "$LIVE_HERE/lib/services.sh"
-export LIVE_REST_URL=$REST_URL LIVE_S3_URL=$S3_URL
+export LIVE_REST_URL=$REST_URL LIVE_S3_URL=$S3_URL LIVE_REGISTRY_URL=$REGISTRY_URL
 
 HARNESS_PID=
 # The harness first (TERM to its pipeline: timeout passes it on to the JVM),
@@ -40,8 +40,8 @@ finish() {
 trap finish EXIT
 trap 'echo "live: interrupted" >"$LIVE_RUN/lane.why"; exit 130' INT TERM
 
-phase "starting S3 (moto), the Iceberg REST catalog and Kafka"
-for svc in s3 rest kafka; do
+phase "starting S3 (moto), the Iceberg REST catalog, Kafka and the schema registry (Apicurio)"
+for svc in s3 rest kafka registry; do
 	if ! "start_$svc"; then
 		echo "$svc did not start (logs/$svc.log)" >"$LIVE_RUN/lane.why"
 		exit 1

@@ -19,10 +19,11 @@ export AWS_REQUEST_CHECKSUM_CALCULATION=WHEN_REQUIRED
 export AWS_RESPONSE_CHECKSUM_VALIDATION=WHEN_REQUIRED
 export AWS_EC2_METADATA_DISABLED=true
 
-S3_PORT=9000 REST_PORT=8181 KAFKA_PORT=9092
+S3_PORT=9000 REST_PORT=8181 KAFKA_PORT=9092 REGISTRY_PORT=8081 REGISTRY_MGMT_PORT=9001
 S3_URL="http://127.0.0.1:$S3_PORT"
 REST_URL="http://127.0.0.1:$REST_PORT"
 KAFKA_BOOTSTRAP="127.0.0.1:$KAFKA_PORT"
+REGISTRY_URL="http://127.0.0.1:$REGISTRY_PORT/apis/ccompat/v7"
 
 JAVA_SVC_OPTS=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss512k -Djava.net.preferIPv4Stack=true)
 
@@ -104,6 +105,18 @@ start_rest() {
 		CATALOG_REST_PORT="$REST_PORT" \
 		java "${JAVA_SVC_OPTS[@]}" -Xmx512m -jar "$(cat "$LIVE_CP/rest.classpath")"
 	wait_http rest "$REST_URL/v1/config" 120
+}
+
+start_registry() {
+	# Apicurio Registry 3.3.3, its Confluent-compatible API (ccompat v7), storage
+	# in memory (H2, the default).  Built for Java 21+: LIVE_JAVA21 (tests/live/run
+	# finds one).  Its management interface is always on, default port 9000 (moto's):
+	# moved, and both bound to the loopback.
+	svc_start registry "$LIVE_JAVA21" "${JAVA_SVC_OPTS[@]}" -Xmx384m \
+		-Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$REGISTRY_PORT" -Dquarkus.http.access-log.enabled=true \
+		-Dquarkus.management.host=127.0.0.1 -Dquarkus.management.port="$REGISTRY_MGMT_PORT" \
+		-jar "$LIVE_REGISTRY_DIR/quarkus-run.jar"
+	wait_http registry "$REGISTRY_URL/subjects" 120
 }
 
 kafka_probe() {

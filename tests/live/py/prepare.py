@@ -127,6 +127,13 @@ def main():
     if not gen("nested", os.path.join(cdir, "live", "deep", "nested-landed.fluid.yaml"), "live"):
         sys.exit("prepare: fluid refused tests/live/contracts/deep/nested-landed.fluid.yaml")
 
+    # The avro-confluent contract: generated, but not EXPLAINed first, so that
+    # the runner creates its table (the "create the missing table" path).
+    r, err = generate(fluid, os.path.join(cdir, "live", "avro", "avro-ltz.fluid.yaml"),
+                      os.path.join(gdir, "avro-ltz"))
+    if not r:
+        sys.exit(f"prepare: fluid refused tests/live/contracts/avro/avro-ltz.fluid.yaml: {err}")
+
     # The hard mappings.
     hdir = os.path.join(cdir, "hard")
     subprocess.run([PY, os.path.join(HERE, "hardgen.py"), hdir], check=True, timeout=60)
@@ -137,13 +144,13 @@ def main():
 
     with open(os.path.join(run, "gen.tsv"), "w") as fh:
         fh.writelines(gen_tsv)
-    write_plan(run, jobs)
+    write_plan(run, jobs, cdir)
     verify_check.append_plan(run, os.path.abspath(fluid))
     acc = sum(1 for l in gen_tsv if "\taccepted\t" in l)
     print(f"prepare: {len(gen_tsv)} contracts generated, fluid accepted {acc}")
 
 
-def write_plan(run, jobs):
+def write_plan(run, jobs, cdir):
     vpy = PY
     lc = f"{vpy} {os.path.join(HERE, 'lanecheck.py')}"
     ka = f"{vpy} {os.path.join(HERE, 'kafka_admin.py')}"
@@ -202,6 +209,21 @@ def write_plan(run, jobs):
         f"--topic nested --count 200 --seed 11 --rate 12 --state {st}/nested.pkl",
         f"exec {lc} verify --shape landed --state {st}/nested.pkl --table-json {nt} --key id",
         ""]
+    # 6. avro-confluent through the lane's schema registry, the oracle from the YAML.
+    avs, avt = j("avro-ltz")
+    avc = os.path.join(cdir, "live", "avro", "avro-ltz.fluid.yaml")
+    ac = f"{vpy} {os.path.join(HERE, 'avrocheck.py')}"
+    lines += [
+        "check avro: avro-confluent value and key through a real registry, timestamp_ltz, "
+        "a FORWARD-evolved writer, rows from the contract's YAML",
+        f"exec {ka} create live-avro-ltz --partitions 2",
+        f"exec {ac} produce --contract {avc} --topic live-avro-ltz --count 60 --seed 5 "
+        f"--state {st}/avro.pkl",
+        f"run --script {avs} --table {avt} --expect-rows @{st}/avro.pkl.counts:avro --settle "
+        f"--timeout-s 240",
+        f"exec {ac} verify --contract {avc} --state {st}/avro.pkl --name avro-null-key "
+        f"--known {os.path.join(LIVE, 'known-findings.tsv')}",
+        ""]
     # 5. A malformed JSON record fails the job.
     ms, mt = j("malformed")
     lines += [
@@ -212,6 +234,16 @@ def write_plan(run, jobs):
         f"run --script {ms} --table {mt} --expect-failure --expect-error \"Failed to deserialize JSON\" "
         f"--set restart-strategy.fixed-delay.attempts=1 --timeout-s 240",
         ""]
+    only = os.environ.get("LIVE_ONLY")
+    if only:
+        # LIVE_ONLY=avro,nested: only those checks (by the first word of their name).
+        keep, out = True, []
+        for l in lines:
+            if l.startswith("check "):
+                keep = l[6:].split(":")[0] in only.split(",")
+            if keep or not l.strip():
+                out.append(l)
+        lines = out
     with open(os.path.join(run, "plan.txt"), "w") as fh:
         fh.write("\n".join(lines) + "\n")
 
