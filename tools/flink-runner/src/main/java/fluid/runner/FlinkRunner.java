@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.DeploymentOptions;
@@ -61,7 +62,10 @@ import org.apache.iceberg.flink.FlinkCatalog;
  *
  * <p>Exit status: 0 done; 1 the job failed or the runner could not run;
  * 2 usage or unreadable input; 3 the existing table does not match;
- * 4 Flink refused a statement (parse, validation, planning).
+ * 4 Flink refused a statement (parse, validation, planning), also when its
+ * planner throws an Error such as Calcite's AssertionError rather than an
+ * exception. A VirtualMachineError (OutOfMemoryError, StackOverflowError) is
+ * reported and rethrown, not turned into a status.
  */
 public final class FlinkRunner {
     public static final int OK = 0;
@@ -75,10 +79,14 @@ public final class FlinkRunner {
 
     private final PrintStream out;
     private final PrintStream err;
+    private final Function<Configuration, TableEnvironment> environments;
+    /** The VirtualMachineError refuse reported with its statement, so runArgs does not repeat it. */
+    private VirtualMachineError reported;
 
-    private FlinkRunner(PrintStream out, PrintStream err) {
+    private FlinkRunner(PrintStream out, PrintStream err, Function<Configuration, TableEnvironment> environments) {
         this.out = out;
         this.err = err;
+        this.environments = environments;
     }
 
     public static void main(String[] args) {
@@ -111,7 +119,17 @@ public final class FlinkRunner {
 
     /** Runs the runner in this JVM and returns its exit status. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        return new FlinkRunner(out, err).runArgs(args);
+        return run(args, out, err, conf -> TableEnvironment.create(
+                EnvironmentSettings.newInstance().inStreamingMode().withConfiguration(conf).build()));
+    }
+
+    /**
+     * As run, with the TableEnvironment built by environments from the
+     * configuration: the seam through which the tests put a fake in Flink's place.
+     */
+    static int run(String[] args, PrintStream out, PrintStream err,
+            Function<Configuration, TableEnvironment> environments) {
+        return new FlinkRunner(out, err, environments).runArgs(args);
     }
 
     private static final class Failure extends Exception {
@@ -158,6 +176,19 @@ public final class FlinkRunner {
         } catch (Failure f) {
             err.println("fluid-flink-runner: " + f.getMessage());
             return f.status;
+        } catch (VirtualMachineError e) {
+            // Rethrown, not a status: see refuse.
+            if (e != reported) {
+                err.println("fluid-flink-runner: " + oneLine(describe(e)));
+                err.flush();
+            }
+            throw e;
+        } catch (Throwable t) {
+            // Outside any statement (creating the environment, closing the
+            // catalogs): the runner could not run. Caught so that a JVM that
+            // runs several jobs (the live lane's harness) survives it.
+            err.println("fluid-flink-runner: " + oneLine(describe(t)));
+            return FAILED;
         }
     }
 
@@ -193,8 +224,7 @@ public final class FlinkRunner {
             throw new Failure(USAGE, scriptFile + ": no statements");
         }
 
-        TableEnvironment tEnv = TableEnvironment.create(
-                EnvironmentSettings.newInstance().inStreamingMode().withConfiguration(conf).build());
+        TableEnvironment tEnv = environments.apply(conf);
         try {
             return execute(tEnv, scriptFile, expected, statements, validateOnly, await);
         } finally {
@@ -219,6 +249,8 @@ public final class FlinkRunner {
 
         boolean checked = false;
         List<String> inserts = new ArrayList<>();
+        List<String> insertWhere = new ArrayList<>();
+        List<Integer> insertNo = new ArrayList<>();
         List<ModifyOperation> modifies = new ArrayList<>();
         int no = 0;
         for (String stmt : statements) {
@@ -286,13 +318,15 @@ public final class FlinkRunner {
                     }
                     modifies.addAll(mods);
                     inserts.add(stmt);
+                    insertWhere.add(where);
+                    insertNo.add(no);
                     continue;
                 }
                 tEnv.executeSql(stmt).await();
             } catch (Failure f) {
                 throw f;
-            } catch (Exception e) {
-                throw new Failure(REJECTED, where + ": " + describe(e));
+            } catch (Throwable t) {
+                throw refuse(where, t);
             }
         }
         if (inserts.isEmpty()) {
@@ -301,8 +335,9 @@ public final class FlinkRunner {
         }
 
         // EXPLAIN each INSERT as it is written, then the job as a whole.
-        for (String ins : inserts) {
-            String plan = explain(tEnv, ins);
+        for (int i = 0; i < inserts.size(); i++) {
+            String ins = inserts.get(i);
+            String plan = explain(tEnv, ins, insertWhere.get(i));
             out.println("== EXPLAIN " + firstLine(ins));
             out.println(plan);
         }
@@ -315,8 +350,9 @@ public final class FlinkRunner {
         TableResult result;
         try {
             result = internal.executeInternal(modifies);
-        } catch (Exception e) {
-            throw new Failure(REJECTED, "submitting the job: " + describe(e));
+        } catch (Throwable t) {
+            throw refuse("submitting the job (statement" + (insertNo.size() == 1 ? " " : "s ")
+                    + String.join(", ", insertNo.stream().map(String::valueOf).toList()) + ")", t);
         }
         Optional<JobClient> client = result.getJobClient();
         if (client.isEmpty()) {
@@ -338,7 +374,7 @@ public final class FlinkRunner {
         }
     }
 
-    private String explain(TableEnvironment tEnv, String insert) throws Failure {
+    private String explain(TableEnvironment tEnv, String insert, String where) throws Failure {
         String stmt = insert;
         if (Statements.startsWithWords(stmt, "EXECUTE", "STATEMENT", "SET")) {
             stmt = stmt.strip().substring("EXECUTE".length()).strip();
@@ -352,22 +388,50 @@ public final class FlinkRunner {
                 }
             }
             return sb.toString();
-        } catch (Exception e) {
-            throw new Failure(REJECTED, "EXPLAIN " + firstLine(insert) + ": " + describe(e));
+        } catch (Throwable t) {
+            throw refuse(where + ": EXPLAIN", t);
         }
     }
 
-    private static Operation parse(TableEnvironmentInternal tEnv, String stmt, String where) throws Failure {
+    private Operation parse(TableEnvironmentInternal tEnv, String stmt, String where) throws Failure {
         List<Operation> ops;
         try {
             ops = tEnv.getParser().parse(stmt);
-        } catch (Exception e) {
-            throw new Failure(REJECTED, where + ": " + describe(e));
+        } catch (Throwable t) {
+            throw refuse(where, t);
         }
         if (ops.size() != 1) {
             throw new Failure(REJECTED, where + ": expected one statement, Flink parsed " + ops.size());
         }
         return ops.get(0);
+    }
+
+    /**
+     * The refusal of the statement at where for what Flink threw while parsing,
+     * planning, explaining or submitting it. Flink's planner (Calcite) reports
+     * some refusals as an Error, not an exception: "Conversion to relational
+     * algebra failed to preserve datatypes" is an AssertionError. Such an Error
+     * is about this statement, not the JVM, so it is refused like an exception;
+     * its message (Calcite's spans lines: the two row types, the plan) is put
+     * on one line. A VirtualMachineError (OutOfMemoryError, StackOverflowError,
+     * InternalError) is reported the same way and then rethrown: after one the
+     * JVM's state is not to be trusted, and a status would let the caller (the
+     * harness, the JobManager) carry on in it as if one statement had failed.
+     */
+    private Failure refuse(String where, Throwable t) {
+        if (t instanceof VirtualMachineError) {
+            err.println("fluid-flink-runner: " + where + ": " + oneLine(describe(t)));
+            err.flush();
+            reported = (VirtualMachineError) t;
+            throw reported;
+        }
+        String why = describe(t);
+        return new Failure(REJECTED, where + ": " + (t instanceof Error ? oneLine(why) : why));
+    }
+
+    /** s with every line break, and the blanks around it, as one space. */
+    static String oneLine(String s) {
+        return s.replaceAll("[ \\t]*\\R\\s*", " ").strip();
     }
 
     private static boolean isExpected(ObjectIdentifier id, ExpectedTable t) {
