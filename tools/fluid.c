@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "fluid.h"
 #include "cli.h"
@@ -82,6 +83,35 @@ static int stdin_closed;
  * as a filter does.  With standard input closed that is an environment
  * error, not a contract that cannot be read.
  */
+/* warn_dotenv(): one warning per line of the .env that sets a list. */
+static void
+dotenv_found(void *arg, size_t line, const char *var)
+{
+	fl_warnx("warning: %s:%zu: sets %s, which only the operator's "
+	    "environment (a shell or a CI variable) can set: ignored",
+	    (const char *)arg, line, var);
+}
+
+void
+warn_dotenv(const char *path)
+{
+	struct stat st;
+	unsigned char *buf;
+	size_t len;
+	FILE *fp;
+
+	/* Only a regular file, and only its names are read (allow.h). */
+	if (stat(path, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    (fp = fopen(path, "r")) == NULL)
+		return;
+	if (slurp(fp, 1 << 20, &buf, &len) == 0) {
+		(void)allow_settings_in_text((const char *)buf, len,
+		    dotenv_found, (void *)path);
+		free(buf);
+	}
+	fclose(fp);
+}
+
 const char *
 input_path(const char *file)
 {

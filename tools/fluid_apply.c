@@ -164,6 +164,7 @@ apply_check_allow(const json_t *plan, const char *path, struct diags *d)
 	const char *id, *url;
 	size_t i, j, n;
 
+	warn_dotenv(".env");
 	allow_load(&al, getenv);
 	allow_refusals_init(&r);
 	json_array_foreach(json_object_get(plan, "builds"), i, b) {

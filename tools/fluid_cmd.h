@@ -27,6 +27,12 @@ const char *input_path(const char *file);
  */
 int	no_managed_build(json_t *doc, enum diag_format fmt, const char *verb);
 
+/*
+ * A project's .env at path may not set the operator allowlists: warn of
+ * each line that tries to (they are read from the environment only).
+ */
+void	warn_dotenv(const char *path);
+
 int	cmd_apply(int argc, char *argv[]);
 int	cmd_export(int argc, char *argv[]);
 int	cmd_verify(int argc, char *argv[]);

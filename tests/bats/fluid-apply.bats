@@ -198,3 +198,19 @@ would apply FlinkDeployment data-products/commerce-orders-landed (new)" "standar
 	assert_status 2
 	kubectl_not_called
 }
+
+@test "apply: a project's .env cannot set an allowlist: warned by line, ignored" {
+	allow_landed
+	plan dry-run
+	unset FLUID_FLINK_IMAGE_ALLOWLIST
+	printf '%s\n' '# the project' 'OTHER=1' \
+	    'export FLUID_FLINK_IMAGE_ALLOWLIST=registry.example.com/forge-flink' >.env
+	tool apply --mode dry-run p.json
+	# The .env's entry would admit the image; it is ignored, so refused.
+	assert_status 1
+	[[ $stderr == *"fluid: warning: .env:3: sets FLUID_FLINK_IMAGE_ALLOWLIST, which only the operator's environment (a shell or a CI variable) can set: ignored"* ]] ||
+	    fail "no warning naming the file, line and variable" "$stderr"
+	assert_match "$stderr" "deployment.image: image 'registry.example.com/forge-flink' is not allowed"
+	[[ $stderr != *".env:2"* ]] || fail "a line that sets no list was warned of" "$stderr"
+	kubectl_not_called
+}
