@@ -32,6 +32,20 @@ ir_section(json_t *doc, const char *stage)
 	return json_object_get(doc, stage);
 }
 
+json_t *
+ir_check_build(json_t *doc, const char *id)
+{
+	json_t *b;
+	size_t i;
+
+	json_array_foreach(json_object_get(ir_section(doc, "check"),
+	    "builds"), i, b)
+		if (id != NULL && json_is_string(json_object_get(b, "id")) &&
+		    strcmp(id, json_string_value(json_object_get(b, "id"))) == 0)
+			return b;
+	return NULL;
+}
+
 void
 ir_add_stage(json_t *doc, const char *stage, json_t *section)
 {

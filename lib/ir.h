@@ -60,6 +60,8 @@ void	 ir_free(struct ir *);
 void	 ir_add_stage(json_t *doc, const char *stage, json_t *section);
 /* The section of a stage (borrowed), or NULL. */
 json_t	*ir_section(json_t *doc, const char *stage);
+/* The check section's build of this id (borrowed), or NULL. */
+json_t	*ir_check_build(json_t *doc, const char *id);
 /* The last stage that ran, or NULL. */
 const char *ir_last_stage(json_t *doc);
 /*

@@ -129,21 +129,6 @@ k8s_plan_digest(const json_t *plan, char out[DIGEST_STRLEN])
 	json_decref(c);
 }
 
-/* The checked build with this id (borrowed), or NULL. */
-static json_t *
-checked_build(json_t *doc, const char *id)
-{
-	json_t *b;
-	size_t i;
-
-	json_array_foreach(json_object_get(ir_section(doc, "check"),
-	    "builds"), i, b)
-		if (json_is_string(json_object_get(b, "id")) && strcmp(id,
-		    json_string_value(json_object_get(b, "id"))) == 0)
-			return b;
-	return NULL;
-}
-
 /*
  * What apply checks against the allowlists that the resources do not
  * say (a new reference): where the job sends its records, its catalog
@@ -186,7 +171,7 @@ k8s_plan(json_t *doc, enum k8s_mode mode, const json_t *last)
 	json_array_foreach(json_object_get(ir_section(doc, "k8s"), "builds"),
 	    i, b) {
 		id = json_string_value(json_object_get(b, "build"));
-		dep = checked_build(doc, id ? id : "");
+		dep = ir_check_build(doc, id ? id : "");
 		json_array_append_new(tg, targets(id, dep));
 		dep = json_object_get(dep, "deployment");
 		r = json_object_get(b, "resources");

@@ -382,21 +382,6 @@ flink_deployment(const struct src *s, const char *cm)
 	return r;
 }
 
-/* The checked build with this id (borrowed), or NULL. */
-static json_t *
-checked_build(json_t *doc, const char *id)
-{
-	json_t *b;
-	size_t i;
-
-	json_array_foreach(json_object_get(ir_section(doc, "check"),
-	    "builds"), i, b)
-		if (json_is_string(json_object_get(b, "id")) && strcmp(id,
-		    json_string_value(json_object_get(b, "id"))) == 0)
-			return b;
-	return NULL;
-}
-
 /* One sqlgen entry's resources, or NULL after an error in d. */
 static json_t *
 render_one(json_t *doc, const json_t *e, const char *bundle,
@@ -423,7 +408,7 @@ render_one(json_t *doc, const json_t *e, const char *bundle,
 		    "its script's", s.build);
 		return NULL;
 	}
-	if ((cb = checked_build(doc, s.build)) == NULL) {
+	if ((cb = ir_check_build(doc, s.build)) == NULL) {
 		diag_fatal(d, "build '%s' is in the sqlgen section but not in "
 		    "the check section", s.build);
 		return NULL;

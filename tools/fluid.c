@@ -288,20 +288,6 @@ outdir_fatal(const struct outdir *od)
 	fl_fatal("%s", od->msg);
 }
 
-/* The build of fluid-check's that has this id (borrowed), or NULL. */
-static json_t *
-checked_build(json_t *checked, const char *id)
-{
-	json_t *b;
-	size_t i;
-
-	json_array_foreach(checked, i, b)
-		if (json_is_string(json_object_get(b, "id")) && strcmp(id,
-		    json_string_value(json_object_get(b, "id"))) == 0)
-			return b;
-	return NULL;
-}
-
 /*
  * A contract with no managed build has nothing to generate or plan:
  * refused, so that a Makefile recipe sees it, and placed at its builds
@@ -345,7 +331,7 @@ stage_file(struct outdir *od, const char *name, const char *text)
  * everything that would run, for review and for kubectl.
  */
 static void
-stage_build(struct outdir *od, json_t *b, json_t *checked, json_t *k8s)
+stage_build(struct outdir *od, json_t *b, json_t *doc, json_t *k8s)
 {
 	const char *id = json_string_value(json_object_get(b, "build"));
 	json_t *cb, *one, *kb;
@@ -357,7 +343,7 @@ stage_build(struct outdir *od, json_t *b, json_t *checked, json_t *k8s)
 		outdir_abort(od);
 		fl_fatal("fluid-sqlgen wrote a build without a usable id");
 	}
-	if ((cb = checked_build(checked, id)) == NULL) {
+	if ((cb = ir_check_build(doc, id)) == NULL) {
 		outdir_abort(od);
 		fl_fatal("fluid-sqlgen wrote build '%s', which fluid-check "
 		    "did not", id);
@@ -424,7 +410,7 @@ cmd_generate(int argc, char *argv[])
 	struct cli cli = { fluid_usage, DIAG_FORMAT_TEXT };
 	struct args a;
 	struct outdir od;
-	json_t *doc, *b, *checked, *built;
+	json_t *doc, *b, *built;
 	size_t i;
 	int rc;
 
@@ -438,7 +424,6 @@ cmd_generate(int argc, char *argv[])
 	if (rc != 0)
 		return rc;
 	ir_keep_to_end(doc);	/* fluid exits after this */
-	checked = json_object_get(ir_section(doc, "check"), "builds");
 	built = json_object_get(ir_section(doc, "sqlgen"), "builds");
 	if (json_array_size(built) == 0)
 		return no_managed_build(doc, a.diag, "generate");
@@ -447,7 +432,7 @@ cmd_generate(int argc, char *argv[])
 	if (outdir_open(&od, a.out, "generate") == -1)
 		outdir_fatal(&od);
 	json_array_foreach(built, i, b)
-		stage_build(&od, b, checked, ir_section(doc, "k8s"));
+		stage_build(&od, b, doc, ir_section(doc, "k8s"));
 	if (outdir_commit(&od) == -1)
 		outdir_fatal(&od);
 	for (i = 0; i < od.n; i++)
