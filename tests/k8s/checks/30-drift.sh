@@ -78,7 +78,7 @@ check_drift_pending_after_contract_change() {
 # applied, the live one and the manager that owns it now.  Without drift
 # the same contract was clean, so the answer is about the change.
 check_drift_second_manager() {
-	local c name par
+	local c name par cm
 	c=$(lane_contract landed/orders-landed.fluid.yaml) || return
 	applied "$c" || return
 	name=$(jq -r '.builds[0].flinkDeployment' "$CHECK_DIR/plan.json")
@@ -116,6 +116,13 @@ YAML
 		'{"lifecycleState": "STABLE", "jobStatus": {"state": "RUNNING"}}' || return
 	drift "$c"
 	eq "status is not drift" "$(jq -r '.builds[0].fields | length' "$OUT")" 2 || return
+	# The script's ConfigMap deleted: the whole resource is drift.
+	cm=$(jq -r '.builds[0].configMap' "$CHECK_DIR/plan.json")
+	must "delete the script's ConfigMap" kc -n "$CHECK_NS" delete configmap "$cm" || return
+	drift "$c"
+	eq "exit status (ConfigMap gone)" "$?" 1 || return
+	eq "the ConfigMap gone" "$(jq -c --arg r "ConfigMap $CHECK_NS/$cm" '[.builds[0].fields[] | select(.resource == $r) | {field, live}]' "$OUT")" \
+		'[{"field":"","live":null}]' || return
 	calls_clean
 }
 
