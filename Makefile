@@ -40,7 +40,7 @@ LIB_SRCS = lib/xalloc.c lib/diag.c lib/jptr.c lib/yload.c lib/yemit.c \
 	lib/sqllex.c \
 	lib/stage_resolve.c lib/stage_check.c lib/stage_sqlgen.c \
 	lib/k8s_render.c lib/k8s_plan.c lib/stage_k8s.c lib/pipeline.c \
-	lib/allow.c lib/diff.c lib/kube.c lib/odcs.c lib/net.c lib/verify.c
+	lib/allow.c lib/diff.c lib/kube.c lib/kube_drift.c lib/odcs.c lib/net.c lib/verify.c
 LIB_OBJS = $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
 LIB_HDRS = $(wildcard lib/*.h)
 LIBFLUID = $(O)/lib/libfluid.a
@@ -51,7 +51,7 @@ TOOL_BINS = $(addprefix $(O)/bin/,$(TOOLS))
 TOOL_COMMON = $(O)/tools/cli.o
 # The driver's commands that have a file of their own (tools/fluid_*.c).
 FLUID_CMDS = $(O)/tools/fluid_apply.o $(O)/tools/fluid_export.o \
-	$(O)/tools/fluid_verify.o
+	$(O)/tools/fluid_verify.o $(O)/tools/fluid_diff.o
 # Made by a pattern rule for every tool: not intermediates to delete.
 .SECONDARY: $(TOOL_COMMON) $(FLUID_CMDS)
 

@@ -33,6 +33,8 @@ const char fluid_usage[] =
 "       fluid apply [--diagnostics=text|json] --mode MODE [--yes] PLAN\n"
 "       fluid diff [--diagnostics=text|json] --baseline OLD\n"
 "           [--exit-on-breaking] [-o | --out CHANGES] FILE\n"
+"       fluid diff [--diagnostics=text|json] --exit-on-drift\n"
+"           [-o | --out DRIFT] FILE\n"
 "       fluid export odcs [--diagnostics=text|json] [--json]\n"
 "           [-o | --out OUTFILE] FILE\n"
 "       fluid verify [--diagnostics=text|json] [--strict]\n"
@@ -51,7 +53,9 @@ const char fluid_usage[] =
 "  apply      write a plan's resources to its cluster through kubectl\n"
 "             (--yes), or show them (dry-run, which contacts nothing)\n"
 "  diff       every change from the baseline contract OLD, with its\n"
-"             severity, as JSON\n"
+"             severity, as JSON; or, with --exit-on-drift, each build's\n"
+"             live resources against what fluid apply recorded: clean,\n"
+"             pending or drift (exit 1)\n"
 "  export odcs\n"
 "             print the contract as an ODCS v3.1.0 data contract (YAML,\n"
 "             or JSON with --json)\n"
@@ -379,7 +383,7 @@ stage_build(struct outdir *od, json_t *b, json_t *doc, json_t *k8s)
  * fluid-k8s render, in this process: the k8s section added to doc.
  * Its diagnostics are fluid-k8s's, as pipeline.h does for the stages.
  */
-static int
+int
 run_k8s(json_t *doc, enum diag_format fmt)
 {
 	struct diags d;
@@ -539,15 +543,20 @@ cmd_plan(int argc, char *argv[])
  * one that does not validate is no comparison, status 2 with its
  * diagnostics.  The changes are JSON on standard output (or FILE,
  * written whole: atomic.h); a person at a terminal also gets them
- * grouped by severity on standard error.  --exit-on-drift, the live
- * comparison, needs what fluid apply records and is refused for now.
+ * grouped by severity on standard error.
+ *
+ * fluid diff CONTRACT --exit-on-drift [--out FILE]: the live comparison
+ * instead, in fluid_diff.c (it reads the cluster); the two modes do not
+ * mix.
  */
 static int
 cmd_diff(int argc, char *argv[])
 {
 	static const char diff_usage[] =
 	    "usage: fluid diff [--diagnostics=text|json] --baseline OLD\n"
-	    "           [--exit-on-breaking] [-o | --out FILE] FILE\n";
+	    "           [--exit-on-breaking] [-o | --out FILE] FILE\n"
+	    "       fluid diff [--diagnostics=text|json] --exit-on-drift\n"
+	    "           [-o | --out FILE] FILE\n";
 	static const struct option opts[] = {
 		{ "diagnostics", required_argument, NULL, 'D' },
 		{ "baseline", required_argument, NULL, 'b' },
@@ -563,7 +572,7 @@ cmd_diff(int argc, char *argv[])
 	json_t *old, *cur, *changes, *res;
 	struct sb sum;
 	char *text;
-	int c, idx, on_breaking = 0, st;
+	int c, idx, on_breaking = 0, on_drift = 0, st;
 
 	optind = 1;
 	opterr = 0;
@@ -579,8 +588,8 @@ cmd_diff(int argc, char *argv[])
 			on_breaking = 1;
 			break;
 		case 'd':
-			cli_usage_error(&cli, "--exit-on-drift is not built "
-			    "yet: needs fluid apply's last-applied record");
+			on_drift = 1;
+			break;
 		case 'o':
 			out = optarg;
 			break;
@@ -593,6 +602,12 @@ cmd_diff(int argc, char *argv[])
 	}
 	if (optind != argc - 1)
 		cli_usage_error(&cli, "diff expects one FILE");
+	if (on_drift && (baseline != NULL || on_breaking))
+		cli_usage_error(&cli, "--exit-on-drift compares the cluster "
+		    "with the contract: not with --baseline or "
+		    "--exit-on-breaking");
+	if (on_drift)
+		return diff_drift(argv[optind], out, cli.diagfmt);
 	if (baseline == NULL)
 		cli_usage_error(&cli, "diff needs --baseline OLD, the contract "
 		    "to compare with");

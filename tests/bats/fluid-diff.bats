@@ -443,9 +443,78 @@ description: orders'
 	jq -e '.changes[0].change == "topic"' changes.json
 }
 
-@test "diff: --exit-on-drift is a usage error until apply records" {
-	usage_error diff --exit-on-drift "$F" \
-	    'not built yet: needs fluid apply.s last-applied record'
+# --- --exit-on-drift offline: what it refuses before or without a ------
+# --- cluster.  The real API server is the Kubernetes lane's
+# --- (tests/k8s/checks/30-drift.sh): clean, pending, drift, a missing
+# --- record, an unreachable server.
+
+# drift_setup: the landed example, the allowlists it needs for diff
+# (deployment targets only), and a fake kubectl that records each call
+# in kubectl.calls and fails as kubectl does when it cannot connect.
+drift_setup() {
+	cp -R "$EXAMPLES/shapes" shapes
+	LANDED=shapes/landed/orders-landed.fluid.yaml
+	mkdir fake
+	cat >fake/kubectl <<-EOF2
+	#!/bin/sh
+	printf '%s\n' "\$*" >>"$TMP/kubectl.calls"
+	echo "The connection to the server 127.0.0.1:1 was refused" >&2
+	exit 1
+	EOF2
+	chmod +x fake/kubectl
+	export KUBECTL=$TMP/fake/kubectl
+	export FLUID_FLINK_KUBE_CONTEXT_ALLOWLIST=development
+	export FLUID_FLINK_NAMESPACE_ALLOWLIST=data-products
+	export FLUID_FLINK_IMAGE_ALLOWLIST=registry.example.com/forge-flink
+	export FLUID_FLINK_SERVICE_ACCOUNT_ALLOWLIST=data-products/flink
+	export FLUID_FLINK_SECRET_ALLOWLIST=data-products/flink-storage
+}
+
+@test "diff: --exit-on-drift does not mix with --baseline or --exit-on-breaking" {
+	usage_error diff --exit-on-drift --baseline "$B" "$F" \
+	    'exit-on-drift compares the cluster with the contract: not with --baseline'
+	usage_error diff --exit-on-drift --exit-on-breaking "$F" \
+	    'not with --baseline or --exit-on-breaking'
+}
+
+@test "diff: --exit-on-drift checks the deployment allowlists first: exit 1, no kubectl" {
+	drift_setup
+	unset FLUID_FLINK_IMAGE_ALLOWLIST
+	export FLUID_FLINK_NAMESPACE_ALLOWLIST=other
+	tool diff --exit-on-drift "$LANDED"
+	assert_status 1
+	assert_no_stdout
+	assert_equal "$(grep -c "^$LANDED: error: build 'land-orders': deployment\.\(image: image 'registry.example.com/forge-flink'\|namespace: namespace 'data-products'\) is not allowed" <<<"$stderr")" 2 "refusals"
+	[ ! -e kubectl.calls ] || fail "kubectl was called" "$(cat kubectl.calls)"
+}
+
+@test "diff: --exit-on-drift reads no host allowlist: only where it deploys" {
+	drift_setup
+	# No FLUID_ACQUISITION_* list: apply would refuse, diff goes on.
+	tool diff --exit-on-drift "$LANDED"
+	assert_status 2
+	[ -s kubectl.calls ] || fail "kubectl was not called" "$stderr"
+}
+
+@test "diff: --exit-on-drift on a cluster that cannot be read: exit 2, no answer, bounded calls" {
+	drift_setup
+	tool diff --exit-on-drift --out drift.json "$LANDED"
+	assert_status 2
+	assert_no_stdout
+	[ ! -e drift.json ] || fail "an answer was written" "$(cat drift.json)"
+	assert_match "$stderr" "kubectl --context=development cannot read configmap data-products/commerce-orders-landed-fluid-last-applied: The connection to the server 127.0.0.1:1 was refused: no drift answer"
+	# One read, then nothing: a build without an answer ends the run.
+	assert_equal "$(wc -l <kubectl.calls)" 1 "kubectl calls"
+	assert_match "$(cat kubectl.calls)" "^--context=development --request-timeout=[0-9]+s get configmap commerce-orders-landed-fluid-last-applied --namespace data-products --output=json --ignore-not-found --show-managed-fields$"
+}
+
+@test "diff: --exit-on-drift without kubectl is exit 2" {
+	drift_setup
+	export KUBECTL=$TMP/no-such-kubectl
+	tool diff --exit-on-drift "$LANDED"
+	assert_status 2
+	assert_no_stdout
+	assert_match "$stderr" "cannot run '$TMP/no-such-kubectl' \(set KUBECTL to name kubectl\)"
 }
 
 @test "diff: without --baseline is a usage error" {
