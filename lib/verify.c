@@ -2,7 +2,9 @@
  * verify.c - fluid verify's evidence (see verify.h).
  *
  * The catalog is read with net.h alone, never through the job or its
- * runner: the evidence must not come from the thing it checks.  Every
+ * runner: the evidence must not come from the thing it checks.  The
+ * deployment is read with kube.h (kubectl, the contract's context): the
+ * operator's status, judged against the record fluid apply wrote.  Every
  * wait is bounded by --streaming-timeout, with a backoff that doubles up
  * to 10 s; 0 reads everything once.
  */
@@ -16,6 +18,8 @@
 
 #include "allow.h"
 #include "ir.h"
+#include "k8s.h"
+#include "kube.h"
 #include "net.h"
 #include "xalloc.h"
 
@@ -522,6 +526,248 @@ read_catalog(struct vbuild *vb, const struct verify_opts *o)
 	json_decref(res);
 }
 
+/* --- the deployment ------------------------------------------------------ */
+
+/* v as compact JSON, at most about 80 bytes of it (new). */
+static char *
+brief(json_t *v)
+{
+	char *s = v ? json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+	char *r;
+
+	if (s == NULL)
+		return xstrdup("(absent)");
+	if (strlen(s) > 80) {
+		r = xasprintf("%.77s...", s);
+		free(s);
+		return r;
+	}
+	r = xstrdup(s);
+	free(s);
+	return r;
+}
+
+/*
+ * Whether have (the operator's reconciled spec) carries every field of
+ * want (the applied spec) with the same value; the operator adds its
+ * defaults, so fields fluid does not set are not compared.  On the first
+ * difference, *where is its path (new), *what the two values there
+ * (new), and 0 is returned.
+ */
+static int
+covers(json_t *have, json_t *want, const char *path, char **where,
+    char **what)
+{
+	const char *k;
+	json_t *v;
+	size_t i;
+	char *sub, *a, *b;
+	int ok;
+
+	if (json_is_number(want) && json_is_number(have) &&
+	    json_number_value(want) == json_number_value(have))
+		return 1;
+	if (json_is_object(want) && json_is_object(have)) {
+		json_object_foreach(want, k, v) {
+			sub = xasprintf("%s.%s", path, k);
+			ok = covers(json_object_get(have, k), v, sub, where,
+			    what);
+			free(sub);
+			if (!ok)
+				return 0;
+		}
+		return 1;
+	}
+	if (json_is_array(want) && json_is_array(have) &&
+	    json_array_size(want) == json_array_size(have)) {
+		json_array_foreach(want, i, v) {
+			sub = xasprintf("%s[%zu]", path, i);
+			ok = covers(json_array_get(have, i), v, sub, where,
+			    what);
+			free(sub);
+			if (!ok)
+				return 0;
+		}
+		return 1;
+	}
+	if (json_equal(have, want))
+		return 1;
+	*where = xstrdup(path);
+	a = brief(have);
+	b = brief(want);
+	*what = xasprintf("%s reconciled, %s applied", a, b);
+	free(a);
+	free(b);
+	return 0;
+}
+
+/* The FlinkDeployment item of a last-applied record (borrowed), or NULL. */
+static json_t *
+record_fd(json_t *rec, json_t **list)
+{
+	const char *text = str(json_object_get(rec, "data"), "resources.json");
+	json_t *it;
+	size_t i;
+
+	*list = text ? json_loads(text, 0, NULL) : NULL;
+	json_array_foreach(json_object_get(*list, "items"), i, it)
+		if (str(it, "kind") && strcmp(str(it, "kind"), "FlinkDeployment") == 0)
+			return it;
+	return NULL;
+}
+
+/*
+ * Whether live carries fluid's labels for this product and build: what
+ * fluid apply wrote, not someone's deployment of that name.
+ */
+static bool
+fluids(json_t *live, const struct vbuild *vb)
+{
+	json_t *l = json_object_get(json_object_get(live, "metadata"),
+	    "labels");
+	const char *by = str(l, K8S_LABEL_MANAGED_BY), *nm = str(l,
+	    K8S_LABEL_NAME), *b = str(l, K8S_LABEL_BUILD), *product =
+	    str(vb->cb, "product");
+
+	return by && strcmp(by, K8S_MANAGER) == 0 && nm && product &&
+	    strcmp(nm, product) == 0 && b && strcmp(b, vb->id) == 0;
+}
+
+/* Judge the operator's status of live against the applied spec. */
+static void
+judge_status(struct piece *p, json_t *live, json_t *applied,
+    const char *want_state)
+{
+	json_t *st = json_object_get(live, "status"), *rs, *spec, *rec_spec;
+	json_t *js = json_object_get(st, "jobStatus");
+	const char *text = str(json_object_get(st, "reconciliationStatus"),
+	    "lastReconciledSpec"), *lc = str(st, "lifecycleState"),
+	    *job = str(js, "state"), *rstate = str(json_object_get(st,
+	    "reconciliationStatus"), "state"), *err = str(st, "error");
+	const char *applied_state;
+	char *where = NULL, *what = NULL;
+	bool suspended = want_state && strcmp(want_state, "suspended") == 0;
+	json_error_t e;
+
+	applied_state = str(json_object_get(applied, "job"), "state");
+	if (want_state != NULL && (applied_state == NULL ||
+	    strcmp(applied_state, want_state) != 0)) {
+		set(p, OUT_FAIL, true, "the contract says state %s, fluid "
+		    "apply applied %s: apply the contract's plan", want_state,
+		    applied_state ? applied_state : "no state");
+		return;
+	}
+	if (text == NULL || *text == '\0') {
+		set(p, OUT_FAIL, false, "the operator has not reconciled the "
+		    "deployment (no status.reconciliationStatus."
+		    "lastReconciledSpec)");
+		return;
+	}
+	/* json_is_object() is a macro that reads its argument twice. */
+	rs = json_loads(text, 0, &e);
+	if (!json_is_object(rs)) {
+		set(p, OUT_FAIL, true, "status.reconciliationStatus."
+		    "lastReconciledSpec is not a JSON object: %s", e.text);
+		json_decref(rs);
+		return;
+	}
+	/* The operator writes {"spec": ..., "resource_metadata": ...}. */
+	spec = json_object_get(rs, "spec");
+	rec_spec = json_is_object(spec) && json_object_get(rs,
+	    "resource_metadata") != NULL ? spec : rs;
+	if (!covers(rec_spec, applied, "spec", &where, &what)) {
+		set(p, OUT_FAIL, false, "the operator's reconciled spec is not "
+		    "the applied one: %s is %s", where, what);
+		free(where);
+		free(what);
+		json_decref(rs);
+		return;
+	}
+	json_decref(rs);
+	if ((job && strcmp(job, "FAILED") == 0) ||
+	    (lc && strcmp(lc, "FAILED") == 0)) {
+		set(p, OUT_FAIL, true, "the job failed (lifecycleState %s, "
+		    "jobStatus.state %s)%s%s", lc ? lc : "(none)",
+		    job ? job : "(none)", err && *err ? ": " : "",
+		    err && *err ? err : "");
+		return;
+	}
+	if (rstate && strcmp(rstate, "ROLLED_BACK") == 0) {
+		set(p, OUT_FAIL, true, "the operator rolled the deployment back "
+		    "(reconciliationStatus.state ROLLED_BACK)%s%s",
+		    err && *err ? ": " : "", err && *err ? err : "");
+		return;
+	}
+	if (suspended ? (lc && strcmp(lc, "SUSPENDED") == 0 && job &&
+	    strcmp(job, "SUSPENDED") == 0) : (lc && (strcmp(lc, "STABLE") ==
+	    0 || strcmp(lc, "DEPLOYED") == 0) && job && strcmp(job,
+	    "RUNNING") == 0)) {
+		set(p, OUT_PASS, true, "the reconciled spec is the applied one; "
+		    "lifecycleState %s, jobStatus.state %s%s%s", lc, job,
+		    str(js, "jobId") ? ", job " : "",
+		    str(js, "jobId") ? str(js, "jobId") : "");
+		return;
+	}
+	set(p, OUT_FAIL, false, "lifecycleState %s, jobStatus.state %s: want "
+	    "%s", lc ? lc : "(none)", job ? job : "(none)", suspended ?
+	    "SUSPENDED and SUSPENDED (the contract says suspended)" :
+	    "STABLE or DEPLOYED, and RUNNING");
+}
+
+/*
+ * Read the FlinkDeployment and fluid apply's record of it, and set the
+ * deployment piece.  A cluster that cannot be read makes the piece
+ * unavailable (kubectl's words), not verify's own failure.
+ */
+static void
+read_deployment(struct vbuild *vb, const struct verify_opts *o)
+{
+	json_t *dep = json_object_get(vb->cb, "deployment");
+	const char *ns = str(dep, "namespace"), *name = str(dep, "name");
+	struct piece *p = &vb->p[2];
+	json_t *live = NULL, *rec = NULL, *list = NULL, *applied;
+	struct diags kd;
+	struct kube k;
+	char *recn = xasprintf("%s-fluid-last-applied", name);
+	int has_fd = -1, has_rec = -1;
+
+	diags_init(&kd);
+	free(p->endpoint);
+	p->endpoint = xasprintf("kubectl --context=%s: flinkdeployment "
+	    "%s/%s, configmap %s/%s", str(dep, "context"), ns, name, ns, recn);
+	if (kube_init(&k, str(dep, "context"), o->env, &kd) == -1 ||
+	    (has_fd = kube_get(&k, "flinkdeployment", ns, name, &live,
+	    &kd)) == -1 || (has_rec = kube_get(&k, "configmap", ns, recn,
+	    &rec, &kd)) == -1) {
+		set(p, OUT_UNAVAILABLE, true, "%s", kd.n > 0 ?
+		    kd.v[kd.n - 1].msg : "kubectl failed");
+		goto out;
+	}
+	if (!has_fd)
+		set(p, OUT_FAIL, true, "FlinkDeployment %s/%s does not exist",
+		    ns, name);
+	else if (!fluids(live, vb))
+		set(p, OUT_FAIL, true, "FlinkDeployment %s/%s is not fluid's "
+		    "for product '%s' build '%s' (its labels)", ns, name,
+		    str(vb->cb, "product"), vb->id);
+	else if (!has_rec || !fluids(rec, vb))
+		set(p, OUT_FAIL, true, "no record of fluid apply (ConfigMap "
+		    "%s/%s, fluid's): this build was not applied by fluid",
+		    ns, recn);
+	else if ((applied = json_object_get(record_fd(rec, &list),
+	    "spec")) == NULL)
+		set(p, OUT_FAIL, true, "ConfigMap %s/%s holds no applied "
+		    "FlinkDeployment spec (data resources.json)", ns, recn);
+	else
+		judge_status(p, live, applied, str(dep, "state"));
+out:
+	json_decref(list);
+	json_decref(live);
+	json_decref(rec);
+	diags_release(&kd);
+	free(recn);
+}
+
 /* --- builds ------------------------------------------------------------ */
 
 static void
@@ -585,14 +831,11 @@ vbuild_init(struct vbuild *vb, json_t *cb, json_t *document)
 	    "job, from the JobManager REST API through the Kubernetes "
 	    "service proxy (service %s-rest)", str(dep, "name"));
 	vb->p[3].ptr = vb->dep_ptr[0];
-	/*
-	 * TODO: read these through lib/kube.c (kubectl, the contract's
-	 * context) once it exists: this tree has no Kubernetes client yet.
-	 */
-	for (k = 2; k < 4; k++)
-		set(&vb->p[k], OUT_UNAVAILABLE, true, "not read: this build of "
-		    "fluid has no Kubernetes client yet (kubectl through "
-		    "lib/kube.c)");
+	set(&vb->p[2], OUT_UNAVAILABLE, false, "not read");
+	/* TODO: the checkpoint needs the API server's service proxy. */
+	set(&vb->p[3], OUT_UNAVAILABLE, true, "not read: this build of fluid "
+	    "does not read checkpoints yet (the JobManager REST API through "
+	    "the service proxy)");
 }
 
 static void
@@ -627,7 +870,7 @@ settled(const struct vbuild *vb, size_t n)
 	size_t i, k;
 
 	for (i = 0; i < n; i++)
-		for (k = 0; k < 2; k++)
+		for (k = 0; k < 3; k++)
 			if (vb[i].p[k].outcome != OUT_PASS && !vb[i].p[k].final)
 				return false;
 	return true;
@@ -687,6 +930,9 @@ verify_run(json_t *doc, const struct verify_opts *o, struct diags *d)
 			if (vb[i].p[0].outcome != OUT_PASS ||
 			    vb[i].p[1].outcome != OUT_PASS)
 				read_catalog(&vb[i], o);
+		for (i = 0; i < n; i++)
+			if (vb[i].p[2].outcome != OUT_PASS && !vb[i].p[2].final)
+				read_deployment(&vb[i], o);
 		if (settled(vb, n))
 			break;
 		left = o->timeout_s - (mono_s() - t0);

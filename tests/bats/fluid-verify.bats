@@ -31,6 +31,9 @@ setup() {
 	export FLUID_FLINK_SECRET_ALLOWLIST=flink-storage
 	export FLUID_CA_BUNDLE=$TMP/ca.pem
 	export ICEBERG_TOKEN=$TOKEN
+	# No kubectl unless a test names the fake one: the deployment is
+	# then unavailable, whatever this machine has installed.
+	export KUBECTL=$TMP/no-such-kubectl
 	C=shapes/landed/orders-landed.fluid.yaml
 }
 
@@ -240,4 +243,117 @@ table_reads() {
 	run "$BIN/fluid" verify --streaming-timeout -1 x.yaml
 	assert_status 2
 	[[ $output == *"--streaming-timeout expects seconds"* ]] || fail "no line" "$output"
+}
+
+# --- the deployment, read through a FAKE kubectl -------------------------
+# The real API server is the Kubernetes lane's (tests/k8s/checks/
+# 20-verify.sh); here a fake kubectl prints fd.json for any get of a
+# flinkdeployment and rec.json for a configmap (nothing when the file is
+# absent: kubectl --ignore-not-found), logging its arguments.
+
+# fake_kube JQ-STATUS [JQ-RECORD-SPEC]: the FlinkDeployment fluid plan
+# renders, with the status JQ-STATUS (jq, given the spec as $spec), and
+# the last-applied record of it, its spec edited by JQ-RECORD-SPEC.
+fake_kube() {
+	"$BIN/fluid" plan --mode amend --out plan.json "$C" >/dev/null 2>&1 ||
+	    fail "fluid plan failed" "$("$BIN/fluid" plan --mode amend --out plan.json "$C" 2>&1)"
+	jq '.resources[] | select(.resource.kind == "FlinkDeployment") | .resource' plan.json >fd0.json
+	jq --argjson spec "$(jq -c .spec fd0.json)" ". + {status: ($1)}" fd0.json >fd.json
+	jq -n --slurpfile fd fd0.json --slurpfile p plan.json '{
+	    apiVersion: "v1", kind: "ConfigMap",
+	    metadata: {name: ($fd[0].metadata.name + "-fluid-last-applied"), labels: $fd[0].metadata.labels},
+	    data: {"resources.json": ({apiVersion: "v1", kind: "List",
+	        items: [($p[0].resources[0].resource), ($fd[0] | .spec |= ('"${2:-.}"'))]} | tojson)}}' >rec.json
+	cat >kubectl <<-'EOF'
+	#!/bin/sh
+	# FAKE kubectl for fluid-verify.bats: not the real one.
+	printf '%s\n' "$*" >>"$FAKE_DIR/calls"
+	f=
+	for a; do
+		case $a in flinkdeployment) f=fd.json ;; configmap) f=rec.json ;; esac
+	done
+	[ -n "$f" ] && [ -e "$FAKE_DIR/$f" ] && cat "$FAKE_DIR/$f"
+	exit 0
+	EOF
+	chmod +x kubectl
+	export KUBECTL=$TMP/kubectl FAKE_DIR=$TMP
+}
+
+# The operator's status for a running job, lastReconciledSpec as given.
+running='{lifecycleState: "STABLE", jobStatus: {state: "RUNNING", jobId: "j1"},
+    reconciliationStatus: {state: "DEPLOYED", lastReconciledSpec: ($spec | tojson)}}'
+
+deployment_piece() {
+	jq -r '.builds[0].evidence[] | select(.evidence == "deployment") | .outcome + " " + .detail' delivery.json
+}
+
+@test "verify: the deployment passes when the reconciled spec (as the spec alone) is the applied one and the job runs" {
+	fake --age 10
+	fake_kube "$running"
+	verify "$C" --strict --streaming-timeout 0 --out delivery.json
+	[[ $output == *"land-orders: deployment: pass"* ]] || fail "no deployment pass" "$output$stderr"
+	[[ $(deployment_piece) == "pass the reconciled spec is the applied one; lifecycleState STABLE, jobStatus.state RUNNING, job j1" ]] ||
+	    fail "not the pass" "$(deployment_piece)"
+	grep -q -- "--context=development" calls || fail "kubectl without the contract's context" "$(cat calls)"
+	grep -q "get flinkdeployment commerce-orders-landed --namespace data-products" calls ||
+	    fail "not the contract's deployment" "$(cat calls)"
+	grep -q "get configmap commerce-orders-landed-fluid-last-applied --namespace data-products" calls ||
+	    fail "not the record" "$(cat calls)"
+	# Only the checkpoint is left: --strict makes it the one error.
+	assert_status 1
+	[[ $stderr == *"error: Flink build land-orders: checkpoint: unavailable"* ]] || fail "checkpoint" "$stderr"
+	[[ $stderr != *"deployment:"* ]] || fail "a deployment diagnostic" "$stderr"
+}
+
+@test "verify: the operator's defaults do not count, a field fluid set does" {
+	fake --age 10
+	fake_kube '{lifecycleState: "DEPLOYED", jobStatus: {state: "RUNNING"},
+	    reconciliationStatus: {lastReconciledSpec: ({spec: ($spec | .job.allowNonRestoredState = false
+	        | .restartNonce = 0), resource_metadata: {apiVersion: "flink.apache.org/v1beta1"}} | tojson)}}'
+	verify "$C" --streaming-timeout 0 --out delivery.json
+	assert_status 0
+	[[ $(deployment_piece) == pass* ]] || fail "defaults counted" "$(deployment_piece)"
+	fake_kube '{lifecycleState: "STABLE", jobStatus: {state: "RUNNING"},
+	    reconciliationStatus: {lastReconciledSpec: ({spec: ($spec | .image = "flink:1.19"),
+	        resource_metadata: {}} | tojson)}}'
+	verify "$C" --streaming-timeout 0 --out delivery.json
+	assert_status 1
+	[[ $stderr == *'error: Flink build land-orders: deployment: the operator'"'"'s reconciled spec is not the applied one: spec.image is "flink:1.19" reconciled, "registry.example.com/forge-flink@sha256:'* ]] ||
+	    fail "not the image" "$stderr"
+}
+
+@test "verify: a deployment that is not fluid's, or was not applied by fluid, fails" {
+	fake --age 10
+	fake_kube "$running"
+	jq '.metadata.labels["fluid.dev/build"] = "other"' fd.json >x && mv x fd.json
+	verify "$C" --streaming-timeout 0 --out delivery.json
+	assert_status 1
+	[[ $(deployment_piece) == "fail FlinkDeployment data-products/commerce-orders-landed is not fluid's for product 'commerce.orders-landed' build 'land-orders' (its labels)" ]] ||
+	    fail "not the labels" "$(deployment_piece)"
+	fake_kube "$running"
+	rm rec.json
+	verify "$C" --streaming-timeout 0 --out delivery.json
+	assert_status 1
+	[[ $(deployment_piece) == "fail no record of fluid apply"* ]] || fail "not the record" "$(deployment_piece)"
+	rm fd.json
+	verify "$C" --streaming-timeout 0 --out delivery.json
+	[[ $(deployment_piece) == "fail FlinkDeployment data-products/commerce-orders-landed does not exist" ]] ||
+	    fail "not the missing deployment" "$(deployment_piece)"
+}
+
+@test "verify: a rolled-back deployment fails with the operator's error; a job not yet running is waited for" {
+	fake --age 10
+	fake_kube '{lifecycleState: "ROLLED_BACK", error: "bad config", jobStatus: {state: "RUNNING"},
+	    reconciliationStatus: {state: "ROLLED_BACK", lastReconciledSpec: ($spec | tojson)}}'
+	verify "$C" --streaming-timeout 0 --out delivery.json
+	assert_status 1
+	[[ $(deployment_piece) == "fail the operator rolled the deployment back (reconciliationStatus.state ROLLED_BACK): bad config" ]] ||
+	    fail "not the rollback" "$(deployment_piece)"
+	fake_kube '{lifecycleState: "DEPLOYED", jobStatus: {state: "RECONCILING"},
+	    reconciliationStatus: {lastReconciledSpec: ($spec | tojson)}}'
+	verify "$C" --streaming-timeout 2 --out delivery.json
+	assert_status 1
+	[[ $(deployment_piece) == "fail lifecycleState DEPLOYED, jobStatus.state RECONCILING: want STABLE or DEPLOYED, and RUNNING" ]] ||
+	    fail "not the state" "$(deployment_piece)"
+	(( $(grep -c "get flinkdeployment" calls) >= 2 )) || fail "not read again" "$(cat calls)"
 }
