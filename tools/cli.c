@@ -1,6 +1,7 @@
 /*
  * cli.c - option handling and exit shared by the tools (see cli.h).
  */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,30 @@ cli_common(struct cli *c, const char *opt, const char *arg)
 		return 1;
 	}
 	return 0;
+}
+
+void
+cli_start(const char *argv0)
+{
+	fl_setprogname(argv0);
+	signal(SIGPIPE, SIG_IGN);
+	opterr = 0;
+}
+
+int
+cli_getopt(struct cli *c, int argc, char *argv[], const struct option *opts)
+{
+	int ch, idx;
+
+	for (;;) {
+		idx = -1;
+		if ((ch = getopt_long(argc, argv, ":", opts, &idx)) == -1)
+			return -1;
+		if (ch == '?' || ch == ':' || idx < 0)
+			cli_bad_option(c, argv, ch);
+		if (!cli_common(c, opts[idx].name, optarg))
+			return ch;
+	}
 }
 
 void

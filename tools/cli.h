@@ -7,6 +7,7 @@
 #ifndef FLUID_CLI_H
 #define FLUID_CLI_H
 
+#include <getopt.h>
 #include <stdio.h>
 #include <jansson.h>
 
@@ -21,6 +22,18 @@ struct cli {
 	enum diag_format	 diagfmt;
 };
 
+/*
+ * What every tool does first: its name for messages, and a closed pipe
+ * is a failed write (status 2), not death by SIGPIPE.
+ */
+void	cli_start(const char *argv0);
+/*
+ * getopt_long() for a tool whose options are all long (optstring ":"):
+ * handles --diagnostics, --help, --version and a bad option itself, and
+ * returns the next other option's value, or -1 at the end.
+ */
+int	cli_getopt(struct cli *, int argc, char *argv[],
+	    const struct option *opts);
 /*
  * Handle a common long option (returns 1), or return 0 for the caller
  * to handle.  --help prints the usage and exits 0.

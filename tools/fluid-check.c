@@ -35,17 +35,11 @@ main(int argc, char *argv[])
 	struct diags d;
 	struct ir *in;
 	json_t *ir = NULL;
-	int c, idx, status;
+	int c, status;
 
-	fl_setprogname(argv[0]);
-	/* A closed pipe is a failed write (status 2), not a signal. */
-	signal(SIGPIPE, SIG_IGN);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":", opts, &idx)) != -1) {
-		if (c == '?' || c == ':')
-			cli_bad_option(&cli, argv, c);
-		cli_common(&cli, opts[idx].name, optarg);
-	}
+	cli_start(argv[0]);
+	while ((c = cli_getopt(&cli, argc, argv, opts)) != -1)
+		cli_bad_option(&cli, argv, c);	/* it has no option of its own */
 	if (optind != argc)
 		cli_usage_error(&cli, "reads standard input; no FILE");
 

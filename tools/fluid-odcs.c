@@ -46,21 +46,13 @@ main(int argc, char *argv[])
 	struct sb out;
 	json_t *odcs = NULL;
 	char *text;
-	int c, idx, status, json = 0;
+	int c, status, json = 0;
 
-	fl_setprogname(argv[0]);
-	/* A closed pipe is a failed write (status 2), not a signal. */
-	signal(SIGPIPE, SIG_IGN);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":", opts, &idx)) != -1) {
+	cli_start(argv[0]);
+	while ((c = cli_getopt(&cli, argc, argv, opts)) != -1) {
 		switch (c) {
 		case 'j':
 			json = 1;
-			break;
-		case 'D':
-		case 'h':
-		case 'V':
-			cli_common(&cli, opts[idx].name, optarg);
 			break;
 		default:
 			cli_bad_option(&cli, argv, c);
