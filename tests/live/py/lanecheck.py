@@ -1,18 +1,33 @@
 """The live lane's data side: produce records to Kafka, read tables back with
 pyiceberg and compare every value.
 
-  lanecheck.py produce --dataset orders|schema --table-json J --key-col C [--id-col C]
-               --topic T --count N --seed S [--rate R] [--malformed-at I] --state FILE
-  lanecheck.py verify --shape landed|flattened|reshaped --state FILE --table-json J
-               [--key PATH] [--name NAME --known known-findings.tsv]
-  lanecheck.py count --shape S --state FILE --table-json J
+  lanecheck.py produce --dataset orders|schema (--contract C | --table-json J) --key-col C
+               [--id-col C] --topic T --count N --seed S [--rate R] [--malformed-at I]
+               [--expect SHAPE=CONTRACT]... --state FILE
+  lanecheck.py verify --shape landed|flattened|reshaped --state FILE
+               (--contract C | --table-json J) [--key PATH] [--name NAME --known known-findings.tsv]
+  lanecheck.py count --shape S --state FILE (--contract C | --table-json J)
+  lanecheck.py absent NS.NAME...        no such table (yet): the runner must create it
+  lanecheck.py drop NS.NAME...          drop the tables (those the explain check created)
   lanecheck.py drift-create --table-json J --table NS.NAME --mutation M
   lanecheck.py untouched --table-json J --table NS.NAME --mutation M
 
-Datasets.  "schema": values generated from the landed table's own columns
-(everything but the key column and the kafka_* metadata columns), so any
-nested schema can be fed.  "orders": the same generator over the examples'
-orders value, plus a raw key and a trace-id header.
+With --contract, nothing of fluid's output is read: the records are
+generated from the contract's stream.schema, and verify's expected rows and
+the table's expected schema come from the contract's YAML through
+py/oracle.py (the spec's rules, computed here).  Without it (the older
+form), the expected rows are built from fluid's BUILD.table.json and verify
+says so.  verify runs oracle.selftest() first: a comparator that cannot see
+an extra column, a float not rounded to binary32 or a lost row fails it.
+
+Datasets.  "schema": values generated from the value columns (the
+contract's stream.schema, or the landed table's columns but the key column
+and the kafka_* metadata columns), so any nested schema can be fed.
+"orders": the same generator over the examples' orders value, plus a raw
+key and a trace-id header.  With --contract, every float and double value
+generated is then replaced by one of FLOATS / DOUBLES, most of them not exactly
+representable (0.1, 1/3, 16777217 for a float), so that the comparison
+sees binary32 rounding.
 
 The state file (a pickle) keeps every produced record with its Kafka
 partition, offset and timestamp, which the expected rows need.
@@ -25,8 +40,44 @@ import time
 from decimal import Decimal
 
 import livelib as L
+import oracle as O
 
 META = {"kafka_partition", "kafka_offset", "kafka_timestamp", "kafka_headers"}
+# Values whose binary32 (FLOATS) or binary64 (DOUBLES) is not the decimal
+# text: the JSON carries repr(x), Flink rounds it to the column's type.
+FLOATS = [0.1, 1 / 3, 16777217.0, 1.4e-45, -2.5, 3.4028234663852886e38, 0.0, 1e-7, 16777219.0]
+DOUBLES = [0.1, 1 / 3, 5e-324, 1.7976931348623157e308, -0.0, 123456.789, 2.0 ** 53 + 2]
+
+
+def hard_numbers(cols, v, counter):
+    """v with every float/double value (nested too) replaced by a hard one."""
+    def walk(col, x):
+        if x is None:
+            return None
+        kind, _, _ = L.parse_type(col["type"])
+        if kind in ("float", "double"):
+            counter[0] += 1
+            pool = FLOATS if kind == "float" else DOUBLES
+            return pool[counter[0] % len(pool)]
+        if kind == "struct":
+            return {f["name"]: walk(f, x.get(f["name"])) for f in col["fields"] if f["name"] in x}
+        if kind == "array":
+            return [walk(col["element"], e) for e in x]
+        if kind == "map":
+            return {k: walk(col["value"], e) for k, e in x.items()}
+        return x
+    return {c["name"]: walk(c, v[c["name"]]) if c["name"] in v else None for c in cols
+            if c["name"] in v}
+
+
+def oracle_records(state):
+    """The state's records in oracle.py's form (raw key, aware timestamp)."""
+    out = []
+    for r in state["records"]:
+        out.append({"value": r["value"], "key": r["key"], "partition": r["partition"],
+                    "offset": r["offset"], "timestamp": ts_ltz(r["ts"]),
+                    "headers": r["headers"], "topic": state.get("topic")})
+    return out
 
 
 def value_columns(table, key_col):
@@ -36,15 +87,24 @@ def value_columns(table, key_col):
 def cmd_produce(a):
     from confluent_kafka import Producer
 
-    table = L.load_table_json(a.table_json)
-    cols = value_columns(table, a.key_col)
+    if a.contract:
+        table = None
+        cols = O.load(a.contract).value_cols
+    elif a.table_json:
+        table = L.load_table_json(a.table_json)
+        cols = value_columns(table, a.key_col)
+    else:
+        raise SystemExit("lanecheck: produce needs --contract or --table-json")
     g = L.Gen(a.seed)
     recs = []
     base_ts = 1_700_000_000_000
+    hard = [0]
     for i in range(a.count):
         v = {}
         for c in cols:
             v[c["name"]] = g.value(c)
+        if a.contract:
+            v = hard_numbers(cols, v, hard)
         if a.id_col:
             v[a.id_col] = f"r{i:04d}"
         if a.dataset == "orders" and isinstance(v.get("attributes"), dict) and g.r.random() < 0.6:
@@ -92,14 +152,20 @@ def cmd_produce(a):
         raise SystemExit(f"lanecheck: {left} records not delivered")
     for r in recs:
         r["partition"], r["offset"], r["ts"] = meta[r["i"]]
-    state = {"table": table, "key_col": a.key_col, "records": recs}
+    state = {"table": table, "key_col": a.key_col, "records": recs, "topic": a.topic}
     with open(a.state, "wb") as f:
         pickle.dump(state, f)
-    # Expected row counts per shape, for the harness's --expect-rows @FILE:SHAPE.
-    shapes = ["landed", "flattened", "reshaped"] if a.dataset == "orders" else ["landed"]
+    # Expected row counts per shape, for the harness's --expect-rows @FILE:SHAPE:
+    # the oracle's (--expect SHAPE=CONTRACT), else the table.json-based ones.
     with open(a.state + ".counts", "w") as f:
-        for sh in shapes:
-            f.write(f"{sh}={len(expected_rows(sh, state, table))}\n")
+        if a.expect:
+            for e in a.expect:
+                sh, _, path = e.partition("=")
+                f.write(f"{sh}={len(O.load(path).rows(oracle_records(state)))}\n")
+        elif table is not None:
+            shapes = ["landed", "flattened", "reshaped"] if a.dataset == "orders" else ["landed"]
+            for sh in shapes:
+                f.write(f"{sh}={len(expected_rows(sh, state, table))}\n")
     parts = sorted({r["partition"] for r in recs})
     print(f"lanecheck: produced {len(recs)} records to {a.topic} (partitions {parts}) "
           f"in {time.monotonic() - t0:.1f} s")
@@ -175,6 +241,9 @@ def expected_rows(shape, state, table, null_elements=True):
 def cmd_expect_count(a):
     with open(a.state, "rb") as f:
         state = pickle.load(f)
+    if a.contract:
+        print(len(O.load(a.contract).rows(oracle_records(state))))
+        return
     table = L.load_table_json(a.table_json)
     print(len(expected_rows(a.shape, state, table)))
 
@@ -191,6 +260,16 @@ def load_known(path):
 
 
 def cmd_verify(a):
+    broken = O.selftest()
+    if broken:
+        for p in broken:
+            print("lanecheck: comparator self-test: " + p)
+        sys.exit(1)
+    if a.contract:
+        return verify_oracle(a)
+    if not a.table_json:
+        raise SystemExit("lanecheck: verify needs --contract or --table-json")
+    print("lanecheck: expected rows from fluid's table.json, not the oracle (pass --contract)")
     with open(a.state, "rb") as f:
         state = pickle.load(f)
     table = L.load_table_json(a.table_json)
@@ -249,6 +328,100 @@ def cmd_verify(a):
             print(f"lanecheck:   {k} (x{n})")
     if bad:
         sys.exit(1)
+
+
+def verify_oracle(a):
+    """verify --contract: the expected rows and schema from the contract's YAML
+    (py/oracle.py); fluid's table.json and SQL are not read."""
+    with open(a.state, "rb") as f:
+        state = pickle.load(f)
+    c = O.load(a.contract)
+    recs = oracle_records(state)
+    exp = c.rows(recs)
+    t, rows = L.read_table(c.ident)
+    snaps = list(t.snapshots())
+    print(f"lanecheck: {c.ident}: {len(rows)} rows read back with pyiceberg, {len(exp)} expected "
+          f"by the oracle (from {a.contract}), {len(snaps)} snapshots; "
+          f"{describe_values(c.columns, exp)}; comparator self-test passed")
+    bad = False
+    sp = O.schema_problems(c.columns, t.schema())
+    if sp:
+        bad = True
+        print(f"lanecheck: {c.ident}: the table's schema is not the contract's:")
+        for p in sp:
+            print("lanecheck:   " + p)
+    else:
+        print(f"lanecheck: {c.ident}: the table's schema is the contract's ({len(c.columns)} "
+              "columns: names, order, types, nullability, nested included)")
+    # 1. The Parquet data files of the current snapshot, read directly: exact,
+    #    and no column or struct field the contract does not declare.
+    raw = L.read_data_files(t)
+    problems = O.row_problems(c.columns, exp, raw, key=a.key)
+    diagnosis = None
+    if problems and c.explode:
+        alt = c.rows(recs, null_elements=False)
+        if len(alt) < len(exp) and not O.row_problems(c.columns, alt, raw, key=a.key):
+            diagnosis = (f"diagnosis: null elements dropped: every row matches except that the "
+                         f"{len(exp) - len(alt)} null elements of {c.explode['path']} gave no row "
+                         "(the contract says a row of nulls)")
+            exp = alt
+    known = load_known(a.known).get(a.name or "")
+    if problems:
+        print(f"lanecheck: {c.ident}: the data files differ from the oracle's rows:")
+        for p in problems[:12]:
+            print("lanecheck: " + p)
+        if diagnosis:
+            print(f"lanecheck: {c.ident}: {diagnosis}")
+        if diagnosis and known and known[1] in diagnosis:
+            print(f"lanecheck: KNOWN generator finding {a.name}: {known[2] if len(known) > 2 else known[1]}")
+        else:
+            bad = True
+    else:
+        nf = sum(1 for r in raw for col in c.columns if col["type"] == "float"
+                 and r.get(col["name"]) is not None)
+        print(f"lanecheck: {c.ident}: data files: {len(raw)} rows, every value equal to the "
+              f"oracle's, none lost or duplicated, no undeclared column or field "
+              f"({nf} top-level float values compared as binary32)")
+        if known:
+            print(f"lanecheck: {a.name} is listed in known-findings.tsv but its rows are right now: "
+                  "remove the line")
+            bad = True
+    # 2. pyiceberg's scan, null/empty container confusions counted (see cmd_verify).
+    if a.key:
+        problems, tolerated = L.compare_lenient(c.columns, exp, rows, a.key)
+    else:
+        problems, tolerated = L.compare(c.columns, exp, rows), {}
+    if problems:
+        bad = True
+        print(f"lanecheck: {c.ident}: pyiceberg's scan differs from the oracle's rows:")
+        for p in problems[:12]:
+            print("lanecheck: " + p)
+    else:
+        print(f"lanecheck: {c.ident}: pyiceberg: every value equal, none lost or duplicated"
+              + (", except null/empty containers that pyiceberg's reader confuses "
+                 "(the data files hold the right value):" if tolerated else ""))
+        for k, n in sorted(tolerated.items()):
+            print(f"lanecheck:   {k} (x{n})")
+    if bad:
+        sys.exit(1)
+
+
+def cmd_absent(a):
+    """The tables do not exist: the job that follows must create them."""
+    cat = L.catalog()
+    there = [n for n in a.tables if cat.table_exists(n)]
+    if there:
+        sys.exit(f"lanecheck: {', '.join(there)} exist before the job: the runner's "
+                 "create-the-missing-table path would not be taken")
+    print(f"lanecheck: no table {', '.join(a.tables)}: the runner must create it")
+
+
+def cmd_drop(a):
+    cat = L.catalog()
+    for n in a.tables:
+        if cat.table_exists(n):
+            cat.drop_table(n)
+            print(f"lanecheck: dropped {n}")
 
 
 def describe_values(columns, rows):
@@ -395,7 +568,10 @@ def main():
     p = sub.add_parser("produce")
     p.add_argument("--bootstrap", default="127.0.0.1:9092")
     p.add_argument("--dataset", choices=["orders", "schema"], required=True)
-    p.add_argument("--table-json", required=True)
+    p.add_argument("--contract", help="the value schema from this contract (not fluid's output)")
+    p.add_argument("--table-json")
+    p.add_argument("--expect", action="append",
+                   help="SHAPE=CONTRACT: write SHAPE's oracle row count to STATE.counts")
     p.add_argument("--key-col", required=True)
     p.add_argument("--id-col")
     p.add_argument("--topic", required=True)
@@ -407,14 +583,16 @@ def main():
     v = sub.add_parser("verify")
     v.add_argument("--shape", required=True)
     v.add_argument("--state", required=True)
-    v.add_argument("--table-json", required=True)
+    v.add_argument("--contract", help="expected rows and schema from this contract (py/oracle.py)")
+    v.add_argument("--table-json", help="the older form: expected rows from fluid's table.json")
     v.add_argument("--key")
     v.add_argument("--name", help="this check's name in --known")
     v.add_argument("--known", help="known-findings.tsv")
     c = sub.add_parser("count")
     c.add_argument("--shape", required=True)
     c.add_argument("--state", required=True)
-    c.add_argument("--table-json", required=True)
+    c.add_argument("--contract")
+    c.add_argument("--table-json")
     d = sub.add_parser("drift-create")
     d.add_argument("--table-json", required=True)
     d.add_argument("--table", required=True)
@@ -423,8 +601,13 @@ def main():
     u.add_argument("--table-json", required=True)
     u.add_argument("--table", required=True)
     u.add_argument("--mutation", required=True)
+    x = sub.add_parser("absent")
+    x.add_argument("tables", nargs="+")
+    x = sub.add_parser("drop")
+    x.add_argument("tables", nargs="+")
     a = ap.parse_args()
     {"produce": cmd_produce, "verify": cmd_verify, "count": cmd_expect_count,
+     "absent": cmd_absent, "drop": cmd_drop,
      "drift-create": cmd_drift_create, "untouched": cmd_untouched}[a.cmd](a)
 
 

@@ -14,18 +14,25 @@ output (no table.json, no SQL).
       nullability), nested included.
   shape_problems(columns, rows) -> rows (read from the data files) holding
       a column or struct field the expose does not declare, or lacking one.
+  row_problems(columns, expected, actual, key) -> the strict comparison of
+      the data files' rows: shape_problems, then every value (livelib.compare).
+  selftest() -> problems: the comparator run on rows built to be wrong (an
+      extra column, a float not rounded to binary32, a lost row); each must
+      be caught.  lanecheck.py verify runs it before it compares anything.
 
 A record is a dict: value (dict, a missing field reads as null), key (dict
-or None: a record with no key reads its key columns as null), partition,
-offset, timestamp (an aware datetime), headers (list of (name, bytes)).
+for json/avro-confluent keys; bytes or str for a raw key; None: a record
+with no key reads its key columns as null), partition, offset, timestamp
+(an aware datetime), headers (list of (name, bytes)), topic.
 
 Rules implemented (the spec's words in quotes):
   - "Without a mapping, each output column is read from the stream column
     of the same name, nested fields included"; struct fields bind by name;
     "A struct built from one nullable source struct is null where that
     struct is".
-  - Key columns "sit next to the value's", named prefix + field; metadata
-    columns by their name.
+  - Key columns "sit next to the value's", named prefix + field; a raw key
+    is "one string or binary column" (a string decodes the bytes as UTF-8);
+    metadata columns by their name, headers as map<string, binary>.
   - mapping.columns: {name, from[, cast]}; a dotted name builds a nested
     output "field by field, and the fields you do not list are read from
     the same path".  Paths: dotted names and ['literal'] map lookups; the
@@ -34,6 +41,10 @@ Rules implemented (the spec's words in quotes):
     becomes a row whose element fields are null."
   - Widenings (int to long, float to double, decimal precision, timestamp
     precision) and cast: string of binary (UTF-8).
+  - float is IEEE binary32: the value a record carries (a JSON number, an
+    avro float) is rounded to nearest-even binary32 (f32()); double is
+    binary64.  The lane's values are ones where rounding the JSON text
+    directly or through binary64 gives the same binary32.
 """
 import copy
 import datetime as dt
@@ -46,7 +57,8 @@ import yaml
 
 UTC = dt.timezone.utc
 TYPE_RE = re.compile(r"^([a-z_]+)(?:\((\d+)(?:,\s*(\d+))?\))?$")
-STEP_RE = re.compile(r"""\[\s*'((?:[^'\\]|\\.)*)'\s*\]|\.?([A-Za-z_][A-Za-z0-9_]*)""")
+# A path step: .name, or ['literal'] with '' standing for ' (as SQL writes it).
+STEP_RE = re.compile(r"""\[\s*'((?:[^']|'')*)'\s*\]|\.?([A-Za-z_][A-Za-z0-9_]*)""")
 
 
 def parse_type(t):
@@ -115,6 +127,7 @@ class Contract:
         st = props["stream"]
         self.value_cols = [_norm(c) for c in st["schema"]]
         key = st.get("key") or {}
+        self.key_format = key.get("format")
         self.key_prefix = key.get("prefix", "")
         self.key_cols = [_norm(c) for c in key.get("schema", [])]
         self.metadata = [(m["name"], m["from"]) for m in st.get("metadata", [])]
@@ -131,6 +144,11 @@ class Contract:
         for c in self.value_cols:
             row[c["name"]] = v.get(c["name"])
         k = rec.get("key")
+        if self.key_format == "raw" and k is not None:
+            # raw: the key's bytes are the one column (string: UTF-8 text).
+            c = self.key_cols[0]
+            b = k.encode("utf-8") if isinstance(k, str) else bytes(k)
+            k = {c["name"]: b.decode("utf-8") if parse_type(c["type"])[0] == "string" else b}
         for c in self.key_cols:
             row[self.key_prefix + c["name"]] = None if k is None else k.get(c["name"])
         for name, frm in self.metadata:
@@ -139,7 +157,9 @@ class Contract:
                          "headers": dict(rec.get("headers") or [])}[frm]
         return row
 
-    def rows(self, records):
+    def rows(self, records, null_elements=True):
+        """null_elements=False drops the rows of null elements instead of
+        giving a row of nulls (not the spec: only to name a difference)."""
         out = []
         for rec in records:
             if rec["value"] is None:
@@ -150,6 +170,8 @@ class Contract:
                 if not arr:
                     continue
                 for e in arr:
+                    if e is None and not null_elements:
+                        continue
                     out.append(self.output_row(src, {self.explode["as"]: e}))
             else:
                 out.append(self.output_row(src, {}))
@@ -184,7 +206,7 @@ def eval_path(src, path, alias):
         m = STEP_RE.match(path, pos)
         if not m or m.end() == pos:
             raise ValueError(f"oracle: cannot read path {path!r}")
-        steps.append(("key", m.group(1).replace("\\'", "'")) if m.group(1) is not None
+        steps.append(("key", m.group(1).replace("''", "'")) if m.group(1) is not None
                      else ("field", m.group(2)))
         pos = m.end()
     first = steps[0][1]
@@ -338,5 +360,84 @@ def shape_problems(columns, rows, limit=5):
     return problems
 
 
+def row_problems(columns, expected, actual, key=None):
+    """The data files' rows against the expected ones, strictly: a column or
+    struct field the contract does not declare fails (livelib's canonical
+    form alone would drop it), then every value, as a multiset."""
+    import livelib
+    return shape_problems(columns, actual) + livelib.compare(columns, expected, actual, key=key)
+
+
 def copy_columns(cols):
     return copy.deepcopy(cols)
+
+
+# ----------------------------------------------------------------- selftest
+
+def _selftest_columns():
+    return [_norm(c) for c in [
+        {"name": "id", "type": "string", "required": True},
+        {"name": "f", "type": "float"},
+        {"name": "d", "type": "double"},
+        {"name": "s", "type": "struct", "fields": [{"name": "a", "type": "int"}]},
+        {"name": "m", "type": "map", "key": {"type": "string", "required": True},
+         "value": {"type": "struct", "fields": [{"name": "x", "type": "float"}]}}]]
+
+
+def selftest():
+    """The comparator must reject rows that are wrong in each way the lane
+    relies on it to see; returns what it failed to catch (empty: good)."""
+    cols = _selftest_columns()
+    src = [{"id": "r0", "f": 0.1, "d": 0.1, "s": {"a": 1}, "m": {"k": {"x": 1 / 3}}},
+           {"id": "r1", "f": 16777217.0, "d": 2.0 ** 53 + 1, "s": None, "m": {}},
+           {"id": "r2", "f": None, "d": 5e-324, "s": {"a": None}, "m": None}]
+    exp = [{c["name"]: conform(c, r.get(c["name"])) for c in cols} for r in src]
+    # As pyarrow reads a Parquet file: maps as lists of (key, value).
+    good = [dict(r, m=None if r["m"] is None else list(r["m"].items())) for r in exp]
+    failed = []
+    if row_problems(cols, exp, good, key="id"):
+        failed.append("right rows were refused: " + "; ".join(row_problems(cols, exp, good, key="id")))
+    bad = {
+        "an extra column": [dict(good[0], extra=1)] + good[1:],
+        "an extra struct field": [dict(good[0], s={"a": 1, "b": 2})] + good[1:],
+        "an extra field in a map value's struct": [dict(good[0], m=[("k", {"x": f32(1 / 3), "y": 0})])]
+        + good[1:],
+        "a missing column": [{k: v for k, v in good[0].items() if k != "d"}] + good[1:],
+        "a float not rounded to binary32": [dict(good[0], f=0.1)] + good[1:],
+        "a nested float not rounded to binary32": [dict(good[0], m=[("k", {"x": 1 / 3})])] + good[1:],
+        "a double rounded to binary32": [dict(good[0], d=f32(0.1))] + good[1:],
+        "a lost row": good[1:],
+        "a duplicated row": good + good[:1],
+        "a null struct read as a struct of nulls": [good[0], dict(good[1], s={"a": None}), good[2]],
+    }
+    for what, rows in bad.items():
+        if not row_problems(cols, exp, rows, key="id"):
+            failed.append(f"{what} was not caught")
+    if f32(16777217.0) != 16777216.0 or f32(0.1) == 0.1 or f32(1.4e-45) != 2.0 ** -149:
+        failed.append("f32() does not round to nearest binary32")
+    try:
+        from pyiceberg import types as T
+        from pyiceberg.schema import Schema
+    except ImportError:
+        return failed
+    flat = cols[:3]
+
+    def schema(*fields):
+        return Schema(*[T.NestedField(i + 1, n, t, required=r) for i, (n, t, r) in enumerate(fields)])
+    right = schema(("id", T.StringType(), True), ("f", T.FloatType(), False), ("d", T.DoubleType(), False))
+    if schema_problems(flat, right):
+        failed.append("the right schema was refused: " + "; ".join(schema_problems(flat, right)))
+    wrong = {
+        "an extra table column": schema(("id", T.StringType(), True), ("f", T.FloatType(), False),
+                                        ("d", T.DoubleType(), False), ("x", T.IntegerType(), False)),
+        "two columns swapped": schema(("id", T.StringType(), True), ("d", T.DoubleType(), False),
+                                      ("f", T.FloatType(), False)),
+        "float stored as double": schema(("id", T.StringType(), True), ("f", T.DoubleType(), False),
+                                         ("d", T.DoubleType(), False)),
+        "required made optional": schema(("id", T.StringType(), False), ("f", T.FloatType(), False),
+                                         ("d", T.DoubleType(), False)),
+    }
+    for what, sch in wrong.items():
+        if not schema_problems(flat, sch):
+            failed.append(f"schema with {what} was not caught")
+    return failed

@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 
+import oracle
 import verify_check
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -167,8 +168,14 @@ def write_plan(run, jobs, cdir):
     lines += [
         "check explain: every example and hard mapping fluid accepts is EXPLAINed by Flink",
         f"explain --no-fail --report {run}/explain.tsv {pairs}",
+        f"exec {vpy} {os.path.join(HERE, 'test_explain_report.py')}",
         f"exec {vpy} {os.path.join(HERE, 'explain_report.py')} --gen {run}/gen.tsv "
-        f"--report {run}/explain.tsv --known {os.path.join(LIVE, 'known-findings.tsv')}",
+        f"--report {run}/explain.tsv --known {os.path.join(LIVE, 'known-findings.tsv')} "
+        f"--refusals {os.path.join(LIVE, 'expected-refusals.tsv')}",
+        # --validate-only runs the setup DDL, so the runner created the tables
+        # above; drop those the row checks write, so that their jobs take the
+        # runner's "create the missing table, then run" path.
+        f"exec {lc} drop " + " ".join(sorted({oracle.load(c).ident for c in row_contracts(cdir)})),
         ""]
     # 3. An existing table whose nested schema differs is refused before any write.
     lines.append("check refused: an existing table with another nested schema is refused before any write")
@@ -184,30 +191,37 @@ def write_plan(run, jobs, cdir):
                          f"--mutation {mutation}")
     lines.append("")
     # 2. Both shapes (and the landed one) from the shared stream fragment, key and header.
-    ls, lt = j("example-landed")
+    exc = dict(zip(("landed", "flattened", "reshaped"), row_contracts(cdir)))
     lines += [
         "check examples: landed, flattened and reshaped from one shared stream, with key and header",
+        f"exec {vpy} {os.path.join(HERE, 'test_oracle.py')}",
         f"exec {ka} create orders --partitions 2",
-        f"exec {lc} produce --dataset orders --table-json {lt} --key-col order_key --id-col event_id "
-        f"--topic orders --count 200 --seed 7 --state {st}/orders.pkl",
+        f"exec {lc} produce --dataset orders --contract {exc['landed']} --key-col order_key "
+        f"--id-col event_id --topic orders --count 200 --seed 7 --state {st}/orders.pkl "
+        + " ".join(f"--expect {sh}={c}" for sh, c in exc.items()),
     ]
     for shape, key in (("landed", "event_id"), ("flattened", None), ("reshaped", "order.id")):
         s, t = j(f"example-{shape}")
+        ident = oracle.load(exc[shape]).ident
+        lines.append(f"exec {lc} absent {ident}")
         lines.append(f"run --script {s} --table {t} --expect-rows @{st}/orders.pkl.counts:{shape} --settle "
-                     f"--timeout-s 300")
-        lines.append(f"exec {lc} verify --shape {shape} --state {st}/orders.pkl --table-json {t}"
+                     f"--timeout-s 300 --expect-error \"{created(s, ident)}\"")
+        lines.append(f"exec {lc} verify --shape {shape} --state {st}/orders.pkl --contract {exc[shape]}"
                      + (f" --key {key}" if key else "")
                      + f" --name example-{shape} --known {os.path.join(LIVE, 'known-findings.tsv')}")
     lines.append("")
     # 1. 200 deeply nested records, a task manager killed midway.
     ns, nt = j("nested")
+    nc = row_contracts(cdir)[3]
     lines += [
         "check nested: 200 nested records, every value read back, task manager killed midway",
         f"exec {ka} create nested --partitions 2",
+        f"exec {lc} absent {oracle.load(nc).ident}",
         f"run --script {ns} --table {nt} --expect-rows 200 --kill-tm-after-rows 40 --timeout-s 400 "
-        f"--during {lc} produce --dataset schema --table-json {nt} --key-col rec_key --id-col id "
+        f"--expect-error \"{created(ns, oracle.load(nc).ident)}\" "
+        f"--during {lc} produce --dataset schema --contract {nc} --key-col rec_key --id-col id "
         f"--topic nested --count 200 --seed 11 --rate 12 --state {st}/nested.pkl",
-        f"exec {lc} verify --shape landed --state {st}/nested.pkl --table-json {nt} --key id",
+        f"exec {lc} verify --shape landed --state {st}/nested.pkl --contract {nc} --key id",
         ""]
     # 6. avro-confluent through the lane's schema registry, the oracle from the YAML.
     avs, avt = j("avro-ltz")
@@ -219,8 +233,9 @@ def write_plan(run, jobs, cdir):
         f"exec {ka} create live-avro-ltz --partitions 2",
         f"exec {ac} produce --contract {avc} --topic live-avro-ltz --count 60 --seed 5 "
         f"--state {st}/avro.pkl",
+        f"exec {lc} absent {oracle.load(avc).ident}",
         f"run --script {avs} --table {avt} --expect-rows @{st}/avro.pkl.counts:avro --settle "
-        f"--timeout-s 240",
+        f"--timeout-s 240 --expect-error \"{created(avs, oracle.load(avc).ident)}\"",
         f"exec {ac} verify --contract {avc} --state {st}/avro.pkl --name avro-null-key "
         f"--known {os.path.join(LIVE, 'known-findings.tsv')}",
         ""]
@@ -246,6 +261,22 @@ def write_plan(run, jobs, cdir):
         lines = out
     with open(os.path.join(run, "plan.txt"), "w") as fh:
         fh.write("\n".join(lines) + "\n")
+
+
+def row_contracts(cdir):
+    """The contracts of the checks that commit rows from JSON records: the
+    landed, flattened and reshaped examples and the nested one."""
+    ex = os.path.join(cdir, "examples")
+    return [os.path.join(ex, r) for _, r in EXAMPLES[:3]] + [
+        os.path.join(cdir, "live", "deep", "nested-landed.fluid.yaml")]
+
+
+def created(script, ident):
+    """What the runner prints when it created the table (FlinkRunner: the
+    catalog of the script's CREATE CATALOG, then the table)."""
+    with open(script) as fh:
+        cat = re.search(r"CREATE CATALOG `([^`]+)`", fh.read()).group(1)
+    return f"fluid-flink-runner: created {cat}.{ident}"
 
 
 def _found(gdir, name):
