@@ -380,8 +380,8 @@ def verify_oracle(a):
         nf = sum(1 for r in raw for col in c.columns if col["type"] == "float"
                  and r.get(col["name"]) is not None)
         print(f"lanecheck: {c.ident}: data files: {len(raw)} rows, every value equal to the "
-              f"oracle's, none lost or duplicated, no undeclared column or field "
-              f"({nf} top-level float values compared as binary32)")
+              f"oracle's, none lost or duplicated, no undeclared column or field"
+              + (f" ({nf} top-level float values compared as binary32)" if nf else ""))
         if known:
             print(f"lanecheck: {a.name} is listed in known-findings.tsv but its rows are right now: "
                   "remove the line")

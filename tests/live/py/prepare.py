@@ -146,7 +146,9 @@ def main():
     with open(os.path.join(run, "gen.tsv"), "w") as fh:
         fh.writelines(gen_tsv)
     write_plan(run, jobs, cdir)
-    verify_check.append_plan(run, os.path.abspath(fluid))
+    only = os.environ.get("LIVE_ONLY")
+    if not only or "verify" in only.split(","):
+        verify_check.append_plan(run, os.path.abspath(fluid))
     acc = sum(1 for l in gen_tsv if "\taccepted\t" in l)
     print(f"prepare: {len(gen_tsv)} contracts generated, fluid accepted {acc}")
 
