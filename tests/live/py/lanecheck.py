@@ -9,8 +9,8 @@ pyiceberg and compare every value.
   lanecheck.py count --shape S --state FILE (--contract C | --table-json J)
   lanecheck.py absent NS.NAME...        no such table (yet): the runner must create it
   lanecheck.py drop NS.NAME...          drop the tables (those the explain check created)
-  lanecheck.py drift-create --table-json J --table NS.NAME --mutation M
-  lanecheck.py untouched --table-json J --table NS.NAME --mutation M
+  lanecheck.py drift-create (--contract C | --table-json J) --table NS.NAME --mutation M
+  lanecheck.py untouched (--contract C | --table-json J) --table NS.NAME --mutation M
 
 With --contract, nothing of fluid's output is read: the records are
 generated from the contract's stream.schema, and verify's expected rows and
@@ -530,24 +530,35 @@ def schema_of(columns):
                     for c, fid in top])
 
 
-def cmd_drift_create(a):
+def drift_columns(a):
+    """The expose's columns: from the contract's YAML (--contract), or fluid's
+    table.json (the older form)."""
+    if a.contract:
+        c = O.load(a.contract)
+        return c.ident.split(".")[0], c.columns
+    if not a.table_json:
+        raise SystemExit("lanecheck: needs --contract or --table-json")
     table = L.load_table_json(a.table_json)
+    return table["namespace"], table["columns"]
+
+
+def cmd_drift_create(a):
+    ns, columns = drift_columns(a)
     cat = L.catalog()
-    ns = table["namespace"]
     try:
         cat.create_namespace(ns)
     except Exception:
         pass
-    schema = schema_of(mutate(table["columns"], a.mutation))
+    schema = schema_of(mutate(columns, a.mutation))
     cat.create_table(a.table, schema=schema)
     print(f"lanecheck: created {a.table} with mutation {a.mutation}")
 
 
 def cmd_untouched(a):
     """The table still has no snapshot and the schema it was created with."""
-    table = L.load_table_json(a.table_json)
+    _, columns = drift_columns(a)
     t = L.catalog().load_table(a.table)
-    want = schema_of(mutate(table["columns"], a.mutation))
+    want = schema_of(mutate(columns, a.mutation))
     problems = []
     if t.current_snapshot() is not None or list(t.snapshots()):
         problems.append(f"{a.table} has {len(list(t.snapshots()))} snapshots: it was written")
@@ -594,11 +605,13 @@ def main():
     c.add_argument("--contract")
     c.add_argument("--table-json")
     d = sub.add_parser("drift-create")
-    d.add_argument("--table-json", required=True)
+    d.add_argument("--contract")
+    d.add_argument("--table-json")
     d.add_argument("--table", required=True)
     d.add_argument("--mutation", required=True)
     u = sub.add_parser("untouched")
-    u.add_argument("--table-json", required=True)
+    u.add_argument("--contract")
+    u.add_argument("--table-json")
     u.add_argument("--table", required=True)
     u.add_argument("--mutation", required=True)
     x = sub.add_parser("absent")

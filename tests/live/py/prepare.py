@@ -183,13 +183,16 @@ def write_plan(run, jobs, cdir):
     lines.append("check refused: an existing table with another nested schema is refused before any write")
     for name, mutation in DRIFTS:
         s, t = j(f"drift-{name}")
-        lines.append(f"exec {lc} drift-create --table-json {t} --table commerce.drift_{name} "
+        # The tables are the contract's expose with one difference, built from
+        # its YAML: "same" is then accepted only if fluid's table.json is it.
+        dc = os.path.join(cdir, "examples", "inlined", f"drift-{name}.fluid.yaml")
+        lines.append(f"exec {lc} drift-create --contract {dc} --table commerce.drift_{name} "
                      f"--mutation {mutation}")
         if name == "same":
             lines.append(f"explain drift-{name}={s}={t}")
         else:
             lines.append(f"run --script {s} --table {t} --expect-exit 3 --timeout-s 120")
-            lines.append(f"exec {lc} untouched --table-json {t} --table commerce.drift_{name} "
+            lines.append(f"exec {lc} untouched --contract {dc} --table commerce.drift_{name} "
                          f"--mutation {mutation}")
     lines.append("")
     # 2. Both shapes (and the landed one) from the shared stream fragment, key and header.
