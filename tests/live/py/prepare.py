@@ -201,7 +201,7 @@ def write_plan(run, jobs, cdir, fluid=None):
     lines.append("")
     # 1. 200 deeply nested records, a task manager killed midway.
     #    State on S3 where fluid-k8s renders it (BUILD.k8s.json); every state handle
-    #    a file (threshold 0), so the fresh task manager reads its state from S3.
+    #    is a file (Cluster.java), so the fresh task manager reads its state from S3.
     #    The checkpoints are deleted when the job finishes (retained on
     #    cancellation only): the final savepoint is what stays on S3.
     ns, nt = j("nested")
@@ -212,7 +212,7 @@ def write_plan(run, jobs, cdir, fluid=None):
         "restored from its checkpoint on S3",
         f"exec {ka} create nested --partitions 2",
         f"run --script {ns} --table {nt} --expect-rows 200 --kill-tm-after-rows 40 --timeout-s 400 "
-        f"--state-conf {nk} --expect-restore-prefix {nstate}/checkpoints/ --set state.storage.fs.memory-threshold=0 "
+        f"--state-conf {nk} --expect-restore-prefix {nstate}/checkpoints/ "
         f"--during {lc} produce --dataset schema --table-json {nt} --key-col rec_key --id-col id "
         f"--topic nested --count 200 --seed 11 --rate 12 --state {st}/nested.pkl",
         f"exec {vpy} {os.path.join(HERE, 'upgradecheck.py')} state --prefix {nstate}/savepoints --min-objects 2",
@@ -281,7 +281,6 @@ def upgrade_plan(run, cdir, fluid):
         gen[v] = (r[0], r[1], r[1][:-len(".table.json")] + ".k8s.json")
     (s1, t1, k1), (s2, t2, k2) = gen[1], gen[2]
     sp = "s3://flink-state/live-upgrade-orders/savepoints"
-    small = "--set state.storage.fs.memory-threshold=0"   # every state handle a file on S3
     return [
         "check upgrade: stopped with a savepoint on S3, a non-breaking change started from it, "
         "every record before, during and after landed once",
@@ -291,11 +290,11 @@ def upgrade_plan(run, cdir, fluid):
         f"spawn upgrade-producer {lc} produce --dataset orders --table-json {t1} --key-col order_key "
         f"--id-col event_id --topic live-upgrade --count 400 --seed 13 --rate 4 --state {st}/upgrade.pkl",
         f"run --script {s1} --table {t1} --state-conf {k1} --stop-after-rows 30 "
-        f"--while-running upgrade-producer --savepoint-out {st}/upgrade.savepoint {small} "
+        f"--while-running upgrade-producer --savepoint-out {st}/upgrade.savepoint "
         f"--events {st}/upgrade-1.events --timeout-s 300",
         f"exec {uc} state --prefix {sp} --savepoint-file {st}/upgrade.savepoint --min-objects 2",
         f"run --script {s2} --table {t2} --state-conf {k2} --from-savepoint @{st}/upgrade.savepoint "
-        f"--expect-restore-prefix {sp}/ {small} --expect-rows 400 --events {st}/upgrade-2.events --timeout-s 400",
+        f"--expect-restore-prefix {sp}/ --expect-rows 400 --events {st}/upgrade-2.events --timeout-s 400",
         "join --timeout-s 180 upgrade-producer",
         f"exec {uc} verify --state {st}/upgrade.pkl --table live.upgrade_orders "
         f"--first-events {st}/upgrade-1.events --second-events {st}/upgrade-2.events",

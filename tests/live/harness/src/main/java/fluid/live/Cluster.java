@@ -43,6 +43,11 @@ final class Cluster {
         // AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, as in a pod from its Secret.
         conf.setString("s3.endpoint", s3);
         conf.setString("s3.path.style.access", "true");
+        // Every state handle a file of its own (not inlined into the _metadata of a
+        // checkpoint or savepoint), so that a restore reads the operators' state
+        // from S3.  A cluster setting: the job's configuration does not reach the
+        // JobManager's checkpoint storage for this key.
+        conf.setString("execution.checkpointing.data-inline-threshold", "0");
         PluginManager plugins = PluginUtils.createPluginManagerFromRootFolder(conf);
         FileSystem.initialize(conf, plugins);
         long t0 = System.nanoTime();
