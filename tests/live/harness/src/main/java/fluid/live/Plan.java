@@ -73,6 +73,7 @@ final class Plan {
                         Files.writeString(results, res.toString());
                     }
                 }
+                stopSpawned();
                 if (ln >= lines.size()) {
                     break;
                 }
@@ -94,12 +95,6 @@ final class Plan {
                 failure = "line " + (ln + 1) + " (" + cmd + "): " + fluid.runner.FlinkRunner.class.getSimpleName()
                         + " harness error: " + e;
                 e.printStackTrace(System.out);
-            }
-        }
-        for (Map.Entry<String, Process> e : spawned.entrySet()) {
-            if (e.getValue().isAlive()) {
-                Main.say("stopping " + e.getKey() + ", spawned and never joined");
-                e.getValue().destroyForcibly();
             }
         }
         if (cluster != null) {
@@ -158,6 +153,17 @@ final class Plan {
             out.add(cur.toString());
         }
         return out;
+    }
+
+    /** A check's spawned commands end with it (a failed step skips its join). */
+    private void stopSpawned() throws InterruptedException {
+        for (Map.Entry<String, Process> e : spawned.entrySet()) {
+            if (e.getValue().isAlive()) {
+                Main.say("stopping " + e.getKey() + ", spawned and never joined");
+                e.getValue().destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+        spawned.clear();
     }
 
     /** spawn NAME CMD...: start CMD in the background (steps that follow run meanwhile). */
