@@ -77,6 +77,9 @@ CP="$LIVE_HERE/harness/target/live-harness.jar:$(cat "$LIVE_CP/flink.classpath")
 # The generated catalogs say 'token' = 'env:ICEBERG_TOKEN' only with
 # catalogAuth, which the lane's plain-http catalog cannot have; set anyway.
 export ICEBERG_TOKEN=unused-by-the-lane
+# Flink's S3 filesystem (flink-s3-fs-hadoop) as a plugin, where the image has
+# it (plugins/s3-fs-hadoop/): the harness loads it for s3:// state.
+export FLINK_PLUGINS_DIR=${LIVE_PLUGINS:?}
 
 phase "harness: the plan ($(grep -c '^check ' "$LIVE_RUN/plan.txt") checks) on one Flink JVM"
 # In the background, so that a TERM reaches the trap at once (bash runs

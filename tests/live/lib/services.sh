@@ -81,7 +81,8 @@ start_s3() {
 	"$PY" - "$S3_URL" <<'PYEOF' || return 1
 import sys, boto3
 s3 = boto3.client("s3", endpoint_url=sys.argv[1])
-for b in ("warehouse", "lake"):
+# flink-state: the checkpoint and savepoint locations of the lane's contracts.
+for b in ("warehouse", "lake", "flink-state"):
     s3.create_bucket(Bucket=b)
 print("live: buckets", sorted(x["Name"] for x in s3.list_buckets()["Buckets"]))
 PYEOF

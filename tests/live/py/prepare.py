@@ -145,7 +145,7 @@ def main():
 
     with open(os.path.join(run, "gen.tsv"), "w") as fh:
         fh.writelines(gen_tsv)
-    write_plan(run, jobs, cdir)
+    write_plan(run, jobs, cdir, fluid=fluid)
     only = os.environ.get("LIVE_ONLY")
     if not only or "verify" in only.split(","):
         verify_check.append_plan(run, os.path.abspath(fluid))
@@ -153,7 +153,7 @@ def main():
     print(f"prepare: {len(gen_tsv)} contracts generated, fluid accepted {acc}")
 
 
-def write_plan(run, jobs, cdir):
+def write_plan(run, jobs, cdir, fluid=None):
     vpy = PY
     lc = f"{vpy} {os.path.join(HERE, 'lanecheck.py')}"
     ka = f"{vpy} {os.path.join(HERE, 'kafka_admin.py')}"
@@ -216,18 +216,28 @@ def write_plan(run, jobs, cdir):
                      + f" --name example-{shape} --known {os.path.join(LIVE, 'known-findings.tsv')}")
     lines.append("")
     # 1. 200 deeply nested records, a task manager killed midway.
+    #    State on S3 where fluid-k8s renders it (BUILD.k8s.json); every state handle
+    #    is a file (Cluster.java), so the fresh task manager reads its state from S3.
+    #    The checkpoints are deleted when the job finishes (retained on
+    #    cancellation only): the final savepoint is what stays on S3.
     ns, nt = j("nested")
     nc = row_contracts(cdir)[3]
+    nk = nt[:-len(".table.json")] + ".k8s.json"
+    nstate = "s3://flink-state/live-nested-landed"
     lines += [
-        "check nested: 200 nested records, every value read back, task manager killed midway",
+        "check nested: 200 nested records, every value read back, task manager killed midway, "
+        "restored from its checkpoint on S3",
         f"exec {ka} create nested --partitions 2",
         f"exec {lc} absent {oracle.load(nc).ident}",
         f"run --script {ns} --table {nt} --expect-rows 200 --kill-tm-after-rows 40 --timeout-s 400 "
+        f"--state-conf {nk} --expect-restore-prefix {nstate}/checkpoints/ "
         f"--expect-error \"{created(ns, oracle.load(nc).ident)}\" "
         f"--during {lc} produce --dataset schema --contract {nc} --key-col rec_key --id-col id "
         f"--topic nested --count 200 --seed 11 --rate 12 --state {st}/nested.pkl",
+        f"exec {vpy} {os.path.join(HERE, 'upgradecheck.py')} state --prefix {nstate}/savepoints --min-objects 2",
         f"exec {lc} verify --shape landed --state {st}/nested.pkl --contract {nc} --key id",
         ""]
+    lines += upgrade_plan(run, cdir, fluid)
     # 6. avro-confluent through the lane's schema registry, the oracle from the YAML.
     avs, avt = j("avro-ltz")
     avc = os.path.join(cdir, "live", "avro", "avro-ltz.fluid.yaml")
@@ -282,6 +292,50 @@ def created(script, ident):
     with open(script) as fh:
         cat = re.search(r"CREATE CATALOG `([^`]+)`", fh.read()).group(1)
     return f"fluid-flink-runner: created {cat}.{ident}"
+
+
+def upgrade_plan(run, cdir, fluid):
+    """The upgrade check (py/upgradecheck.py): version 1 of
+    contracts/upgrade runs with its rendered S3 state while a producer goes on,
+    is stopped with a savepoint once 30 rows are committed; version 2 (one
+    optional stream field more, non-breaking for fluid diff) starts from that
+    savepoint; every record produced before, during and after lands once.
+    Generated here, not EXPLAINed first: the first job creates the table."""
+    if fluid is None:
+        return []
+    vpy = PY
+    uc = f"{vpy} {os.path.join(HERE, 'upgradecheck.py')}"
+    lc = f"{vpy} {os.path.join(HERE, 'lanecheck.py')}"
+    st = os.path.join(run, "state")
+    udir = os.path.join(cdir, "live", "upgrade")
+    gen = {}
+    for v in (1, 2):
+        r, err = generate(fluid, os.path.join(udir, f"orders-v{v}.fluid.yaml"),
+                          os.path.join(run, "gen", f"upgrade-v{v}"))
+        if not r:
+            sys.exit(f"prepare: fluid refused tests/live/contracts/upgrade/orders-v{v}.fluid.yaml: {err}")
+        gen[v] = (r[0], r[1], r[1][:-len(".table.json")] + ".k8s.json")
+    (s1, t1, k1), (s2, t2, k2) = gen[1], gen[2]
+    sp = "s3://flink-state/live-upgrade-orders/savepoints"
+    return [
+        "check upgrade: stopped with a savepoint on S3, a non-breaking change started from it, "
+        "every record before, during and after landed once",
+        f"exec {uc} diff --fluid {fluid} --baseline {udir}/orders-v1.fluid.yaml "
+        f"--contract {udir}/orders-v2.fluid.yaml --out {run}/upgrade.diff.json",
+        f"exec {uc} topic --topic live-upgrade --partitions 2",
+        f"spawn upgrade-producer {lc} produce --dataset orders --table-json {t1} --key-col order_key "
+        f"--id-col event_id --topic live-upgrade --count 400 --seed 13 --rate 4 --state {st}/upgrade.pkl",
+        f"run --script {s1} --table {t1} --state-conf {k1} --stop-after-rows 30 "
+        f"--while-running upgrade-producer --savepoint-out {st}/upgrade.savepoint "
+        f"--events {st}/upgrade-1.events --timeout-s 300",
+        f"exec {uc} state --prefix {sp} --savepoint-file {st}/upgrade.savepoint --min-objects 2",
+        f"run --script {s2} --table {t2} --state-conf {k2} --from-savepoint @{st}/upgrade.savepoint "
+        f"--expect-restore-prefix {sp}/ --expect-rows 400 --events {st}/upgrade-2.events --timeout-s 400",
+        "join --timeout-s 180 upgrade-producer",
+        f"exec {uc} verify --state {st}/upgrade.pkl --table live.upgrade_orders "
+        f"--first-events {st}/upgrade-1.events --second-events {st}/upgrade-2.events",
+        f"exec {lc} verify --shape landed --state {st}/upgrade.pkl --table-json {t2} --key event_id",
+        ""]
 
 
 def _found(gdir, name):

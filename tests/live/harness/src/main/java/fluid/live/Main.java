@@ -29,7 +29,12 @@ import java.util.List;
  *     [--expect-failure] [--expect-error TEXT]
  *     [--expect-exit N] [--timeout-s S] [--set K=V]... [--during CMD...]
  * exec [--timeout-s S] CMD...  a command; a non-zero exit fails the step
+ * spawn NAME CMD...           a command in the background (e.g. a producer across two runs)
+ * join [--timeout-s S] NAME   waits for it; a non-zero exit fails the step
  * </pre>
+ * run also takes [--state-conf BUILD.k8s.json] [--stop-after-rows K] [--savepoint-out F]
+ * [--from-savepoint PATH|@F] [--expect-restore-prefix P] [--while-running NAME] [--events F]
+ * (see RunJob).
  */
 public final class Main {
     public static void main(String[] args) throws Exception {

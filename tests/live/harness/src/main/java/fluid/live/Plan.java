@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Runs a plan file: checks made of steps, one result line per check. */
@@ -15,6 +17,8 @@ final class Plan {
     private Path stateDir = Path.of("/tmp/fluid-live-state");
     private Path results;
     private Cluster cluster;
+    /** Commands started by spawn, by name, until join. */
+    private final Map<String, Process> spawned = new HashMap<>();
 
     int run(String[] args) throws Exception {
         String planFile = null;
@@ -69,6 +73,7 @@ final class Plan {
                         Files.writeString(results, res.toString());
                     }
                 }
+                stopSpawned();
                 if (ln >= lines.size()) {
                     break;
                 }
@@ -106,11 +111,15 @@ final class Plan {
                 return Main.explain(tok, sets) ? null : "Flink refused a script (see above)";
             case "exec":
                 return exec(tok);
+            case "spawn":
+                return spawn(tok);
+            case "join":
+                return join(tok);
             case "run":
                 if (cluster == null) {
                     cluster = new Cluster(catalogUri, s3);
                 }
-                return RunJob.run(cluster, tok, sets, stateDir);
+                return RunJob.run(cluster, tok, sets, stateDir, spawned);
             default:
                 return "unknown step " + cmd;
         }
@@ -144,6 +153,49 @@ final class Plan {
             out.add(cur.toString());
         }
         return out;
+    }
+
+    /** A check's spawned commands end with it (a failed step skips its join). */
+    private void stopSpawned() throws InterruptedException {
+        for (Map.Entry<String, Process> e : spawned.entrySet()) {
+            if (e.getValue().isAlive()) {
+                Main.say("stopping " + e.getKey() + ", spawned and never joined");
+                e.getValue().destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+        spawned.clear();
+    }
+
+    /** spawn NAME CMD...: start CMD in the background (steps that follow run meanwhile). */
+    private String spawn(List<String> tok) throws IOException {
+        if (tok.size() < 2) {
+            return "spawn needs NAME CMD...";
+        }
+        String name = tok.get(0);
+        if (spawned.containsKey(name)) {
+            return name + " was spawned already";
+        }
+        spawned.put(name, new ProcessBuilder(tok.subList(1, tok.size())).inheritIO().start());
+        Main.say("spawned " + name + ": " + String.join(" ", tok.subList(1, tok.size())));
+        return null;
+    }
+
+    /** join [--timeout-s S] NAME: wait for a spawned command; a non-zero exit fails the step. */
+    private String join(List<String> tok) throws InterruptedException {
+        long timeout = 300;
+        if (!tok.isEmpty() && tok.get(0).equals("--timeout-s")) {
+            timeout = Long.parseLong(tok.get(1));
+            tok = tok.subList(2, tok.size());
+        }
+        if (tok.size() != 1 || !spawned.containsKey(tok.get(0))) {
+            return "join needs the NAME of a spawned command";
+        }
+        Process p = spawned.remove(tok.get(0));
+        if (!p.waitFor(timeout, TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            return tok.get(0) + " did not end within " + timeout + " s";
+        }
+        return p.exitValue() == 0 ? null : tok.get(0) + " exited " + p.exitValue();
     }
 
     static String exec(List<String> tok) throws IOException, InterruptedException {

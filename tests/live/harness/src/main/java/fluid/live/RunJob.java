@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,14 +32,23 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * are committed (a fresh one is started; the job must restore from a
  * checkpoint), and, once the expected rows are committed, stops the job with
  * a savepoint so that the runner's --await returns with the job FINISHED.
+ *
+ * State: with --state-conf BUILD.k8s.json the job gets the flinkConfiguration
+ * that fluid-k8s rendered for its FlinkDeployment (s3:// checkpoint and
+ * savepoint locations, checkpointing mode, retention), and its savepoints go
+ * to that state.savepoints.dir; without it, local directories of this run.
+ * --stop-after-rows K stops the job with a savepoint as soon as K rows are
+ * committed (--savepoint-out writes its path), --from-savepoint starts one
+ * from such a path; --expect-restore-prefix P fails unless the job restored
+ * from a checkpoint or savepoint whose external path starts with P.
  */
 final class RunJob {
     private RunJob() {}
 
     private static int runs = 0;
 
-    static String run(Cluster cluster, List<String> args, List<String> globalSets, Path stateRoot)
-            throws Exception {
+    static String run(Cluster cluster, List<String> args, List<String> globalSets, Path stateRoot,
+            Map<String, Process> spawned) throws Exception {
         String script = null;
         String table = null;
         long expectRows = -1;
@@ -50,6 +60,13 @@ final class RunJob {
         long timeoutS = 300;
         List<String> sets = new ArrayList<>(globalSets);
         List<String> during = null;
+        Path stateConf = null;
+        long stopAfter = -1;
+        Path savepointOut = null;
+        String fromSavepoint = null;
+        String restorePrefix = null;
+        String whileRunning = null;
+        Path events = null;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
@@ -63,6 +80,13 @@ final class RunJob {
                 case "--expect-exit": expectExit = Integer.parseInt(args.get(++i)); break;
                 case "--timeout-s": timeoutS = Long.parseLong(args.get(++i)); break;
                 case "--set": sets.add(args.get(++i)); break;
+                case "--state-conf": stateConf = Path.of(args.get(++i)); break;
+                case "--stop-after-rows": stopAfter = Long.parseLong(args.get(++i)); break;
+                case "--savepoint-out": savepointOut = Path.of(args.get(++i)); break;
+                case "--from-savepoint": fromSavepoint = args.get(++i); break;
+                case "--expect-restore-prefix": restorePrefix = args.get(++i); break;
+                case "--while-running": whileRunning = args.get(++i); break;
+                case "--events": events = Path.of(args.get(++i)); break;
                 case "--during":
                     during = new ArrayList<>(args.subList(i + 1, args.size()));
                     i = args.size();
@@ -87,13 +111,42 @@ final class RunJob {
             }
         }
 
-        List<String> ra = new ArrayList<>(List.of("--await",
-                "--set", "execution.target=remote",
-                "--set", "rest.address=127.0.0.1",
-                "--set", "rest.port=" + cluster.restPort,
-                "--set", "state.checkpoints.dir=file://" + stateDir + "/checkpoints",
-                "--set", "state.savepoints.dir=file://" + stateDir + "/savepoints"));
-        for (String s : sets) {
+        Process whileProc = null;
+        if (whileRunning != null) {
+            whileProc = spawned.get(whileRunning);
+            if (whileProc == null) {
+                return "no process spawned as " + whileRunning;
+            }
+        }
+        if (fromSavepoint != null && fromSavepoint.startsWith("@")) {
+            fromSavepoint = Files.readString(Path.of(fromSavepoint.substring(1))).strip();
+        }
+        // Later --set win: local state first, then the rendered configuration,
+        // then the lane's (the 2 s checkpoint interval), then this run's.
+        List<String> conf = new ArrayList<>(List.of(
+                "execution.target=remote",
+                "rest.address=127.0.0.1",
+                "rest.port=" + cluster.restPort,
+                "state.checkpoints.dir=file://" + stateDir + "/checkpoints",
+                "state.savepoints.dir=file://" + stateDir + "/savepoints"));
+        if (stateConf != null) {
+            conf.addAll(renderedState(stateConf));
+        }
+        conf.addAll(sets);
+        if (fromSavepoint != null) {
+            conf.add("execution.savepoint.path=" + fromSavepoint);
+        }
+        String savepointDir = setting(conf, "state.savepoints.dir");
+        if (stateConf != null) {
+            say(System.nanoTime(), "state: checkpoints " + setting(conf, "state.checkpoints.dir")
+                    + ", savepoints " + savepointDir + ", interval "
+                    + setting(conf, "execution.checkpointing.interval") + ", mode "
+                    + setting(conf, "execution.checkpointing.mode") + ", retention "
+                    + setting(conf, "execution.checkpointing.externalized-checkpoint-retention")
+                    + (fromSavepoint != null ? "; starting from savepoint " + fromSavepoint : ""));
+        }
+        List<String> ra = new ArrayList<>(List.of("--await"));
+        for (String s : conf) {
             ra.add("--set");
             ra.add(s);
         }
@@ -121,6 +174,8 @@ final class RunJob {
         long lastChange = System.nanoTime();
         long checkpointsAtChange = -1;
         boolean settled = false;
+        String savepoint = null;
+        boolean runningNoted = false;
         while (runner.isAlive()) {
             if (System.nanoTime() > deadline) {
                 failure = "timed out after " + timeoutS + " s (committed rows: " + lastRows + ")";
@@ -141,6 +196,10 @@ final class RunJob {
                 st = cluster.mini.getJobStatus(job).get(10, TimeUnit.SECONDS);
             } catch (Exception e) {
                 continue;
+            }
+            if (!runningNoted && st == JobStatus.RUNNING && allRunning(cluster, job)) {
+                runningNoted = true;
+                event(events, "running", t0, "every task running");
             }
             if (during != null && duringProc == null && st == JobStatus.RUNNING && allRunning(cluster, job)) {
                 say(t0, "job running; starting: " + String.join(" ", during));
@@ -181,6 +240,35 @@ final class RunJob {
                 failure = "more rows committed than expected: " + rows + " > " + expectRows;
                 break;
             }
+            // --stop-after-rows: a savepoint midway, while the producer goes on.
+            if (stopAfter >= 0 && !stopped && rows >= stopAfter && st == JobStatus.RUNNING
+                    && allRunning(cluster, job)) {
+                if (whileProc != null && !whileProc.isAlive()) {
+                    failure = whileRunning + " ended before the job was stopped (" + rows
+                            + " rows committed): nothing would be produced during the upgrade";
+                    break;
+                }
+                try {
+                    event(events, "stopping", t0, rows + " rows committed");
+                    savepoint = cluster.mini.stopWithSavepoint(job, savepointDir, false,
+                            SavepointFormatType.CANONICAL).get(120, TimeUnit.SECONDS);
+                    event(events, "stopped", t0, "savepoint " + savepoint);
+                    say(t0, rows + " rows committed; stopped the job with savepoint " + savepoint
+                            + (whileProc != null ? " (" + whileRunning + " still running)" : ""));
+                    stopped = true;
+                } catch (Exception e) {
+                    stopTries++;
+                    say(t0, "stop-with-savepoint failed (" + stopTries + "): " + rootCause(e));
+                    if (stopTries >= 5) {
+                        failure = "could not stop the job with a savepoint";
+                        break;
+                    }
+                }
+                continue;
+            }
+            if (stopAfter >= 0) {
+                continue;
+            }
             boolean producerDone = duringProc == null ? during == null : !duringProc.isAlive();
             // --settle: the committed rows stopped changing (20 s and 3 checkpoints) short of
             // the expected count; stop anyway and leave the judgement to the next step.
@@ -197,7 +285,7 @@ final class RunJob {
                     && producerDone;
             if (ready && !stopped && st == JobStatus.RUNNING && allRunning(cluster, job)) {
                 try {
-                    String sp = cluster.mini.stopWithSavepoint(job, "file://" + stateDir + "/savepoints", false,
+                    String sp = cluster.mini.stopWithSavepoint(job, savepointDir, false,
                             SavepointFormatType.CANONICAL).get(120, TimeUnit.SECONDS);
                     say(t0, "all rows committed; stopped the job with savepoint " + sp);
                     stopped = true;
@@ -236,6 +324,9 @@ final class RunJob {
         int rc = runnerRc.get();
         long rows = cluster.committedRows(tid);
         Long restored = null;
+        String restoredPath = null;
+        boolean restoredSavepoint = false;
+        String lastCheckpointPath = null;
         long completed = -1;
         String jobState = "none";
         if (job != null) {
@@ -248,6 +339,12 @@ final class RunJob {
                     RestoredCheckpointStats r = cs.getLatestRestoredCheckpoint();
                     if (r != null) {
                         restored = r.getCheckpointId();
+                        restoredPath = r.getExternalPath();
+                        restoredSavepoint = r.getProperties().isSavepoint();
+                    }
+                    var last = cs.getHistory().getLatestCompletedCheckpoint();
+                    if (last != null) {
+                        lastCheckpointPath = last.getExternalPath();
                     }
                 }
             } catch (Exception e) {
@@ -257,8 +354,10 @@ final class RunJob {
         say(t0, "result: runner exit " + (rc == Integer.MIN_VALUE ? "none" : rc) + ", job " + jobState
                 + ", rows committed " + rows + ", snapshots " + cluster.snapshotCount(tid)
                 + ", checkpoints completed " + completed + ", restored from checkpoint "
-                + (restored == null ? "none" : restored)
-                + (killed ? ", task manager killed at " + rowsAtKill + " committed rows" : ""));
+                + (restored == null ? "none" : restored + (restoredSavepoint ? " (a savepoint)" : "")
+                        + " at " + restoredPath)
+                + (killed ? ", task manager killed at " + rowsAtKill + " committed rows" : "")
+                + (lastCheckpointPath != null ? ", last completed " + lastCheckpointPath : ""));
         if (failure != null) {
             return failure;
         }
@@ -288,10 +387,84 @@ final class RunJob {
         if (killAfter >= 0 && restored == null) {
             return "the job did not restore from a checkpoint after the task manager was killed";
         }
+        if (fromSavepoint != null && (restored == null || !restoredSavepoint
+                || !fromSavepoint.equals(restoredPath))) {
+            return "the job did not restore from savepoint " + fromSavepoint + " (restored: "
+                    + (restored == null ? "nothing" : restoredPath) + ")";
+        }
+        if (restorePrefix != null && (restoredPath == null || !restoredPath.startsWith(restorePrefix))) {
+            return "the job restored from " + (restored == null ? "nothing" : restoredPath)
+                    + ", not from a location under " + restorePrefix;
+        }
+        if (stopAfter >= 0) {
+            if (savepoint == null) {
+                return "the job was not stopped with a savepoint";
+            }
+            if (savepointOut != null) {
+                Files.writeString(savepointOut, savepoint + "\n");
+            }
+            return stateConf != null && !savepoint.startsWith(savepointDir)
+                    ? "savepoint " + savepoint + " is not under " + savepointDir : null;
+        }
         if (expectRows >= 0 && rows != expectRows && !settled) {
             return rows + " rows committed, expected " + expectRows;
         }
         return null;
+    }
+
+    /**
+     * The flinkConfiguration of the FlinkDeployment in a fluid-k8s resource list
+     * (BUILD.k8s.json of fluid generate flink), as KEY=VALUE.  The high-availability
+     * keys are left out: the MiniCluster has no Kubernetes, and a client told
+     * high-availability.type=kubernetes would look for the leader there.
+     */
+    static List<String> renderedState(Path k8sJson) throws java.io.IOException {
+        var om = new org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper();
+        var root = om.readTree(k8sJson.toFile());
+        List<String> out = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
+        for (var item : root.path("items")) {
+            if (!"FlinkDeployment".equals(item.path("kind").asText())) {
+                continue;
+            }
+            var it = item.path("spec").path("flinkConfiguration").fields();
+            while (it.hasNext()) {
+                var e = it.next();
+                String kv = e.getKey() + "=" + e.getValue().asText();
+                if (e.getKey().startsWith("high-availability.")) {
+                    skipped.add(kv);
+                } else {
+                    out.add(kv);
+                }
+            }
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException(k8sJson + " has no FlinkDeployment with a flinkConfiguration");
+        }
+        Main.say("rendered flinkConfiguration (" + k8sJson.getFileName() + "): " + String.join(", ", out)
+                + "; not applied (no Kubernetes here): " + String.join(", ", skipped));
+        return out;
+    }
+
+    /** The last KEY=VALUE of KEY in a list of settings, or null. */
+    private static String setting(List<String> conf, String key) {
+        String v = null;
+        for (String s : conf) {
+            if (s.startsWith(key + "=")) {
+                v = s.substring(key.length() + 1);
+            }
+        }
+        return v;
+    }
+
+    /** NAME=EPOCH_MS  [seconds into the run] WHAT, appended to the events file. */
+    private static void event(Path events, String name, long t0, String what) throws java.io.IOException {
+        if (events == null) {
+            return;
+        }
+        Files.writeString(events, String.format("%s=%d\t[%.1fs] %s%n", name, System.currentTimeMillis(),
+                        (System.nanoTime() - t0) / 1e9, what),
+                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
     }
 
     /** N, or @FILE:KEY: the KEY=N line of a properties file (lanecheck.py writes it). */
