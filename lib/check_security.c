@@ -197,7 +197,7 @@ store_check(struct chk *c, struct chk_loc *l, json_t *tls, const char *key,
 	struct chk_loc_mark m = chk_loc_mark(l);
 	json_t *st = chk_get_obj(c, l, tls, key, false), *ir;
 	const char *ignored[8], *path, *type, *pw, *kpw = NULL;
-	bool keystore = strcmp(key, "keystore") == 0;
+	bool keystore = strcmp(key, "keystore") == 0, lit;
 
 	if (st == NULL) {
 		if (json_object_get(tls, key) != NULL &&
@@ -206,7 +206,8 @@ store_check(struct chk *c, struct chk_loc *l, json_t *tls, const char *key,
 		return NULL;
 	}
 	chk_loc_key(l, key);
-	if (literal_keys(c, l, st, store_literals, NULL, ignored, 8) > 0)
+	lit = literal_keys(c, l, st, store_literals, NULL, ignored, 8) > 0;
+	if (lit)
 		*ok = false;
 	*ok &= chk_only_keys_except(c, l, st, keystore ? keystore_keys :
 	    truststore_keys, ignored) == 0;
@@ -235,8 +236,8 @@ store_check(struct chk *c, struct chk_loc *l, json_t *tls, const char *key,
 		    "(Kafka refuses one)%s", key, keystore ? ": an encrypted "
 		    "key's password is keyPasswordEnv" : "");
 		*ok = false;
-	} else if (keystore && strcmp(type, "PEM") != 0 && pw == NULL &&
-	    json_object_get(st, "passwordEnv") == NULL) {
+	} else if (keystore && !lit && strcmp(type, "PEM") != 0 &&
+	    pw == NULL && json_object_get(st, "passwordEnv") == NULL) {
 		chk_err_at(c, l, NULL, "a %s keystore needs passwordEnv, the "
 		    "variable that holds its password", type);
 		*ok = false;
@@ -293,13 +294,16 @@ sasl_check(struct chk *c, struct chk_loc *l, json_t *sec, bool *ok,
 	struct chk_loc_mark m = chk_loc_mark(l);
 	json_t *sasl = chk_get_obj(c, l, sec, "sasl", true), *ir;
 	const char *ignored[8], *mech, *user, *pass, *jaas;
+	bool lit;
 
 	if (sasl == NULL) {
 		*ok = false;
 		return NULL;
 	}
 	chk_loc_key(l, "sasl");
-	if (literal_keys(c, l, sasl, sasl_literals, NULL, ignored, 8) > 0)
+	/* A credential by value is the error: not also a missing name. */
+	lit = literal_keys(c, l, sasl, sasl_literals, NULL, ignored, 8) > 0;
+	if (lit)
 		*ok = false;
 	*ok &= chk_only_keys_except(c, l, sasl, sasl_keys, ignored) == 0;
 	mech = chk_get_enum(c, l, sasl, "mechanism", true, mechanisms);
@@ -318,14 +322,15 @@ sasl_check(struct chk *c, struct chk_loc *l, json_t *sec, bool *ok,
 		    "jaasConfigEnv", jaas);
 	} else if (json_object_get(sasl, "usernameEnv") == NULL &&
 	    json_object_get(sasl, "passwordEnv") == NULL) {
-		chk_err_at(c, l, NULL, "needs usernameEnv and passwordEnv, or "
-		    "jaasConfigEnv: the environment variables of the pod "
-		    "that hold the credential");
+		if (!lit)
+			chk_err_at(c, l, NULL, "needs usernameEnv and "
+			    "passwordEnv, or jaasConfigEnv: the environment "
+			    "variables of the pod that hold the credential");
 		*ok = false;
 		ir = json_pack("{s:s?}", "mechanism", mech);
 	} else {
-		user = env_name(c, l, sasl, "usernameEnv", true, ok, vars);
-		pass = env_name(c, l, sasl, "passwordEnv", true, ok, vars);
+		user = env_name(c, l, sasl, "usernameEnv", !lit, ok, vars);
+		pass = env_name(c, l, sasl, "passwordEnv", !lit, ok, vars);
 		ir = json_pack("{s:s?, s:s?, s:s?}", "mechanism", mech,
 		    "usernameEnv", user, "passwordEnv", pass);
 	}
