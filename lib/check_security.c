@@ -414,7 +414,7 @@ chk_security_check(struct chk *c, struct chk_loc *l, json_t *flink,
 {
 	struct chk_loc_mark m = chk_loc_mark(l);
 	json_t *sec, *vars, *ir, *sasl = NULL, *tls = NULL, *refs;
-	const char *proto;
+	const char *proto, *ignored[8];
 	bool ok = true, is_sasl, is_tls;
 
 	if ((sec = json_object_get(src, "security")) == NULL ||
@@ -423,7 +423,8 @@ chk_security_check(struct chk *c, struct chk_loc *l, json_t *flink,
 	if ((sec = chk_get_obj(c, l, src, "security", false)) == NULL)
 		return false;
 	chk_loc_key(l, "security");
-	ok = chk_only_keys(c, l, sec, security_keys) == 0;
+	ok = literal_keys(c, l, sec, sasl_literals, NULL, ignored, 8) == 0;
+	ok &= chk_only_keys_except(c, l, sec, security_keys, ignored) == 0;
 	proto = chk_get_enum(c, l, sec, "protocol", true, protocols);
 	if (proto == NULL) {
 		chk_loc_reset(l, m);
