@@ -37,7 +37,7 @@ LIB_SRCS = lib/xalloc.c lib/diag.c lib/jptr.c lib/yload.c lib/yemit.c \
 	lib/atomic.c lib/outdir.c lib/url.c lib/check.c lib/check_util.c \
 	lib/check_schema.c lib/check_stream.c lib/check_expose.c \
 	lib/check_mapping.c lib/sqlq.c lib/sqlgen.c lib/utf8.c \
-	lib/sqllex.c \
+	lib/sqllex.c lib/check_security.c lib/sqlgen_security.c \
 	lib/stage_resolve.c lib/stage_check.c lib/stage_sqlgen.c \
 	lib/k8s_render.c lib/k8s_plan.c lib/stage_k8s.c lib/pipeline.c \
 	lib/allow.c lib/diff.c lib/kube.c lib/kube_drift.c lib/odcs.c lib/net.c lib/verify.c

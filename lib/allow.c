@@ -654,9 +654,14 @@ loopback(const char *h)
 	return strcmp(h, "localhost") == 0 || ipclass(h) == IP_LOOPBACK;
 }
 
-bool
-allow_secret_ref(const struct allow *a, enum allow_cmd cmd,
-    const char *name, const char *s, char **why)
+/*
+ * The pairing of a variable with a host, for a credential of what
+ * ("catalog": catalogAuth; "Kafka": source.security) the contract
+ * names in where.
+ */
+static bool
+secret_ref(const struct allow *a, enum allow_cmd cmd, const char *what,
+    const char *where, const char *name, const char *s, char **why)
 {
 	const struct allow_entries *e = &a->list[ALLOW_SECRET_REF];
 	const char *w, *at;
@@ -665,12 +670,13 @@ allow_secret_ref(const struct allow *a, enum allow_cmd cmd,
 	size_t i;
 
 	if (name == NULL || !env_name(name))
-		return say(why, xasprintf("the catalog credential is not "
-		    "allowed: catalogAuth does not name an environment "
-		    "variable"));
+		return say(why, xasprintf("the %s credential is not "
+		    "allowed: %s does not name an environment "
+		    "variable", what, where));
 	if ((h = allow_host_normalize(s, &w)) == NULL)
-		return say(why, xasprintf("catalog credential '%s' is not "
-		    "allowed: the URL or host it is sent to %s", name, w));
+		return say(why, xasprintf("%s credential '%s' is not "
+		    "allowed: the URL or host it is sent to %s", what, name,
+		    w));
 	/* verify sends from the operator's own machine. */
 	if (cmd == ALLOW_CMD_VERIFY && loopback(h)) {
 		free(h);
@@ -692,12 +698,28 @@ allow_secret_ref(const struct allow *a, enum allow_cmd cmd,
 	}
 	if (!ok) {
 		ent = xasprintf("%s@%s", name, h);
-		say(why, refusal(a, ALLOW_SECRET_REF, ent, "catalog credential "
-		    "'%s' may not be sent to '%s'", name, h));
+		say(why, refusal(a, ALLOW_SECRET_REF, ent, "%s credential "
+		    "'%s' may not be sent to '%s'", what, name, h));
 		free(ent);
 	}
 	free(h);
 	return ok;
+}
+
+bool
+allow_secret_ref(const struct allow *a, enum allow_cmd cmd,
+    const char *name, const char *s, char **why)
+{
+	return secret_ref(a, cmd, "catalog", "catalogAuth", name, s, why);
+}
+
+bool
+allow_source_secret_ref(const struct allow *a, const char *name,
+    const char *broker, char **why)
+{
+	/* Only apply checks it, and the pod is where loopback is. */
+	return secret_ref(a, ALLOW_CMD_APPLY, "Kafka", "source.security",
+	    name, broker, why);
 }
 
 /* --- a build's own SQL ------------------------------------------------- */
@@ -823,6 +845,28 @@ brokers(const struct allow *a, const struct allow_target *t,
 	free(list.v);
 }
 
+/* Every Kafka variable with every broker, which all receive it. */
+static void
+source_pairing(const struct allow *a, const struct allow_targets *t,
+    struct allow_refusals *r)
+{
+	struct allow_entries list;
+	char *why = NULL;
+	size_t i, j;
+
+	if (t->bootstrap_servers.value == NULL || t->nsource_secrets == 0)
+		return;
+	split(&list, t->bootstrap_servers.value);
+	for (i = 0; i < t->nsource_secrets; i++)
+		for (j = 0; j < list.n; j++)
+			if (!allow_source_secret_ref(a,
+			    t->source_secrets[i].value, list.v[j], &why))
+				add(r, &t->source_secrets[i], why);
+	for (j = 0; j < list.n; j++)
+		free(list.v[j]);
+	free(list.v);
+}
+
 static void
 https_only(const struct allow_target *t, struct allow_refusals *r)
 {
@@ -895,6 +939,7 @@ allow_check(const struct allow *a, enum allow_cmd cmd,
 	for (i = 0; i < t->nendpoints; i++)
 		host(a, cmd, &t->endpoints[i], r);
 	brokers(a, &t->bootstrap_servers, r);
+	source_pairing(a, t, r);
 	host(a, cmd, &t->schema_registry, r);
 	if (t->sql.value != NULL)
 		CHECK(allow_contract_sql(a, t->product ? t->product : "",

@@ -133,6 +133,14 @@ bool	allow_host(const struct allow *, const char *url_or_host,
 bool	allow_secret_ref(const struct allow *, enum allow_cmd,
 	    const char *name, const char *url_or_host, char **why);
 /*
+ * The same for a variable of parameters.flink.source.security, which
+ * the Kafka client in the pod sends to (or uses with) broker, one
+ * host:port of bootstrapServers: NAME@host or a bare NAME, loopback
+ * included (only apply checks it).
+ */
+bool	allow_source_secret_ref(const struct allow *, const char *name,
+	    const char *broker, char **why);
+/*
  * A build's own SQL: an entry product/build@sha256:<digest of sql>,
  * product/build or product.  The refusal asks for the pinned entry.
  */
@@ -173,6 +181,9 @@ struct allow_targets {
 	const struct allow_target *endpoints;	/* s3.endpoint and other */
 	size_t			 nendpoints;	/* host-bearing properties */
 	struct allow_target	 bootstrap_servers; /* host:port,... */
+	/* The Kafka variables' NAMEs, each paired with every broker. */
+	const struct allow_target *source_secrets;
+	size_t			 nsource_secrets;
 	struct allow_target	 schema_registry;
 	const char		*product, *build;
 	struct allow_target	 sql;		/* the build's own SQL */

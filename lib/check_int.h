@@ -6,6 +6,7 @@
  *	check_util.c     locations, messages, key and value helpers
  *	check_schema.c   column lists -> struct ty trees
  *	check_stream.c   properties.stream and parameters.flink
+ *	check_security.c parameters.flink.source.security: TLS and SASL
  *	check_expose.c   the expose binding: catalog, table, partitions
  *	check_mapping.c  output columns: paths, binding, nullability -> IR
  *
@@ -263,6 +264,17 @@ struct chk_scol *chk_stream_col(const struct chk_stream *, const char *name);
  * stream unusable?  A reference to it is then not reported again.
  */
 bool	 chk_stream_unknown(const struct chk_stream *, const char *name);
+
+/* check_security.c */
+/*
+ * src.security (l at the source): the protocol, SASL and TLS, every
+ * credential a named variable of the pod.  servers is the checked
+ * bootstrapServers (NULL when refused), for the clear-text warnings;
+ * flink's deployment.secretRefs must feed the variables.  Adds
+ * "security" to source_ir when declared; false after errors.
+ */
+bool	 chk_security_check(struct chk *, struct chk_loc *, json_t *flink,
+	    json_t *src, const char *servers, json_t *source_ir);
 
 /* check_expose.c */
 /*

@@ -21,7 +21,7 @@ static const char *const key_keys[] = { "format", "schema", "prefix", NULL };
 static const char *const meta_keys[] = { "name", "from", NULL };
 static const char *const source_keys[] = {
 	"bootstrapServers", "groupId", "startupMode", "schemaRegistryUrl",
-	NULL
+	"security", NULL
 };
 static const char *const event_keys[] = { "column", "delaySeconds", NULL };
 /* Flink's DAY TO SECOND interval has two digits of days by default. */
@@ -566,9 +566,13 @@ source_check(struct chk *c, struct chk_loc *l, json_t *flink,
 	}
 	if (servers == NULL || group == NULL || (need_registry && !reg))
 		ok = false;
-	json_object_set_new(ir, "source", json_pack("{s:s?, s:s?, s:s, s:s?}",
-	    "bootstrapServers", servers, "groupId", group, "startupMode",
-	    mode ? mode : "group-offsets", "schemaRegistryUrl", reg));
+	copy = json_pack("{s:s?, s:s?, s:s, s:s?}", "bootstrapServers",
+	    servers, "groupId", group, "startupMode", mode ? mode :
+	    "group-offsets", "schemaRegistryUrl", reg);
+	/* TLS and SASL: check_security.c. */
+	ok &= chk_security_check(c, l, flink, src, servers != NULL &&
+	    servers_ok(servers) ? servers : NULL, copy);
+	json_object_set_new(ir, "source", copy);
 	chk_loc_reset(l, m);
 	return ok;
 }

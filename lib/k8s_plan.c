@@ -148,15 +148,18 @@ targets(const char *id, const json_t *cb)
 	const json_t *var = json_object_get(auth, type != NULL &&
 	    strcmp(type, "oauth2") == 0 ? "credentialEnv" : "tokenEnv");
 
-	return json_pack("{s:s?, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?}",
-	    "build", id,
+	return json_pack("{s:s?, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?, "
+	    "s:O*}", "build", id,
 	    "catalog", json_object_get(cat, "uri"),
 	    "tokenEndpoint", json_object_get(auth, "oauth2ServerUri"),
 	    "catalogAuth", var,
 	    "hosts", json_object_get(cat, "hosts"),
 	    "bootstrapServers", json_object_get(src, "bootstrapServers"),
 	    "schemaRegistryUrl", json_object_get(src, "schemaRegistryUrl"),
-	    "sql", json_object_get(cb, "sql"));
+	    "sql", json_object_get(cb, "sql"),
+	    /* The Kafka credential variables (source.security). */
+	    "sourceSecretRefs", json_object_get(json_object_get(src,
+	    "security"), "variables"));
 }
 
 json_t *

@@ -24,6 +24,7 @@
 #include <strings.h>
 
 #include "sqlgen.h"
+#include "sqlgen_security.h"
 #include "sqllex.h"
 #include "sqlq.h"
 #include "types.h"
@@ -602,6 +603,10 @@ source(struct gen *g, const json_t *st)
 	option(g, "properties.bootstrap.servers", str(src,
 	    "bootstrapServers"), &first);
 	option(g, "properties.group.id", str(src, "groupId"), &first);
+	/* TLS and SASL, credentials as references: sqlgen_security.c. */
+	if (sqlgen_security(&g->out, json_object_get(src, "security"),
+	    &first) == -1)
+		fail(g, "the Kafka security settings");
 	option(g, "scan.startup.mode", str(src, "startupMode"), &first);
 	if (streq(str(src, "startupMode"), "group-offsets"))
 		/* A new group has no committed offsets: start at the

@@ -159,7 +159,7 @@ apply_check_allow(const json_t *plan, const char *path, struct diags *d)
 	struct allow al;
 	struct allow_refusals r;
 	struct allow_targets t;
-	struct allow_target *sec, *ep;
+	struct allow_target *sec, *ep, *kv;
 	json_t *b, *fd, *tg, *v, *h, *pod;
 	const char *id, *url;
 	size_t i, j, n;
@@ -230,10 +230,21 @@ apply_check_allow(const json_t *plan, const char *path, struct diags *d)
 		t.build = id;
 		t.sql = (struct allow_target){ apply_str(tg, "sql", NULL),
 		    "properties.sql" };
+		/* Each Kafka credential variable, paired with every broker. */
+		kv = xcalloc(json_array_size(json_object_get(tg,
+		    "sourceSecretRefs")) + 1, sizeof(*kv));
+		n = 0;
+		json_array_foreach(json_object_get(tg, "sourceSecretRefs"), j,
+		    v)
+			kv[n++] = (struct allow_target){ json_string_value(v),
+			    "source.security" };
+		t.source_secrets = kv;
+		t.nsource_secrets = n;
 		allow_check(&al, ALLOW_CMD_APPLY, &t, &r);
 		apply_refusals(&r, path, id, d);
 		free(sec);
 		free(ep);
+		free(kv);
 	}
 	allow_refusals_release(&r);
 	allow_release(&al);

@@ -77,6 +77,11 @@ CP="$LIVE_HERE/harness/target/live-harness.jar:$(cat "$LIVE_CP/flink.classpath")
 # The generated catalogs say 'token' = 'env:ICEBERG_TOKEN' only with
 # catalogAuth, which the lane's plain-http catalog cannot have; set anyway.
 export ICEBERG_TOKEN=unused-by-the-lane
+# The sasl check's SCRAM user and a wrong password: the job reads them from
+# its environment, as a pod from its Secret; random, so that the check's grep
+# for them means something.
+LIVE_KAFKA_PASSWORD=$(openssl rand -hex 16) LIVE_KAFKA_WRONG_PASSWORD=$(openssl rand -hex 16)
+export LIVE_KAFKA_USER=fluid-live-kafka LIVE_KAFKA_PASSWORD LIVE_KAFKA_WRONG_PASSWORD
 # Flink's S3 filesystem (flink-s3-fs-hadoop) as a plugin, where the image has
 # it (plugins/s3-fs-hadoop/): the harness loads it for s3:// state.
 export FLINK_PLUGINS_DIR=${LIVE_PLUGINS:?}

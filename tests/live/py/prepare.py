@@ -149,6 +149,7 @@ def main():
     only = os.environ.get("LIVE_ONLY")
     if not only or "verify" in only.split(","):
         verify_check.append_plan(run, os.path.abspath(fluid))
+    sasl_plan(run, os.path.abspath(fluid), cdir)
     acc = sum(1 for l in gen_tsv if "\taccepted\t" in l)
     print(f"prepare: {len(gen_tsv)} contracts generated, fluid accepted {acc}")
 
@@ -336,6 +337,76 @@ def upgrade_plan(run, cdir, fluid):
         f"--first-events {st}/upgrade-1.events --second-events {st}/upgrade-2.events",
         f"exec {lc} verify --shape landed --state {st}/upgrade.pkl --table-json {t2} --key event_id",
         ""]
+
+
+def sasl_plan(run, fluid, cdir):
+    """The sasl check: the landed example over SASL_SSL (SCRAM-SHA-512, the
+    lane's CA), its credentials from the environment; a wrong password fails
+    the job; no password in the SQL, the plan's resources, the logs or the
+    outputs.  The CA and the broker's keystore are made first, whatever
+    LIVE_ONLY says: the broker's SASL_SSL listener needs them to start."""
+    sc = os.path.join(HERE, "sasl_check.py")
+    subprocess.run([PY, sc, "tls", "--run", run], check=True, timeout=180)
+    only = os.environ.get("LIVE_ONLY")
+    if only and "sasl" not in only.split(","):
+        return
+    ex = os.path.join(cdir, "examples")
+    with open(os.path.join(LIVE, "contracts", "sasl", "security.yaml")) as fh:
+        sec = "".join(l for l in fh if not l.startswith("#"))
+    with open(os.path.join(ex, "fragments", "streams", "orders.yaml")) as fh:
+        frag = fh.read()
+    with open(os.path.join(ex, "fragments", "streams", "orders-sasl.yaml"), "w") as fh:
+        fh.write(frag.replace("\ntopic: orders\n", "\ntopic: orders_sasl\n"))
+    with open(os.path.join(ex, "landed", "orders-landed.fluid.yaml")) as fh:
+        landed = fh.read()
+    g = os.path.join(run, "gen")
+    made = {}
+    for name, pw in (("sasl", "LIVE_KAFKA_PASSWORD"), ("sasl-wrong", "LIVE_KAFKA_WRONG_PASSWORD")):
+        ind = " " * 12
+        block = "".join(ind + l + "\n" for l in sec.replace("@CA@", os.path.join(run, "tls", "ca.pem"))
+                        .replace("@PASSWORD_ENV@", pw).strip("\n").split("\n"))
+        t = (landed.replace("bootstrapServers: 127.0.0.1:9092", "bootstrapServers: 127.0.0.1:9094")
+             .replace("../fragments/streams/orders.yaml", "../fragments/streams/orders-sasl.yaml")
+             .replace("table: orders_landed", f"table: orders_{name.replace('-', '_')}")
+             .replace("groupId: forge-commerce-orders-landed-v1\n",
+                      f"groupId: live-orders-{name}\n" + block))
+        if "protocol: SASL_SSL" not in t or "9094" not in t:
+            sys.exit(f"prepare: the {name} contract did not take the edit")
+        p = os.path.join(ex, "landed", f"orders-{name}.fluid.yaml")
+        with open(p, "w") as fh:
+            fh.write(t)
+        r, err = generate(fluid, p, os.path.join(g, name))
+        if not r:
+            sys.exit(f"prepare: fluid refused the {name} contract: {err}")
+        # The plan's resources (ConfigMap, FlinkDeployment), for the grep.
+        subprocess.run([fluid, "plan", "--mode", "dry-run", "--out", os.path.join(g, name, "plan.json"), p],
+                       check=True, capture_output=True, timeout=60)
+        made[name] = r
+    (s, t), (ws, wt) = made["sasl"], made["sasl-wrong"]
+    st = os.path.join(run, "state")
+    ka = f"{PY} {os.path.join(HERE, 'kafka_admin.py')}"
+    lc = f"{PY} {os.path.join(HERE, 'lanecheck.py')}"
+    ca = os.path.join(run, "tls", "ca.pem")
+    cred = "--user-env LIVE_KAFKA_USER --password-env LIVE_KAFKA_PASSWORD"
+    lines = [
+        "check sasl: the landed example reads Kafka over SASL_SSL (SCRAM-SHA-512, the lane's CA), "
+        "credentials from the environment; a wrong password fails the job; no password anywhere",
+        f"exec {PY} {sc} scram {cred}",
+        f"exec {ka} create orders_sasl --partitions 2",
+        f"exec {PY} {sc} produce {cred} --ca {ca} -- --dataset orders --table-json {t} "
+        f"--key-col order_key --id-col event_id --topic orders_sasl --count 60 --seed 13 "
+        f"--state {st}/sasl.pkl",
+        f"run --script {s} --table {t} --expect-rows @{st}/sasl.pkl.counts:landed --settle --timeout-s 300",
+        f"exec {lc} verify --shape landed --state {st}/sasl.pkl --table-json {t} --key event_id "
+        f"--name sasl-landed --known {os.path.join(LIVE, 'known-findings.tsv')}",
+        f"run --script {ws} --table {wt} --expect-failure --expect-error \"Authentication failed\" "
+        f"--set restart-strategy.fixed-delay.attempts=1 --timeout-s 240",
+        # Everything of the run: the SQL and the plans (gen/), the contracts,
+        # every log so far, the results, the job's state, Kafka's data.
+        f"exec {PY} {sc} nosecret --env LIVE_KAFKA_PASSWORD --env LIVE_KAFKA_WRONG_PASSWORD -- {run}",
+        ""]
+    with open(os.path.join(run, "plan.txt"), "a") as fh:
+        fh.write("\n".join(lines) + "\n")
 
 
 def _found(gdir, name):

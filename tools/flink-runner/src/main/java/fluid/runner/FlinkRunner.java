@@ -132,7 +132,7 @@ public final class FlinkRunner {
         return new FlinkRunner(out, err, environments).runArgs(args);
     }
 
-    private static final class Failure extends Exception {
+    static final class Failure extends Exception {
         final int status;
 
         Failure(int status, String msg) {
@@ -257,6 +257,12 @@ public final class FlinkRunner {
             no++;
             String where = "statement " + no + " (" + firstLine(stmt) + ")";
             Operation op = parse(internal, stmt, where);
+            if (op instanceof CreateTableOperation
+                    && KafkaSecrets.hasReferences(((CreateTableOperation) op).getCatalogTable().getOptions())) {
+                // The Kafka source's credentials, from the pod's environment.
+                createResolved(internal, (CreateTableOperation) op, where, System::getenv);
+                continue;
+            }
             try {
                 if (op instanceof SetOperation) {
                     SetOperation set = (SetOperation) op;
@@ -371,6 +377,38 @@ public final class FlinkRunner {
             throw new Failure(FAILED, "interrupted while waiting for the job");
         } catch (ExecutionException e) {
             throw new Failure(FAILED, "job " + client.get().getJobID() + " failed: " + describe(e));
+        }
+    }
+
+    /**
+     * Runs a CREATE TEMPORARY TABLE whose options hold ${fluid:env:NAME}
+     * references (see KafkaSecrets) with each replaced by its variable's value
+     * in env: the parsed operation is copied with the resolved options and run
+     * as an operation, so the value is never in SQL text. Only a temporary
+     * table, which lives in this session alone: a catalog would store it.
+     */
+    static void createResolved(TableEnvironmentInternal tEnv, CreateTableOperation op, String where,
+            Function<String, String> env) throws Failure {
+        if (!op.isTemporary()) {
+            throw new Failure(REJECTED, where + ": ${fluid:env:...} references are resolved only in a "
+                    + "TEMPORARY table: a catalog would store the credential");
+        }
+        Map<String, String> resolved;
+        try {
+            resolved = KafkaSecrets.resolve(op.getCatalogTable().getOptions(), env);
+        } catch (KafkaSecrets.RefException e) {
+            throw new Failure(e.environment ? USAGE : REJECTED, where + ": " + e.getMessage());
+        }
+        try {
+            tEnv.executeInternal(new CreateTableOperation(op.getTableIdentifier(),
+                    op.getCatalogTable().copy(resolved), op.isIgnoreIfExists(), true)).await();
+        } catch (Throwable t) {
+            // Flink's message may quote the options: say only what failed.
+            if (t instanceof VirtualMachineError) {
+                throw (VirtualMachineError) t;
+            }
+            throw new Failure(REJECTED, where + ": Flink refused the table with its resolved options ("
+                    + t.getClass().getName() + ")");
         }
     }
 

@@ -1,0 +1,189 @@
+/*
+ * sqlgen_security.c - parameters.flink.source.security as the Kafka
+ * connector's properties.* options (see sqlgen_security.h).
+ *
+ * fluid-sqlgen reads whatever JSON follows a "check" stage, so the IR
+ * is judged again here, by the rules fluid-check applies: a variable
+ * must be a plain name (so a reference can neither close early nor
+ * name something else), a path a plain absolute path, every word one
+ * of the lists.  Hostname verification is written explicitly ("https"
+ * is Kafka's default too), so that no later default can turn it off.
+ */
+#include <string.h>
+
+#include "path.h"
+#include "sqlgen_security.h"
+#include "sqlq.h"
+
+static const char *
+str(const json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+static bool
+one_of(const char *s, const char *const *words)
+{
+	size_t i;
+
+	for (i = 0; s != NULL && words[i] != NULL; i++)
+		if (strcmp(s, words[i]) == 0)
+			return true;
+	return false;
+}
+
+static bool
+var_ok(const char *s)
+{
+	return s != NULL && strlen(s) <= 128 && path_is_ident(s);
+}
+
+/* What check_security.c's pod_path_ok() admits, by its characters. */
+static bool
+path_ok(const char *s)
+{
+	const char *p;
+
+	if (s == NULL || s[0] != '/' || strstr(s, "/./") != NULL ||
+	    strstr(s, "/../") != NULL || strstr(s, "//") != NULL)
+		return false;
+	for (p = s; *p != '\0'; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("._-/", *p) != NULL))
+			return false;
+	return true;
+}
+
+static void
+option(struct sb *out, const char *key, const char *value, int *first)
+{
+	sb_adds(out, *first ? "\n  " : ",\n  ");
+	*first = 0;
+	sqlq_literal(out, key);
+	sb_adds(out, " = ");
+	sqlq_literal(out, value);
+}
+
+/* ${fluid:env:NAME} in sb (emptied first). */
+static void
+ref(struct sb *sb, const char *name)
+{
+	sb_truncate(sb, 0);
+	sb_adds(sb, SQLGEN_REF_OPEN);
+	sb_adds(sb, name);
+	sb_addc(sb, '}');
+}
+
+static int
+jaas(struct sb *out, const json_t *sasl, int *first)
+{
+	const char *mech = str(sasl, "mechanism"), *u, *p, *j;
+	struct sb v;
+
+	sb_init(&v);
+	if ((j = str(sasl, "jaasConfigEnv")) != NULL) {
+		if (!var_ok(j))
+			return sb_release(&v), -1;
+		/* The whole line, as the variable holds it. */
+		ref(&v, j);
+	} else {
+		u = str(sasl, "usernameEnv");
+		p = str(sasl, "passwordEnv");
+		if (!var_ok(u) || !var_ok(p))
+			return sb_release(&v), -1;
+		/*
+		 * Each reference inside a JAAS string: the runner escapes
+		 * the value as JAAS reads it (\\ and \").
+		 */
+		sb_adds(&v, strcmp(mech, "PLAIN") == 0 ?
+		    "org.apache.kafka.common.security.plain.PlainLoginModule" :
+		    "org.apache.kafka.common.security.scram.ScramLoginModule");
+		sb_adds(&v, " required username=\"" SQLGEN_REF_OPEN);
+		sb_adds(&v, u);
+		sb_adds(&v, "}\" password=\"" SQLGEN_REF_OPEN);
+		sb_adds(&v, p);
+		sb_adds(&v, "}\";");
+	}
+	option(out, "properties.sasl.jaas.config", v.buf, first);
+	sb_release(&v);
+	return 0;
+}
+
+/* truststore or keystore (which) of tls. */
+static int
+store(struct sb *out, const json_t *st, const char *which, int *first)
+{
+	static const char *const types[] = { "PKCS12", "JKS", "PEM", NULL };
+	const char *path = str(st, "path"), *type = str(st, "type");
+	const char *pw = str(st, "passwordEnv"), *kpw = str(st,
+	    "keyPasswordEnv");
+	struct sb k, v;
+
+	if (st == NULL || json_is_null(st))
+		return 0;
+	if (!path_ok(path) || !one_of(type, types) ||
+	    (pw != NULL && !var_ok(pw)) || (kpw != NULL && !var_ok(kpw)))
+		return -1;
+	sb_init(&k);
+	sb_init(&v);
+	sb_addf(&k, "properties.ssl.%s.location", which);
+	option(out, k.buf, path, first);
+	sb_truncate(&k, 0);
+	sb_addf(&k, "properties.ssl.%s.type", which);
+	option(out, k.buf, type, first);
+	if (pw != NULL) {
+		sb_truncate(&k, 0);
+		sb_addf(&k, "properties.ssl.%s.password", which);
+		ref(&v, pw);
+		option(out, k.buf, v.buf, first);
+	}
+	if (kpw != NULL) {
+		ref(&v, kpw);
+		option(out, "properties.ssl.key.password", v.buf, first);
+	}
+	sb_release(&k);
+	sb_release(&v);
+	return 0;
+}
+
+int
+sqlgen_security(struct sb *out, const json_t *sec, int *first)
+{
+	static const char *const protocols[] = { "PLAINTEXT", "SSL",
+	    "SASL_PLAINTEXT", "SASL_SSL", NULL };
+	static const char *const mechanisms[] = { "PLAIN", "SCRAM-SHA-256",
+	    "SCRAM-SHA-512", NULL };
+	const char *proto = str(sec, "protocol");
+	const json_t *sasl = json_object_get(sec, "sasl");
+	const json_t *tls = json_object_get(sec, "tls");
+	bool is_sasl, is_tls;
+
+	if (sec == NULL || json_is_null(sec))
+		return 0;
+	if (!one_of(proto, protocols))
+		return -1;
+	is_sasl = strncmp(proto, "SASL_", 5) == 0;
+	is_tls = strcmp(proto, "SSL") == 0 || strcmp(proto, "SASL_SSL") == 0;
+	if (is_sasl != json_is_object(sasl) || (!is_tls && tls != NULL &&
+	    !json_is_null(tls)))
+		return -1;
+	option(out, "properties.security.protocol", proto, first);
+	if (is_sasl) {
+		if (!one_of(str(sasl, "mechanism"), mechanisms))
+			return -1;
+		option(out, "properties.sasl.mechanism", str(sasl,
+		    "mechanism"), first);
+		if (jaas(out, sasl, first) == -1)
+			return -1;
+	}
+	if (is_tls) {
+		if (store(out, json_object_get(tls, "truststore"),
+		    "truststore", first) == -1 ||
+		    store(out, json_object_get(tls, "keystore"), "keystore",
+		    first) == -1)
+			return -1;
+		option(out, "properties.ssl.endpoint.identification.algorithm",
+		    "https", first);
+	}
+	return 0;
+}
