@@ -162,6 +162,8 @@ chk_cdc_stream(struct chk *c, struct chk_loc *l, json_t *props,
 		if (!json_is_object(landing)) {
 			chk_err(c, l, "must be a mapping {mode, "
 			    "operationColumn}");
+			json_object_set_new(s->ir, "changes", json_pack(
+			    "{s:s, s:n}", "format", fmt, "landing"));
 			chk_loc_reset(l, m);
 			return false;
 		}
@@ -169,6 +171,9 @@ chk_cdc_stream(struct chk *c, struct chk_loc *l, json_t *props,
 		mode = chk_get_enum(c, l, landing, "mode", true, modes);
 		opcol = chk_get_str(c, l, landing, "operationColumn", false);
 		if (mode == NULL) {
+			/* Still a change stream: its expose is not judged. */
+			json_object_set_new(s->ir, "changes", json_pack(
+			    "{s:s, s:n}", "format", fmt, "landing"));
 			chk_loc_reset(l, m);
 			return false;
 		}
@@ -414,6 +419,9 @@ chk_cdc_build(struct chk *c, struct chk_loc *l, json_t *props,
 	char *save = c->build;
 	bool ok = true;
 
+	/* A refused landing (reported) says nothing about the expose. */
+	if (ch != NULL && landing == NULL)
+		return false;
 	c->build = "";
 	ok = expose_part(c, x, xi, landing, json_string_value(
 	    json_object_get(ch, "operationColumn")), schema, xbad, table);
