@@ -1104,7 +1104,10 @@ expose_both(struct diff *x, json_t *ot, json_t *nt)
 		    "a partition change needs an Iceberg migration");
 		reset(x, m);
 	}
-	if (!json_equal(json_object_get(ot, "primaryKey"),
+	/* json_equal() of two NULLs is false: no key on either side. */
+	if ((json_object_get(ot, "primaryKey") != NULL ||
+	    json_object_get(nt, "primaryKey") != NULL) &&
+	    !json_equal(json_object_get(ot, "primaryKey"),
 	    json_object_get(nt, "primaryKey"))) {
 		both_key(x, "contract");
 		both_key(x, "primaryKey");
