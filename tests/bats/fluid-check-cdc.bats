@@ -193,6 +193,15 @@ EOF
 	    '^is for change streams landed as upsert'
 }
 
+@test "cdc: a landing that is no mapping is refused" {
+	drop '        mode: upsert'
+	subst '      landing:' '      landing: upsert'
+	validate
+	refused "$(at 'landing: upsert' 'upsert')" \
+	    'Flink build land-customers: properties.landing' \
+	    '^must be a mapping \{mode, operationColumn\}$'
+}
+
 @test "cdc: an event time on append-with-op is refused, and why" {
 	append_with_op
 	subst '          deployment:' '          eventTime: {column: updated_at, delaySeconds: 5}
