@@ -36,7 +36,8 @@ LIB_SRCS = lib/xalloc.c lib/diag.c lib/jptr.c lib/yload.c lib/yemit.c \
 	lib/resolve.c lib/ir.c lib/types.c lib/path.c lib/digest.c \
 	lib/atomic.c lib/outdir.c lib/url.c lib/check.c lib/check_util.c \
 	lib/check_schema.c lib/check_stream.c lib/check_expose.c \
-	lib/check_mapping.c lib/sqlq.c lib/sqlgen.c lib/utf8.c \
+	lib/check_mapping.c lib/check_cdc.c lib/sqlq.c lib/sqlgen.c \
+	lib/sqlgen_cdc.c lib/utf8.c \
 	lib/sqllex.c lib/check_security.c lib/sqlgen_security.c \
 	lib/stage_resolve.c lib/stage_check.c lib/stage_sqlgen.c \
 	lib/k8s_render.c lib/k8s_plan.c lib/stage_k8s.c lib/pipeline.c \

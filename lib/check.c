@@ -17,7 +17,7 @@
 #include "url.h"
 
 static const char *const build_props[] = {
-	"language", "stream", "mapping", "sql", "parameters", NULL
+	"language", "stream", "mapping", "sql", "parameters", "landing", NULL
 };
 static const char *const flink_keys[] = {
 	"management", "source", "eventTime", "deployment", NULL
@@ -30,7 +30,7 @@ static const char *const expose_keys[] = {
 	"exposeId", "kind", "binding", "contract", "description", "name",
 	NULL
 };
-static const char *const contract_keys[] = { "schema", NULL };
+static const char *const contract_keys[] = { "schema", "primaryKey", NULL };
 static const char *const states[] = { "running", "suspended", NULL };
 static const char *const expose_kinds[] = { "table", NULL };
 /* Root governance and access policies: refused, never advertised. */
@@ -510,6 +510,10 @@ managed_build(struct contract *k, json_t *b, int bi, const char *id)
 	} else if (schema != NULL && sqlv == NULL)
 		ok &= chk_mapping_check(c, &l, props, &s, schema,
 		    k->schema_names[xi], k->schema_bad[xi], xptr, xpath, ir);
+	if (xi >= 0)
+		ok &= chk_cdc_build(c, &l, props, &s, json_array_get(
+		    k->exposes, (size_t)xi), xi, schema, k->schema_bad[xi],
+		    table);
 	json_object_set(ir, "stream", s.ir);
 	json_object_set_new(ir, "table", table ? table : json_null());
 	table = NULL;
@@ -745,7 +749,9 @@ table_key(json_t *x)
 	    !path_is_ident(ns) || !path_is_ident(t))
 		return NULL;
 	nu = chk_uri_norm(uri, &why);
-	nw = chk_uri_norm(wh, &why);
+	/* A warehouse name (no URI) is compared as it is written. */
+	nw = strstr(wh, "://") != NULL ? chk_uri_norm(wh, &why) :
+	    xstrdup(wh);
 	if (nu != NULL && nw != NULL) {
 		lns = chk_lower_dup(ns);
 		lt = chk_lower_dup(t);

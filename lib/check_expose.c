@@ -600,6 +600,22 @@ name_ok(struct chk *c, struct chk_loc *l, json_t *o, const char *key)
 }
 
 /*
+ * A warehouse given by name, as catalogs that keep their own storage
+ * (DLF, Polaris, Lakekeeper) take it: the REST catalog sends it as the
+ * warehouse parameter of GET /v1/config, so it is one plain word, which
+ * no scheme, path or query can be mistaken for.
+ */
+static bool
+warehouse_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n > 0 && n <= 255 && strspn(s, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") == n &&
+	    strcmp(s, ".") != 0 && strcmp(s, "..") != 0;
+}
+
+/*
  * libcurl reads s3:///x as the host x (it allows up to three slashes),
  * but Iceberg's and Hadoop's S3 clients read an empty bucket there: the
  * text itself must have the bucket right after "s3://".
@@ -618,7 +634,7 @@ chk_expose_check(struct chk *c, struct chk_loc *l, json_t *expose,
 	static const char *const s3[] = { "s3", NULL };
 	struct chk_loc_mark m = chk_loc_mark(l);
 	json_t *binding, *loc, *table, *catalog, *auth, *props, *hosts;
-	const char *ns, *name, *env;
+	const char *ns, *name, *env, *wh;
 	struct url u;
 	bool ok = true;
 
@@ -645,7 +661,17 @@ chk_expose_check(struct chk *c, struct chk_loc *l, json_t *expose,
 	if (!contact_ok(c, l, loc, "uri", web, json_is_null(auth) ? NULL :
 	    env != NULL ? env : "", hosts))
 		ok = false;
-	if (!url_ok(c, l, loc, "warehouse", true, s3, &u))
+	wh = json_string_value(json_object_get(loc, "warehouse"));
+	if (wh != NULL && strstr(wh, "://") == NULL) {
+		/* A catalog that names its warehouse: catalog text still. */
+		if (catalog_text(c, l, loc, "warehouse", true, &ok) != NULL &&
+		    !warehouse_name_ok(wh)) {
+			chk_err_at(c, l, "warehouse", "must be an s3:// URI or "
+			    "the name of a warehouse the catalog knows "
+			    "(letters, digits, '_', '-' and '.', at most 255)");
+			ok = false;
+		}
+	} else if (!url_ok(c, l, loc, "warehouse", true, s3, &u))
 		ok = false;
 	else {
 		if (u.query) {

@@ -9,6 +9,7 @@
  *	check_security.c parameters.flink.source.security: TLS and SASL
  *	check_expose.c   the expose binding: catalog, table, partitions
  *	check_mapping.c  output columns: paths, binding, nullability -> IR
+ *	check_cdc.c      change streams: landing, primary key, their limits
  *
  * Every name declared here starts with chk_ (CHK_ for macros and
  * enumerators), and check_ is the public check.h's: lib/ is one flat
@@ -264,6 +265,13 @@ struct chk_scol *chk_stream_col(const struct chk_stream *, const char *name);
  * stream unusable?  A reference to it is then not reported again.
  */
 bool	 chk_stream_unknown(const struct chk_stream *, const char *name);
+/*
+ * Add column name (t stolen) to s, at l; false and an error when the
+ * name is taken.  from is a metadata key, or what else fills it.
+ */
+bool	 chk_stream_add(struct chk *, struct chk_loc *, struct chk_stream *,
+	    const char *name, enum chk_origin, const char *from,
+	    struct ty *t);
 
 /* check_security.c */
 /*
@@ -304,5 +312,27 @@ bool	 chk_mapping_shape_check(struct chk *, struct chk_loc *,
 	    json_t *mapping);
 /* properties.sql: one SELECT from source_events; false after errors. */
 bool	 chk_sql_check(struct chk *, struct chk_loc *build, const char *sql);
+
+/* check_cdc.c */
+/* Is fmt a change format (debezium-json, canal-json)? */
+bool	 chk_cdc_format(const char *fmt);
+/*
+ * properties.landing and properties.stream.maxParseErrors, with l at
+ * the build (props NULL: a fragment, which has no landing).  Adds the
+ * operation column of append-with-op to s and sets *added; sets the
+ * stream IR's "changes".  False after errors.
+ */
+bool	 chk_cdc_stream(struct chk *, struct chk_loc *build, json_t *props,
+	    json_t *stream, const char *fmt, struct chk_stream *s,
+	    bool *added);
+/*
+ * What a change stream needs of its build and expose (xi, at x):
+ * contract.primaryKey, partitions inside the key, no explode, no own
+ * SQL; adds "primaryKey" to table (which may be NULL).  Refuses a
+ * primaryKey on an expose written by an append-only stream.
+ */
+bool	 chk_cdc_build(struct chk *, struct chk_loc *build, json_t *props,
+	    const struct chk_stream *, json_t *x, int xi,
+	    const struct ty *schema, json_t *xbad, json_t *table);
 
 #endif

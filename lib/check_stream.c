@@ -15,7 +15,8 @@
 #include "url.h"
 
 static const char *const stream_keys[] = {
-	"kind", "topic", "format", "schema", "key", "metadata", NULL
+	"kind", "topic", "format", "schema", "key", "metadata",
+	"maxParseErrors", NULL
 };
 static const char *const key_keys[] = { "format", "schema", "prefix", NULL };
 static const char *const meta_keys[] = { "name", "from", NULL };
@@ -27,7 +28,9 @@ static const char *const event_keys[] = { "column", "delaySeconds", NULL };
 /* Flink's DAY TO SECOND interval has two digits of days by default. */
 #define MAX_DELAY	(100 * 86400)
 static const char *const kinds[] = { "kafka", NULL };
-static const char *const formats[] = { "json", "avro-confluent", NULL };
+static const char *const formats[] = {
+	"json", "avro-confluent", "debezium-json", "canal-json", NULL
+};
 static const char *const key_formats[] = {
 	"raw", "json", "avro-confluent", NULL
 };
@@ -146,6 +149,14 @@ add_col(struct chk *c, struct chk_loc *l, struct chk_stream *s,
 	sc->from = from ? xstrdup(from) : NULL;
 	sc->type = t;
 	return true;
+}
+
+bool
+chk_stream_add(struct chk *c, struct chk_loc *l, struct chk_stream *s,
+    const char *name, enum chk_origin origin, const char *from,
+    struct ty *t)
+{
+	return add_col(c, l, s, name, NULL, origin, from, t);
 }
 
 /*
@@ -754,7 +765,7 @@ chk_stream_check(struct chk *c, struct chk_loc *l, json_t *props, json_t *flink,
 	struct chk_loc_mark m = chk_loc_mark(l);
 	const char *fmt = NULL, *keyfmt = NULL;
 	json_t *stream;
-	bool ok;
+	bool ok, added = false;
 
 	memset(s, 0, sizeof(*s));
 	s->ir = json_object();
@@ -762,7 +773,9 @@ chk_stream_check(struct chk *c, struct chk_loc *l, json_t *props, json_t *flink,
 	s->bad = json_object();
 	if (props == NULL) {
 		/* A streamSource fragment: l is the stream itself. */
-		return stream_value(c, l, flink, s, &fmt, &keyfmt);
+		ok = stream_value(c, l, flink, s, &fmt, &keyfmt);
+		return chk_cdc_stream(c, l, NULL, flink, fmt, s, &added) &&
+		    ok;
 	}
 	/* l is the build: everything here is under its properties. */
 	chk_loc_key(l, "properties");
@@ -774,6 +787,11 @@ chk_stream_check(struct chk *c, struct chk_loc *l, json_t *props, json_t *flink,
 		ok = stream_value(c, l, stream, s, &fmt, &keyfmt);
 	}
 	chk_loc_reset(l, m);
+	/* A change stream's landing may add the operation column. */
+	ok &= chk_cdc_stream(c, l, props, stream, fmt, s, &added);
+	if (added)
+		json_object_set_new(s->ir, "columns", columns_ir(c, s, fmt,
+		    keyfmt));
 	chk_loc_key(l, "properties");
 	chk_loc_key(l, "parameters");
 	chk_loc_key(l, "flink");

@@ -454,6 +454,9 @@ stream_columns(struct diff *x, json_t *ocols, json_t *ncols)
 	long long j;
 
 	json_array_foreach(ncols, i, c) {
+		/* append-with-op's operation: the landing's, not read. */
+		if (strcmp(str(c, "from"), "operation") == 0)
+			continue;
 		j = pos(oix, str(c, "name"));
 		o = j >= 0 ? json_array_get(ocols, (size_t)j) : NULL;
 		if (o != NULL)
@@ -470,7 +473,8 @@ stream_columns(struct diff *x, json_t *ocols, json_t *ncols)
 		reset(x, m);
 	}
 	json_array_foreach(ocols, i, c)
-		if (pos(nix, str(c, "name")) < 0) {
+		if (pos(nix, str(c, "name")) < 0 &&
+		    strcmp(str(c, "from"), "operation") != 0) {
 			step_column(x, OLD, c, oord[i]);
 			reader_dropped(x, c);
 			reset(x, m);
@@ -523,12 +527,52 @@ stream_key(struct diff *x, json_t *ok, json_t *nk)
 	reset(x, m);
 }
 
+/*
+ * How a stream's changes land: "append" (an append-only stream),
+ * "upsert", or "append-with-op (COLUMN)", allocated.
+ */
+static char *
+landing_text(json_t *st)
+{
+	json_t *ch = json_object_get(st, "changes");
+	const char *l = json_string_value(json_object_get(ch, "landing"));
+	const char *op = json_string_value(json_object_get(ch,
+	    "operationColumn"));
+
+	if (l == NULL)
+		return xstrdup("append");
+	return op != NULL ? xasprintf("%s (%s)", l, op) : xstrdup(l);
+}
+
+/*
+ * Another landing gives the table's rows another meaning (each key's
+ * last row, or one row per change), and other rows are already there.
+ */
+static void
+landing(struct diff *x, json_t *os, json_t *ns)
+{
+	struct mark m = mark(x);
+	char *o = landing_text(os), *n = landing_text(ns);
+
+	if (strcmp(o, n) != 0) {
+		both_key(x, "landing");
+		add(x, DIFF_BREAKING, "landing", HAS_BOTH, json_string(o),
+		    json_string(n), "another landing of the changes: the "
+		    "table's rows would mean something else than the rows "
+		    "already written");
+		reset(x, m);
+	}
+	free(o);
+	free(n);
+}
+
 static void
 stream(struct diff *x, json_t *os, json_t *ns)
 {
 	struct mark m = mark(x);
 
 	both_key(x, "properties");
+	landing(x, os, ns);
 	both_key(x, "stream");
 	stream_word(x, os, ns, "topic", "another topic");
 	stream_word(x, os, ns, "format", "another value format");
@@ -1058,6 +1102,21 @@ expose_both(struct diff *x, json_t *ot, json_t *nt)
 		    json_incref(json_object_get(ot, "partitionBy")),
 		    json_incref(json_object_get(nt, "partitionBy")),
 		    "a partition change needs an Iceberg migration");
+		reset(x, m);
+	}
+	/* json_equal() of two NULLs is false: no key on either side. */
+	if ((json_object_get(ot, "primaryKey") != NULL ||
+	    json_object_get(nt, "primaryKey") != NULL) &&
+	    !json_equal(json_object_get(ot, "primaryKey"),
+	    json_object_get(nt, "primaryKey"))) {
+		both_key(x, "contract");
+		both_key(x, "primaryKey");
+		add(x, DIFF_BREAKING, "primary-key", HAS_BOTH,
+		    json_incref(json_object_get(ot, "primaryKey")),
+		    json_incref(json_object_get(nt, "primaryKey")),
+		    "a key change: the table's identifier fields change, "
+		    "which needs an Iceberg migration, and the rows already "
+		    "written were upserted by the old key");
 		reset(x, m);
 	}
 }

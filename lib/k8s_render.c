@@ -134,6 +134,10 @@ k8s_table_text(const json_t *b)
 	    json_object_get(t, "fileFormat"));
 	if (spec == NULL)
 		return NULL;
+	/* An upsert table's identifier fields, for the runner to compare. */
+	if (json_is_array(json_object_get(t, "primaryKey")))
+		json_object_set(spec, "primaryKey", json_object_get(t,
+		    "primaryKey"));
 	text = k8s_json_text(spec);
 	json_decref(spec);
 	return text;

@@ -25,6 +25,7 @@
 
 #include "sqlgen.h"
 #include "sqlgen_security.h"
+#include "sqlgen_int.h"
 #include "sqllex.h"
 #include "sqlq.h"
 #include "types.h"
@@ -32,28 +33,6 @@
 
 #define SRC	"`s`"	/* the alias of source_events */
 #define ELEM	"`x`"	/* the alias of the exploded element */
-
-struct gen {
-	struct sb	 out;
-	struct diags	*d;
-	const char	*build;
-	int		 failed;
-	/*
-	 * Set while writing the rows of null elements (null_rows()): the
-	 * element's type, so that every read of the element becomes a
-	 * NULL of the type it would have had.
-	 */
-	const struct ty	*null_elem;
-	/*
-	 * Whether UNNEST names a struct element's fields as columns of
-	 * `x` (1) or the element as `x`.`<as>` (0), for the paths of origin
-	 * "element" in the select list; -1 elsewhere, where such a path
-	 * (fluid-check writes none there) goes by its own "elementFields",
-	 * normally absent.
-	 */
-	int		 elem_fields;
-	json_t		*bare;	/* column_type()'s copy, emptied after use */
-};
 
 static void
 fail(struct gen *g, const char *what)
@@ -392,6 +371,7 @@ table(struct gen *g, const json_t *t)
 		sb_adds(&g->out, i ? ",\n  " : "\n  ");
 		column(g, c);
 	}
+	sqlgen_cdc_key(g, t);
 	sb_adds(&g->out, "\n)");
 	if (json_array_size(parts) > 0) {
 		sb_adds(&g->out, " PARTITIONED BY (");
@@ -407,6 +387,7 @@ table(struct gen *g, const json_t *t)
 	    json_object_get(t, "formatVersion")));
 	option(g, "format-version", fv, &first);
 	option(g, "write.format.default", str(t, "fileFormat"), &first);
+	sqlgen_cdc_table_options(g, t, &first);
 	sb_adds(&g->out, "\n);\n\n");
 }
 
@@ -560,9 +541,11 @@ source(struct gen *g, const json_t *st)
 		sb_addc(&g->out, '\n');
 	}
 	sb_adds(&g->out, "CREATE TEMPORARY TABLE ");
-	ident(g, conv ? "source_events_avro" : "source_events");
+	ident(g, sqlgen_cdc_source_name(st, conv ? "source_events_avro" :
+	    "source_events"));
 	sb_adds(&g->out, " (");
-	json_array_foreach(cols, i, c) {
+	if (!sqlgen_cdc_columns(g, st, conv))
+	    json_array_foreach(cols, i, c) {
 		sb_adds(&g->out, i ? ",\n  " : "\n  ");
 		if (converted(c))
 			physical_column(g, c);
@@ -634,8 +617,10 @@ source(struct gen *g, const json_t *st)
 		/* Key columns are not read from the value. */
 		option(g, "value.fields-include", "EXCEPT_KEY", &first);
 	}
-	option(g, "value.format", fmt, &first);
-	if (streq(fmt, "json")) {
+	option(g, "value.format", sqlgen_cdc_value_format(st, fmt), &first);
+	if (sqlgen_cdc_value_options(g, st, &first))
+		;	/* a change stream's (sqlgen_cdc.c) */
+	else if (streq(fmt, "json")) {
 		/*
 		 * A declared field the record lacks reads as null; a record
 		 * that is not JSON fails the job instead of being dropped.
@@ -645,7 +630,7 @@ source(struct gen *g, const json_t *st)
 	} else
 		option(g, "value.avro-confluent.url", reg, &first);
 	sb_adds(&g->out, "\n);\n\n");
-	if (!conv)
+	if (sqlgen_cdc_view(g, st) || !conv)
 		return;
 	sb_adds(&g->out, "CREATE TEMPORARY VIEW ");
 	ident(g, "source_events");
@@ -1112,6 +1097,43 @@ insert(struct gen *g, const json_t *b)
 			null_rows(g, b, ex, el);
 	}
 	sb_adds(&g->out, ";\n");
+}
+
+/* The helpers sqlgen_cdc.c writes with (sqlgen_int.h). */
+void
+sqlgen_fail(struct gen *g, const char *what)
+{
+	fail(g, what);
+}
+
+void
+sqlgen_ident(struct gen *g, const char *name)
+{
+	ident(g, name);
+}
+
+void
+sqlgen_literal(struct gen *g, const char *s)
+{
+	literal(g, s);
+}
+
+void
+sqlgen_option(struct gen *g, const char *key, const char *value, int *first)
+{
+	option(g, key, value, first);
+}
+
+void
+sqlgen_sql_type(struct gen *g, const struct ty *t)
+{
+	sql_type(g, t);
+}
+
+void
+sqlgen_column(struct gen *g, const json_t *col)
+{
+	column(g, col);
 }
 
 char *

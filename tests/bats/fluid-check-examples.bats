@@ -40,6 +40,21 @@ teardown() { fluid_teardown; }
 	[ "$n" -ge 4 ] || fail "only $n examples"
 }
 
+@test "check: fluid validate accepts the change-stream example" {
+	local f n=0
+	cd "$EXAMPLES/changes"
+	for f in *.fluid.yaml; do
+		tool validate "$f"
+		assert_status 0
+		assert_no_stderr
+		assert_equal "$output" "$f: ok"
+		F=$f check
+		ir
+		n=$((n + 1))
+	done
+	[ "$n" -ge 1 ] || fail "no change-stream example"
+}
+
 @test "check: every example's IR passes fluid-check through the pipeline" {
 	local f
 	cd "$EXAMPLES/shapes"

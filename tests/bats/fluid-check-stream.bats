@@ -303,7 +303,7 @@ avro_timestamps() {
 	validate
 	build_refused "$(at 'format: protobuf' protobuf)" \
 	    'properties.stream.format' \
-	    "'protobuf' is not supported: use json or avro-confluent"
+	    "'protobuf' is not supported: use json, avro-confluent, debezium-json or canal-json"
 }
 
 @test "stream: the source holds the connection only" {

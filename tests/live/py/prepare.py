@@ -143,6 +143,7 @@ def main():
         if f.endswith(".fluid.yaml"):
             gen("hard-" + f[:-len(".fluid.yaml")], os.path.join(hdir, f), "hard")
 
+    cdc_generate(gen, a.root, cdir)
     with open(os.path.join(run, "gen.tsv"), "w") as fh:
         fh.writelines(gen_tsv)
     write_plan(run, jobs, cdir, fluid=fluid)
@@ -265,6 +266,7 @@ def write_plan(run, jobs, cdir, fluid=None):
         f"run --script {ms} --table {mt} --expect-failure --expect-error \"Failed to deserialize JSON\" "
         f"--set restart-strategy.fixed-delay.attempts=1 --timeout-s 240",
         ""]
+    lines += cdc_plan_lines(j, run, vpy, ka)
     only = os.environ.get("LIVE_ONLY")
     if only:
         # LIVE_ONLY=avro,nested: only those checks (by the first word of their name).
@@ -407,6 +409,59 @@ def sasl_plan(run, fluid, cdir):
         ""]
     with open(os.path.join(run, "plan.txt"), "a") as fh:
         fh.write("\n".join(lines) + "\n")
+
+
+# The change-stream checks (issue 22; tests/live/py/cdccheck.py): the example
+# (Debezium, upsert), the same topic landed as append-with-op, and Canal.
+CDC = [("cdc-upsert", os.path.join("examples", "changes", "customers-cdc.fluid.yaml")),
+       ("cdc-ops", os.path.join("tests", "live", "contracts", "cdc", "customers-ops.fluid.yaml")),
+       ("cdc-canal", os.path.join("tests", "live", "contracts", "cdc", "customers-canal.fluid.yaml"))]
+
+
+def cdc_generate(gen, root, cdir):
+    d = os.path.join(cdir, "cdc")
+    os.makedirs(d, exist_ok=True)
+    for name, rel in CDC:
+        with open(os.path.join(root, rel)) as fh:
+            t = localise(fh.read())
+        p = os.path.join(d, name + ".fluid.yaml")
+        with open(p, "w") as fh:
+            fh.write(t)
+        if not gen(name, p, "cdc"):
+            sys.exit(f"prepare: fluid refused {rel}")
+
+
+def cdc_plan_lines(j, run, vpy, ka):
+    cc = f"{vpy} {os.path.join(HERE, 'cdccheck.py')}"
+    st = os.path.join(run, "state")
+    us, ut = j("cdc-upsert")
+    os_, ot = j("cdc-ops")
+    cs, ct = j("cdc-canal")
+    dbz = "dbserver1.crm.customers"
+    return [
+        "check cdc: Debezium creates, updates, deletes and tombstones upserted into Iceberg v2, "
+        "the keyed final state read back, task manager killed midway",
+        f"exec {ka} create {dbz} --partitions 2",
+        f"exec {cc} plan --format debezium --keys 60 --seed 13 --state {st}/cdc.pkl",
+        f"run --script {us} --table {ut} --expect-rows @{st}/cdc.pkl.counts:upsert "
+        f"--kill-tm-after-rows 30 --timeout-s 900 "
+        f"--during {cc} produce --state {st}/cdc.pkl --topic {dbz} --rate 6",
+        f"exec {cc} verify --mode upsert --state {st}/cdc.pkl --table crm.customers",
+        "",
+        "check cdcops: the same Debezium records through append-with-op, one row per change "
+        "with its operation",
+        f"run --script {os_} --table {ot} --expect-rows @{st}/cdc.pkl.counts:ops --settle "
+        f"--timeout-s 600",
+        f"exec {cc} verify --mode ops --state {st}/cdc.pkl --table crm.customer_changes",
+        "",
+        "check cdccanal: Canal JSON upserted into Iceberg v2, the keyed final state read back",
+        f"exec {ka} create canal.crm.customers --partitions 1",
+        f"exec {cc} plan --format canal --keys 25 --seed 17 --state {st}/canal.pkl",
+        f"exec {cc} produce --state {st}/canal.pkl --topic canal.crm.customers",
+        f"run --script {cs} --table {ct} --expect-rows @{st}/canal.pkl.counts:upsert --settle "
+        f"--timeout-s 600",
+        f"exec {cc} verify --mode upsert --state {st}/canal.pkl --table crm.customers_canal",
+        ""]
 
 
 def _found(gdir, name):

@@ -15,7 +15,9 @@ import java.util.regex.Pattern;
  * The table a generated job writes, as fluid-sqlgen describes it in
  * BUILD.table.json: {"namespace", "name", "columns"}, each column in the IR
  * form of lib/types.h: {"name", "type", "required", "fields" | "element" |
- * "key" | "value"}, children without "name" for element, key and value.
+ * "key" | "value"}, children without "name" for element, key and value; and,
+ * for an upsert table of a change stream, "primaryKey": the names of the
+ * top-level columns that are the table's identifier fields.
  */
 public final class ExpectedTable {
     /** Thrown when the file is not in that form. */
@@ -50,11 +52,15 @@ public final class ExpectedTable {
     public final String namespace;
     public final String name;
     public final List<Column> columns;
+    /** The identifier fields, in the contract's order; empty for an append-only table. */
+    public final List<String> primaryKey;
 
-    private ExpectedTable(String namespace, String name, List<Column> columns) {
+    private ExpectedTable(String namespace, String name, List<Column> columns,
+            List<String> primaryKey) {
         this.namespace = namespace;
         this.name = name;
         this.columns = columns;
+        this.primaryKey = primaryKey;
     }
 
     public static ExpectedTable read(Path file) throws IOException, FormatException {
@@ -77,7 +83,42 @@ public final class ExpectedTable {
         if (cols == null || !cols.isArray() || cols.isEmpty()) {
             throw new FormatException("columns: expected a non-empty array");
         }
-        return new ExpectedTable(ns, name, fields(cols, "columns"));
+        List<Column> columns = fields(cols, "columns");
+        return new ExpectedTable(ns, name, columns, primaryKey(root.get("primaryKey"), columns));
+    }
+
+    /** "primaryKey": absent or null (none), or names of top-level required scalars, each once. */
+    private static List<String> primaryKey(JsonNode pk, List<Column> columns) throws FormatException {
+        if (pk == null || pk.isNull()) {
+            return List.of();
+        }
+        if (!pk.isArray() || pk.isEmpty()) {
+            throw new FormatException("primaryKey: expected a non-empty array of column names");
+        }
+        List<String> out = new ArrayList<>();
+        int i = 0;
+        for (JsonNode n : pk) {
+            String where = "primaryKey[" + i++ + "]";
+            if (!n.isTextual()) {
+                throw new FormatException(where + ": expected a column name");
+            }
+            Column c = null;
+            for (Column k : columns) {
+                if (k.name.equals(n.asText())) {
+                    c = k;
+                }
+            }
+            if (c == null || out.contains(c.name)) {
+                throw new FormatException(where + ": '" + n.asText()
+                        + "' is not a column, or is listed twice");
+            }
+            if (!c.required || c.fields != null || c.element != null || c.key != null) {
+                throw new FormatException(where + ": '" + c.name
+                        + "' must be a required scalar column");
+            }
+            out.add(c.name);
+        }
+        return Collections.unmodifiableList(out);
     }
 
     private static List<Column> fields(JsonNode arr, String where) throws FormatException {

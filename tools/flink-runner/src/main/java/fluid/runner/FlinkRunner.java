@@ -534,7 +534,7 @@ public final class FlinkRunner {
         } catch (RuntimeException e) {
             throw new Failure(FAILED, "loading " + id.asSummaryString() + ": " + describe(e));
         }
-        List<String> diffs = SchemaCheck.compare(expected.columns, schema);
+        List<String> diffs = SchemaCheck.compare(expected, schema);
         if (!diffs.isEmpty()) {
             StringBuilder sb = new StringBuilder();
             sb.append(id.asSummaryString()).append(": ").append(what)

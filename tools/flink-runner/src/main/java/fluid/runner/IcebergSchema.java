@@ -1,8 +1,10 @@
 package fluid.runner;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.iceberg.Schema;
@@ -30,7 +32,18 @@ public final class IcebergSchema {
 
     public static Schema of(ExpectedTable t) {
         IcebergSchema b = new IcebergSchema();
-        return new Schema(b.fields(t.columns));
+        List<Types.NestedField> cols = b.fields(t.columns);
+        if (t.primaryKey.isEmpty()) {
+            return new Schema(cols);
+        }
+        // The primary key as identifier fields: Iceberg's upsert keys by them.
+        Set<Integer> ids = new HashSet<>();
+        for (Types.NestedField f : cols) {
+            if (t.primaryKey.contains(f.name())) {
+                ids.add(f.fieldId());
+            }
+        }
+        return new Schema(cols, ids);
     }
 
     private List<Types.NestedField> fields(List<ExpectedTable.Column> cols) {

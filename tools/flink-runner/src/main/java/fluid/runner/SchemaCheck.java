@@ -3,6 +3,8 @@ package fluid.runner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.iceberg.Schema;
@@ -18,9 +20,28 @@ import org.apache.iceberg.types.Types;
  * so timestamp(p) matches {@code timestamp} and timestamp_ltz(p) matches
  * {@code timestamptz} for every p (fluid allows p up to 6). Every other
  * parameter (decimal precision and scale) must be equal.
+ *
+ * <p>Identifier fields: an upsert table's are its primary key, by which
+ * Iceberg's upsert deletes a key's old row. A table whose identifier fields are
+ * other columns (or none) would upsert by another key, or append, so they must
+ * be the expected table's primaryKey, as a set (Iceberg keeps them as field
+ * ids, without an order).
  */
 public final class SchemaCheck {
     private SchemaCheck() {}
+
+    /** compare(columns) and the identifier fields. */
+    public static List<String> compare(ExpectedTable expected, Schema actual) {
+        List<String> out = compare(expected.columns, actual);
+        Set<String> want = new TreeSet<>(expected.primaryKey);
+        Set<String> have = new TreeSet<>(actual.identifierFieldNames());
+        if (!want.equals(have)) {
+            out.add("identifier fields: " + (have.isEmpty() ? "none" : String.join(", ", have))
+                    + " in the table, " + (want.isEmpty() ? "none" : String.join(", ", want))
+                    + " in the job (contract.primaryKey)");
+        }
+        return out;
+    }
 
     /** The differences, each naming the path; empty when the schemas match. */
     public static List<String> compare(List<ExpectedTable.Column> expected, Schema actual) {

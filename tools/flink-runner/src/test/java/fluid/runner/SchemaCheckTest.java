@@ -70,6 +70,62 @@ class SchemaCheckTest {
         assertTrue(d.get(2).startsWith("c: the job writes this column"), d.toString());
     }
 
+    /** An upsert table keyed by id, of two columns. */
+    private static ExpectedTable keyed(String pk) throws Exception {
+        return ExpectedTable.parse(new ObjectMapper().readTree(
+                "{\"namespace\":\"ns\",\"name\":\"t\",\"columns\":["
+                + "{\"name\":\"id\",\"type\":\"long\",\"required\":true},"
+                + "{\"name\":\"region\",\"type\":\"string\",\"required\":true},"
+                + "{\"name\":\"v\",\"type\":\"string\",\"required\":false}]"
+                + (pk == null ? "" : ",\"primaryKey\":" + pk) + "}"));
+    }
+
+    private static Schema keyedSchema(Integer... identifierIds) {
+        return new Schema(List.of(
+                Types.NestedField.required(1, "id", Types.LongType.get()),
+                Types.NestedField.required(2, "region", Types.StringType.get()),
+                Types.NestedField.optional(3, "v", Types.StringType.get())),
+                java.util.Set.of(identifierIds));
+    }
+
+    @Test
+    void identifierFieldsMatchThePrimaryKey() throws Exception {
+        assertEquals(List.of(), SchemaCheck.compare(keyed("[\"id\"]"), keyedSchema(1)));
+        // A set: Iceberg keeps the ids without the contract's order.
+        assertEquals(List.of(), SchemaCheck.compare(keyed("[\"region\",\"id\"]"), keyedSchema(1, 2)));
+        assertEquals(List.of(), SchemaCheck.compare(keyed(null), keyedSchema()));
+    }
+
+    @Test
+    void findsOtherIdentifierFields() throws Exception {
+        List<String> d = SchemaCheck.compare(keyed("[\"id\"]"), keyedSchema(1, 2));
+        assertEquals(List.of("identifier fields: id, region in the table, id in the job "
+                + "(contract.primaryKey)"), d);
+        d = SchemaCheck.compare(keyed("[\"id\"]"), keyedSchema());
+        assertEquals(1, d.size(), d.toString());
+        assertTrue(d.get(0).startsWith("identifier fields: none in the table, id in the job"), d.get(0));
+        d = SchemaCheck.compare(keyed(null), keyedSchema(1));
+        assertTrue(d.get(0).startsWith("identifier fields: id in the table, none in the job"), d.toString());
+    }
+
+    @Test
+    void theCreatedTableCarriesTheKey() throws Exception {
+        ExpectedTable t = keyed("[\"region\",\"id\"]");
+        Schema s = IcebergSchema.of(t);
+        assertEquals(java.util.Set.of("id", "region"), s.identifierFieldNames());
+        assertEquals(List.of(), SchemaCheck.compare(t, s));
+    }
+
+    @Test
+    void refusesAKeyThatIsNoRequiredColumn() {
+        Exception e = org.junit.jupiter.api.Assertions.assertThrows(
+                ExpectedTable.FormatException.class, () -> keyed("[\"v\"]"));
+        assertTrue(e.getMessage().contains("must be a required scalar column"), e.getMessage());
+        e = org.junit.jupiter.api.Assertions.assertThrows(
+                ExpectedTable.FormatException.class, () -> keyed("[\"id\",\"id\"]"));
+        assertTrue(e.getMessage().startsWith("primaryKey[1]"), e.getMessage());
+    }
+
     @Test
     void decimalParameters() {
         assertEquals(null, SchemaCheck.typeMismatch("decimal(18,2)", Types.DecimalType.of(18, 2)));

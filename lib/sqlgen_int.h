@@ -1,0 +1,71 @@
+/*
+ * sqlgen_int.h - internal interfaces of fluid-sqlgen's writer, shared by
+ * sqlgen.c and sqlgen_cdc.c (change streams) and by nothing else.
+ *
+ * sqlgen.c writes every script; sqlgen_cdc.c writes what a change
+ * stream changes in it, through the hooks below, with sqlgen.c's own
+ * quoting helpers (sqlgen_ident() and the rest), so that every
+ * identifier and literal still goes through sqlq.h.
+ */
+#ifndef FLUID_SQLGEN_INT_H
+#define FLUID_SQLGEN_INT_H
+
+#include <stdbool.h>
+#include <jansson.h>
+
+#include "diag.h"
+#include "types.h"
+#include "xalloc.h"
+
+struct gen {
+	struct sb	 out;
+	struct diags	*d;
+	const char	*build;
+	int		 failed;
+	/*
+	 * Set while writing the rows of null elements (null_rows()): the
+	 * element's type, so that every read of the element becomes a
+	 * NULL of the type it would have had.
+	 */
+	const struct ty	*null_elem;
+	/*
+	 * Whether UNNEST names a struct element's fields as columns of
+	 * `x` (1) or the element as `x`.`<as>` (0), for the paths of origin
+	 * "element" in the select list; -1 elsewhere, where such a path
+	 * (fluid-check writes none there) goes by its own "elementFields",
+	 * normally absent.
+	 */
+	int		 elem_fields;
+	json_t		*bare;	/* column_type()'s copy, emptied after use */
+};
+
+/* sqlgen.c: the writer's helpers. */
+void	 sqlgen_fail(struct gen *, const char *what);
+void	 sqlgen_ident(struct gen *, const char *name);
+void	 sqlgen_literal(struct gen *, const char *s);
+/* "'key' = 'value'", after a comma unless *first. */
+void	 sqlgen_option(struct gen *, const char *key, const char *value,
+	    int *first);
+void	 sqlgen_sql_type(struct gen *, const struct ty *);
+/* "`name` TYPE" of a column in its IR form. */
+void	 sqlgen_column(struct gen *, const json_t *col);
+
+/* sqlgen_cdc.c: the hooks, each a no-op for an append-only stream. */
+/* ", PRIMARY KEY (...) NOT ENFORCED" of a table with a primaryKey. */
+void	 sqlgen_cdc_key(struct gen *, const json_t *table);
+/* The table's upsert options. */
+void	 sqlgen_cdc_table_options(struct gen *, const json_t *table,
+	    int *first);
+/* The name of the Kafka table: dflt, or the raw table of changes. */
+const char *sqlgen_cdc_source_name(const json_t *stream, const char *dflt);
+/* Writes the Kafka table's columns and returns true, or false. */
+bool	 sqlgen_cdc_columns(struct gen *, const json_t *stream, bool conv);
+/* The value.format: fmt, or what the raw table of changes reads. */
+const char *sqlgen_cdc_value_format(const json_t *stream, const char *fmt);
+/* Writes the value format's options and returns true, or false. */
+bool	 sqlgen_cdc_value_options(struct gen *, const json_t *stream,
+	    int *first);
+/* Writes the view source_events over the changes; true if it did. */
+bool	 sqlgen_cdc_view(struct gen *, const json_t *stream);
+
+#endif
