@@ -181,6 +181,7 @@ EOF
 
 	# The service proxy reaches the MiniCluster; the operator's status.
 	e2e_bg relay-flink "$PY" "$K8S_HERE/lib/tcp-relay.py" "$E2E_IP" 8081 127.0.0.1 "$FLINK_PORT"
+	RELAY_FLINK_PID=$!
 	stand_in_operator_expose "$VNAME" "$E2E_IP" || { fail "stand-in operator: expose $VNAME-rest"; return 1; }
 	wait_until relay 30 kc get --raw "/api/v1/namespaces/$CHECK_NS/services/$VNAME-rest:rest/proxy/jobs/overview" ||
 		{ fail "the service proxy does not reach the MiniCluster: $(kc get --raw "/api/v1/namespaces/$CHECK_NS/services/$VNAME-rest:rest/proxy/jobs/overview" 2>&1 | head -c 300)"; return 1; }
@@ -256,7 +257,10 @@ EOF
 		{ fail "verify, an old snapshot: not the reason: $(head -c 800 "$ERR")"; return 1; }
 	expect_piece old deployment pass || return
 
-	# The job ends as the harness expects: every row committed.
+	# The job ends as the harness expects: every row committed.  The
+	# proxy's kept-alive connections go first: the MiniCluster's REST
+	# server waits for open connections when it closes.
+	kill -TERM "$RELAY_FLINK_PID" 2>/dev/null
 	touch "$E2E/done"
 	for (( n=0; n<200; n++ )); do
 		kill -0 "$HARNESS_PID" 2>/dev/null || break
