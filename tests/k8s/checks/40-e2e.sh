@@ -262,8 +262,10 @@ EOF
 	# server waits for open connections when it closes.
 	kill -TERM "$RELAY_FLINK_PID" 2>/dev/null
 	touch "$E2E/done"
+	# Checkpoints until the harness has stopped it (it commits on them).
 	for (( n=0; n<200; n++ )); do
 		kill -0 "$HARNESS_PID" 2>/dev/null || break
+		[ "$(flink "/jobs/$JOB" | jq -r .state)" = RUNNING ] || break
 		trigger_checkpoint >/dev/null 2>&1 || sleep 1
 	done
 	wait "$HARNESS_PID"
