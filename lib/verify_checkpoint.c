@@ -10,6 +10,7 @@
  * stopped checkpointing stops committing, and the JobManager says so
  * before the table's snapshots grow old.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
