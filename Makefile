@@ -41,7 +41,8 @@ LIB_SRCS = lib/xalloc.c lib/diag.c lib/jptr.c lib/yload.c lib/yemit.c \
 	lib/sqllex.c lib/check_security.c lib/sqlgen_security.c \
 	lib/stage_resolve.c lib/stage_check.c lib/stage_sqlgen.c \
 	lib/k8s_render.c lib/k8s_plan.c lib/stage_k8s.c lib/pipeline.c \
-	lib/allow.c lib/diff.c lib/kube.c lib/kube_drift.c lib/odcs.c lib/net.c lib/verify.c
+	lib/allow.c lib/diff.c lib/kube.c lib/kube_drift.c lib/odcs.c lib/net.c lib/verify.c \
+	lib/verify_checkpoint.c
 LIB_OBJS = $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
 LIB_HDRS = $(wildcard lib/*.h)
 LIBFLUID = $(O)/lib/libfluid.a

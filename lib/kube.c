@@ -432,3 +432,46 @@ out:
 	kube_run_release(&r);
 	return rc;
 }
+
+int
+kube_get_raw(const struct kube *k, const char *path, json_t **obj,
+    char **why, int *unreached)
+{
+	const char *args[] = { "get", "--raw", path, NULL };
+	struct kube_run r;
+	struct diags d;
+	json_error_t err;
+	int rc = -1, u = 0;
+
+	*obj = NULL;
+	*why = NULL;
+	if (kube_exec(k, args, NULL, 0, &r) == -1) {
+		if ((u = kube_unreachable(&r)) != 0) {
+			diags_init(&d);
+			not_reached(k, &r, "read the API server", &d);
+			*why = xstrdup(d.n > 0 ? d.v[d.n - 1].msg :
+			    "kubectl failed");
+			diags_release(&d);
+		} else {
+			*why = said(&r);
+			/* "Error from server (NotFound): ..." */
+			if (strstr(*why, "(NotFound)") != NULL)
+				rc = 0;
+		}
+		goto out;
+	}
+	*obj = json_loadb(r.out.buf, r.out.len, 0, &err);
+	if (!json_is_object(*obj)) {
+		json_decref(*obj);
+		*obj = NULL;
+		*why = xasprintf("kubectl --context=%s get --raw %s: not a "
+		    "JSON object: %s", k->context, path, err.text);
+		goto out;
+	}
+	rc = 1;
+out:
+	if (unreached != NULL)
+		*unreached = u;
+	kube_run_release(&r);
+	return rc;
+}

@@ -100,4 +100,16 @@ int	kube_get(const struct kube *k, const char *kind, const char *ns,
 int	kube_apply(const struct kube *k, const json_t *obj, json_t **live,
 	    struct diags *d);
 
+/*
+ * GET path of the API server (kubectl get --raw PATH), for fluid verify's
+ * reads through the service proxy.  Returns 1 and *obj (a new reference)
+ * when the answer is a JSON object; 0 when the API server, or the service
+ * behind its proxy, says NotFound; -1 otherwise.  When it returns 0 or
+ * -1, *why (new) is kubectl's words on one line, or fluid's, and
+ * *unreached (may be NULL) says whether the cluster was not reached at
+ * all (kube_unreachable()).
+ */
+int	kube_get_raw(const struct kube *k, const char *path, json_t **obj,
+	    char **why, int *unreached);
+
 #endif

@@ -4,7 +4,9 @@
  * The catalog is read with net.h alone, never through the job or its
  * runner: the evidence must not come from the thing it checks.  The
  * deployment is read with kube.h (kubectl, the contract's context): the
- * operator's status, judged against the record fluid apply wrote.  Every
+ * operator's status, judged against the record fluid apply wrote; the
+ * checkpoint of the job that status names, through the API server's
+ * service proxy (verify_checkpoint.c).  Every
  * wait is bounded by --streaming-timeout, with a backoff that doubles up
  * to 10 s; 0 reads everything once.
  */
@@ -15,6 +17,7 @@
 #include <time.h>
 
 #include "verify.h"
+#include "verify_int.h"
 
 #include "allow.h"
 #include "ir.h"
@@ -56,6 +59,7 @@ struct vbuild {
 	char		*uri_ptr, *auth_ptr, *token_ptr, *schema_ptr,
 			*age_ptr;
 	char		*token;		/* the catalog's bearer, or NULL */
+	char		*job;		/* status.jobStatus.jobId, or NULL */
 	bool		 auth_failed;
 	struct piece	 p[4];		/* schema snapshot deployment checkpoint */
 };
@@ -726,6 +730,7 @@ read_deployment(struct vbuild *vb, const struct verify_opts *o)
 	const char *ns = str(dep, "namespace"), *name = str(dep, "name");
 	struct piece *p = &vb->p[2];
 	json_t *live = NULL, *rec = NULL, *list = NULL, *applied;
+	const char *job;
 	struct diags kd;
 	struct kube k;
 	char *recn = xasprintf("%s-fluid-last-applied", name);
@@ -743,6 +748,11 @@ read_deployment(struct vbuild *vb, const struct verify_opts *o)
 		    kd.v[kd.n - 1].msg : "kubectl failed");
 		goto out;
 	}
+	/* The job the checkpoint piece asks the JobManager about. */
+	free(vb->job);
+	job = str(json_object_get(json_object_get(live, "status"),
+	    "jobStatus"), "jobId");
+	vb->job = has_fd && job != NULL ? xstrdup(job) : NULL;
 	if (!has_fd)
 		set(p, OUT_FAIL, true, "FlinkDeployment %s/%s does not exist",
 		    ns, name);
@@ -766,6 +776,26 @@ out:
 	json_decref(rec);
 	diags_release(&kd);
 	free(recn);
+}
+
+/* Read the checkpoint of the job the deployment's status names. */
+static void
+read_checkpoint(struct vbuild *vb, const struct verify_opts *o)
+{
+	static const enum outcome from[] = { [VFY_PASS] = OUT_PASS,
+	    [VFY_FAIL] = OUT_FAIL, [VFY_UNAVAILABLE] = OUT_UNAVAILABLE };
+	json_t *age = json_object_get(json_object_get(vb->cb, "table"),
+	    "maxSnapshotAgeSeconds");
+	struct piece *p = &vb->p[3];
+	struct vfy_reading r = { VFY_UNAVAILABLE, false, NULL, NULL };
+
+	vfy_checkpoint(json_object_get(vb->cb, "deployment"), vb->job,
+	    json_is_integer(age) ? (long long)json_integer_value(age) : -1,
+	    o->env, &r);
+	set(p, from[r.outcome], r.final, "%s", r.detail ? r.detail : "");
+	free(p->endpoint);
+	p->endpoint = r.endpoint;
+	free(r.detail);
 }
 
 /* --- builds ------------------------------------------------------------ */
@@ -827,15 +857,19 @@ vbuild_init(struct vbuild *vb, json_t *cb, json_t *document)
 	    str(dep, "name"), str(dep, "context"));
 	vb->p[2].ptr = vb->dep_ptr[0];
 	vb->p[3].kind = "checkpoint";
-	vb->p[3].checked = xasprintf("a recent completed checkpoint of the "
-	    "job, from the JobManager REST API through the Kubernetes "
-	    "service proxy (service %s-rest)", str(dep, "name"));
+	vb->p[3].checked = json_is_integer(json_object_get(t,
+	    "maxSnapshotAgeSeconds")) ? xasprintf("the job the "
+	    "FlinkDeployment's status names has a completed checkpoint "
+	    "younger than maxSnapshotAgeSeconds (%lld s), from the JobManager "
+	    "REST API through the Kubernetes service proxy (service %s-rest)",
+	    (long long)json_integer_value(json_object_get(t,
+	    "maxSnapshotAgeSeconds")), str(dep, "name")) : xasprintf("the job "
+	    "the FlinkDeployment's status names has a completed checkpoint, "
+	    "from the JobManager REST API through the Kubernetes service "
+	    "proxy (service %s-rest)", str(dep, "name"));
 	vb->p[3].ptr = vb->dep_ptr[0];
 	set(&vb->p[2], OUT_UNAVAILABLE, false, "not read");
-	/* TODO: the checkpoint needs the API server's service proxy. */
-	set(&vb->p[3], OUT_UNAVAILABLE, true, "not read: this build of fluid "
-	    "does not read checkpoints yet (the JobManager REST API through "
-	    "the service proxy)");
+	set(&vb->p[3], OUT_UNAVAILABLE, false, "not read");
 }
 
 static void
@@ -862,6 +896,7 @@ vbuild_release(struct vbuild *vb)
 	if (vb->token != NULL)
 		explicit_bzero(vb->token, strlen(vb->token));
 	free(vb->token);
+	free(vb->job);
 }
 
 static bool
@@ -870,7 +905,7 @@ settled(const struct vbuild *vb, size_t n)
 	size_t i, k;
 
 	for (i = 0; i < n; i++)
-		for (k = 0; k < 3; k++)
+		for (k = 0; k < 4; k++)
 			if (vb[i].p[k].outcome != OUT_PASS && !vb[i].p[k].final)
 				return false;
 	return true;
@@ -933,6 +968,10 @@ verify_run(json_t *doc, const struct verify_opts *o, struct diags *d)
 		for (i = 0; i < n; i++)
 			if (vb[i].p[2].outcome != OUT_PASS && !vb[i].p[2].final)
 				read_deployment(&vb[i], o);
+		/* After the deployment: its status names the job. */
+		for (i = 0; i < n; i++)
+			if (vb[i].p[3].outcome != OUT_PASS && !vb[i].p[3].final)
+				read_checkpoint(&vb[i], o);
 		if (settled(vb, n))
 			break;
 		left = o->timeout_s - (mono_s() - t0);

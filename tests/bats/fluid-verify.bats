@@ -270,8 +270,14 @@ fake_kube() {
 	printf '%s\n' "$*" >>"$FAKE_DIR/calls"
 	f=
 	for a; do
-		case $a in flinkdeployment) f=fd.json ;; configmap) f=rec.json ;; esac
+		case $a in flinkdeployment) f=fd.json ;; configmap) f=rec.json ;;
+		--raw) f=ck ;; esac
 	done
+	# get --raw: ck.json is the JobManager's answer, ck.err an error.
+	if [ "$f" = ck ]; then
+		[ -e "$FAKE_DIR/ck.err" ] && { cat "$FAKE_DIR/ck.err" >&2; exit 1; }
+		f=ck.json
+	fi
 	[ -n "$f" ] && [ -e "$FAKE_DIR/$f" ] && cat "$FAKE_DIR/$f"
 	exit 0
 	EOF
@@ -356,4 +362,91 @@ deployment_piece() {
 	[[ $(deployment_piece) == "fail lifecycleState DEPLOYED, jobStatus.state RECONCILING: want STABLE or DEPLOYED, and RUNNING" ]] ||
 	    fail "not the state" "$(deployment_piece)"
 	(( $(grep -c "get flinkdeployment" calls) >= 2 )) || fail "not read again" "$(cat calls)"
+}
+
+# --- the checkpoint, read through the same FAKE kubectl --------------------
+# ck.json stands for the JobManager REST API's GET /jobs/JOB/checkpoints
+# answer (Flink's CheckpointingStatistics, the fields verify reads); the
+# real one, through a real API server's service proxy, is the Kubernetes
+# lane's (tests/k8s/checks/40-e2e.sh).
+
+# fake_checkpoint AGE_S [COMPLETED] : a latest completed checkpoint (id 7)
+# acknowledged AGE_S seconds ago; COMPLETED 0: none completed yet.
+fake_checkpoint() {
+	local now ack
+	now=$(date +%s)
+	ack=$(( (now - $1) * 1000 ))
+	if [ "${2:-1}" = 0 ]; then
+		jq -n '{counts: {restored: 0, total: 2, in_progress: 1, completed: 0, failed: 1},
+		    latest: {completed: null, savepoint: null, restored: null,
+		        failed: {id: 1, status: "FAILED", failure_message: "Checkpoint expired before completing."}},
+		    history: []}' >ck.json
+	else
+		jq -n --argjson ack "$ack" '{counts: {restored: 0, total: 8, in_progress: 0, completed: 7, failed: 1},
+		    latest: {completed: {id: 7, status: "COMPLETED", is_savepoint: false,
+		        trigger_timestamp: ($ack - 300), latest_ack_timestamp: $ack},
+		        savepoint: null, failed: null, restored: null}, history: []}' >ck.json
+	fi
+}
+
+checkpoint_piece() {
+	jq -r '.builds[0].evidence[] | select(.evidence == "checkpoint") | .outcome + " " + .detail' delivery.json
+}
+
+@test "verify: a young completed checkpoint of the status's job, through the service proxy, passes with --strict" {
+	fake --age 10
+	fake_kube "$running"
+	fake_checkpoint 5
+	verify "$C" --strict --streaming-timeout 0 --out delivery.json
+	assert_status 0
+	[[ $output == *"land-orders: checkpoint: pass"* ]] || fail "no checkpoint pass" "$output$stderr"
+	[[ $(checkpoint_piece) == "pass checkpoint 7 of job j1 completed "[5-9]" s ago (7 completed, 1 failed), within maxSnapshotAgeSeconds" ]] ||
+	    fail "not the pass" "$(checkpoint_piece)"
+	grep -qx -- "--context=development --request-timeout=[0-9]*s get --raw /api/v1/namespaces/data-products/services/commerce-orders-landed-rest:rest/proxy/jobs/j1/checkpoints" calls ||
+	    fail "not the service proxy of the operator's rest service, with the context" "$(cat calls)"
+	[[ $(jq -r '.builds[0].evidence[] | select(.evidence == "checkpoint") | .endpoint' delivery.json) == \
+	    "kubectl --context=development get --raw /api/v1/namespaces/data-products/services/commerce-orders-landed-rest:rest/proxy/jobs/j1/checkpoints" ]] ||
+	    fail "the endpoint" "$(cat delivery.json)"
+}
+
+@test "verify: no completed checkpoint, or one older than maxSnapshotAgeSeconds, fails" {
+	fake --age 10
+	fake_kube "$running"
+	fake_checkpoint 0 0
+	verify "$C" --streaming-timeout 0 --out delivery.json
+	assert_status 1
+	[[ $stderr == *"error: Flink build land-orders: checkpoint: no checkpoint completed: job j1 has 0 completed, 1 in progress, 1 failed; the latest failed one: Checkpoint expired before completing."* ]] ||
+	    fail "not the missing checkpoint" "$stderr"
+	fake_checkpoint 1000
+	verify "$C" --streaming-timeout 0 --out delivery.json
+	assert_status 1
+	[[ $stderr == *"checkpoint: no checkpoint is young enough: the latest completed one, 7 of job j1, was acknowledged 10"[0-9][0-9]" s ago, maxSnapshotAgeSeconds is 900"* ]] ||
+	    fail "not the old checkpoint" "$stderr"
+}
+
+@test "verify: checkpointing disabled, no rest service and no job id in the status are named" {
+	fake --age 10
+	fake_kube "$running"
+	printf '%s\n' 'Error from server (NotFound): {"errors":["Checkpointing has not been enabled."]}' >ck.err
+	verify "$C" --streaming-timeout 0
+	assert_status 1
+	[[ $stderr == *"checkpoint: checkpointing is not enabled for job j1"* ]] || fail "not disabled" "$stderr"
+	printf '%s\n' 'Error from server (NotFound): services "commerce-orders-landed-rest" not found' >ck.err
+	verify "$C" --streaming-timeout 0
+	assert_status 1
+	[[ $stderr == *"checkpoint: service data-products/commerce-orders-landed-rest does not exist"* ]] || fail "no service" "$stderr"
+	printf '%s\n' 'Error from server (ServiceUnavailable): no endpoints available for service "commerce-orders-landed-rest"' >ck.err
+	verify "$C" --streaming-timeout 0
+	# Without --strict an unreadable checkpoint is a warning.
+	assert_status 0
+	[[ $stderr == *"warning: Flink build land-orders: checkpoint: unavailable: the JobManager REST API through the service proxy: Error from server (ServiceUnavailable): no endpoints available"* ]] ||
+	    fail "not unavailable" "$stderr"
+	rm ck.err calls
+	fake_kube '{lifecycleState: "STABLE", jobStatus: {state: "RUNNING"},
+	    reconciliationStatus: {state: "DEPLOYED", lastReconciledSpec: ($spec | tojson)}}'
+	verify "$C" --strict --streaming-timeout 0
+	assert_status 1
+	[[ $stderr == *"error: Flink build land-orders: checkpoint: unavailable: the FlinkDeployment's status names no job yet (status.jobStatus.jobId)"* ]] ||
+	    fail "no job id" "$stderr"
+	! grep -q -- "--raw" calls || fail "asked the JobManager without a job" "$(cat calls)"
 }

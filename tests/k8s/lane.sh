@@ -54,8 +54,11 @@ phase "checks ($(grep -c . "$K8S_RUN/plan.txt"))"
 while IFS= read -r check; do
 	[ -n "$check" ] || continue
 	t=$(now_s)
+	# A check may name a longer limit of its own: "# timeout-s CHECK N".
+	limit=$(sed -n "s/^# timeout-s $check \([0-9][0-9]*\)\$/\1/p" "$K8S_HERE"/checks/*.sh | head -n 1)
+	limit=${limit:-${K8S_CHECK_TIMEOUT_S:-180}}
 	# In the background, so that a TERM reaches the trap at once.
-	timeout -k 5 "${K8S_CHECK_TIMEOUT_S:-180}" bash "$K8S_HERE/lib/runcheck.sh" "$check" \
+	timeout -k 5 "$limit" bash "$K8S_HERE/lib/runcheck.sh" "$check" \
 		>"$LOGS/check-$check.log" 2>&1 &
 	CHECK_PID=$!
 	wait "$CHECK_PID"
@@ -67,7 +70,7 @@ while IFS= read -r check; do
 		echo "k8s: ok      $check ($secs s)"
 	else
 		reason=$(tr '\n\t' '  ' <"$K8S_RUN/checks/$check/why" 2>/dev/null)
-		[ "$rc" -eq 124 ] && reason="timed out after ${K8S_CHECK_TIMEOUT_S:-180} s; $reason"
+		[ "$rc" -eq 124 ] && reason="timed out after $limit s; $reason"
 		printf '%s\tfailed\t%s\t%s\n' "$check" "$secs" "${reason:-exit $rc (logs/check-$check.log)}" \
 			>>"$K8S_RUN/results.tsv"
 		echo "k8s: FAILED  $check ($secs s)"

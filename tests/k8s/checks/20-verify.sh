@@ -7,7 +7,9 @@
 # The lane has no catalog, and ICEBERG_TOKEN is not set, so the catalog's
 # pieces are unavailable (required, so an error: verify exits 1 in every
 # case here) without anything being contacted; the checks assert on the
-# deployment piece of delivery.json and on verify's diagnostics.  Uses
+# deployment piece of delivery.json and on verify's diagnostics (the
+# checkpoint piece fails too: no JobManager rest service exists here;
+# checks/40-e2e.sh has one).  Uses
 # lane_contract, fluid_env, fluid_plan, fluid_apply and calls_clean of
 # 10-apply.sh.
 

@@ -1,0 +1,36 @@
+/*
+ * verify_int.h - between verify.c and the files of its pieces: what one
+ * piece of evidence is while it is being gathered.  Only verify*.c
+ * include it.
+ */
+#ifndef FLUID_VERIFY_INT_H
+#define FLUID_VERIFY_INT_H
+
+#include <stdbool.h>
+#include <jansson.h>
+
+/* How one reading of a piece came out (verify.h). */
+enum vfy_outcome { VFY_PASS, VFY_FAIL, VFY_UNAVAILABLE };
+
+/* One reading: the outcome, whether asking again can change it, why. */
+struct vfy_reading {
+	enum vfy_outcome outcome;
+	bool		 final;
+	char		*detail;	/* one line (new) */
+	char		*endpoint;	/* what was read, for the report (new) */
+};
+
+/*
+ * The checkpoint piece (verify_checkpoint.c): the JobManager REST API's
+ * GET /jobs/JOB/checkpoints, read through the Kubernetes API server's
+ * service proxy (kubectl get --raw, the deployment's context) at the
+ * JobManager's rest service, which the operator names NAME-rest with the
+ * port named rest.  dep is the checked build's deployment; job the job id
+ * of the FlinkDeployment's status (NULL: none yet); max_age_s the
+ * contract's maxSnapshotAgeSeconds (-1: none), which a completed
+ * checkpoint must be younger than too.  env is verify_opts.env.
+ */
+void	vfy_checkpoint(json_t *dep, const char *job, long long max_age_s,
+	    char *(*env)(const char *), struct vfy_reading *r);
+
+#endif
