@@ -363,6 +363,22 @@ frame(const char *l, size_t n)
 	return false;
 }
 
+/*
+ * "<Exception on server side:" and "End of exception on server side>",
+ * which Flink's REST handler puts around the chain it sends.
+ */
+static bool
+marker(const char *l, size_t n)
+{
+	static const char open[] = "<Exception on server side:";
+	static const char close[] = "End of exception on server side>";
+
+	while (n > 0 && (l[n - 1] == ' ' || l[n - 1] == '\t'))
+		n--;
+	return (n == sizeof(open) - 1 && memcmp(l, open, n) == 0) ||
+	    (n == sizeof(close) - 1 && memcmp(l, close, n) == 0);
+}
+
 struct cause {
 	struct sb	msg;
 	size_t		lines;
@@ -385,6 +401,9 @@ gw_reason(const char *errors)
 		n = (size_t)(e - l);
 		if (n > 0 && l[n - 1] == '\r')
 			n--;
+		/* The REST handler's frame around the chain. */
+		if (marker(l, n))
+			continue;
 		head = nc == 0 || (n >= 11 && strncmp(l, "Caused by: ", 11) == 0);
 		/* A new error string starts a new chain entry too. */
 		if (!head && (frame(l, n) || strncmp(l, "\tSuppressed", 11) == 0))

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fluid.h"
 #include "cli.h"
@@ -92,6 +93,26 @@ ends_with(const char *s, const char *tail)
 	size_t n = strlen(s), m = strlen(tail);
 
 	return n >= m && strcmp(s + n - m, tail) == 0;
+}
+
+/*
+ * path (a new string, freed) relative to the working directory when it
+ * lies below it, so that messages name it as the user would.
+ */
+static char *
+shorter(char *path)
+{
+	char cwd[PATH_MAX], *s;
+	size_t n;
+
+	if (getcwd(cwd, sizeof(cwd)) == NULL)
+		return path;
+	n = strlen(cwd);
+	if (strncmp(path, cwd, n) != 0 || path[n] != '/')
+		return path;
+	s = xstrdup(path + n + 1);
+	free(path);
+	return s;
 }
 
 /* The directory FILE is in, as a real path (the search starts there). */
@@ -275,6 +296,7 @@ gateway_apply(int argc, char *argv[], const char *usage)
 			    "declare one, or name it with --targets",
 			    TARGET_FILE, RESOLVE_WORKSPACE_FILE, dir);
 		free(dir);
+		found = shorter(found);
 		tfile = found;
 	}
 	tg = NULL;
