@@ -216,7 +216,8 @@ run_one(struct gw *g, const struct gw_stmt *st, char **job, char **reason)
 	    g->o->timeout_ms : 120000), wait = 50;
 	json_t *body, *v = NULL;
 	const char *op, *status, *next;
-	char *text, *path, *opid = NULL;
+	char *text, *path = NULL, *opid = NULL, *last = NULL;
+	bool errored = false;
 	int rc, pages;
 
 	*job = NULL;
@@ -226,6 +227,7 @@ run_one(struct gw *g, const struct gw_stmt *st, char **job, char **reason)
 	path = xasprintf("/v2/sessions/%s/statements", g->session);
 	rc = call(g, "POST", path, text, &v, reason);
 	free(path);
+	path = NULL;
 	free(text);
 	if (rc != 0)
 		return rc;
@@ -244,6 +246,7 @@ run_one(struct gw *g, const struct gw_stmt *st, char **job, char **reason)
 		    g->session, opid);
 		rc = call(g, "GET", path, NULL, &v, reason);
 		free(path);
+		path = NULL;
 		if (rc != 0)
 			goto out;
 		status = json_string_value(json_object_get(v, "status"));
@@ -253,8 +256,8 @@ run_one(struct gw *g, const struct gw_stmt *st, char **job, char **reason)
 			rc = -1;
 			goto out;
 		}
-		if (strcmp(status, "FINISHED") == 0 ||
-		    strcmp(status, "ERROR") == 0)
+		errored = strcmp(status, "ERROR") == 0;
+		if (strcmp(status, "FINISHED") == 0 || errored)
 			break;
 		if (strcmp(status, "CANCELED") == 0 ||
 		    strcmp(status, "CLOSED") == 0 ||
@@ -264,6 +267,8 @@ run_one(struct gw *g, const struct gw_stmt *st, char **job, char **reason)
 			rc = -1;
 			goto out;
 		}
+		free(last);
+		last = xstrdup(status);
 		json_decref(v);
 		v = NULL;
 		if (stopped(g)) {
@@ -275,7 +280,7 @@ run_one(struct gw *g, const struct gw_stmt *st, char **job, char **reason)
 			diag_fatal(g->d, "the statement did not finish within "
 			    "%ld s (status %s); see --timeout",
 			    (g->o->timeout_ms > 0 ? g->o->timeout_ms :
-			    120000) / 1000, "RUNNING");
+			    120000) / 1000, last);
 			rc = -1;
 			goto out;
 		}
@@ -293,6 +298,13 @@ run_one(struct gw *g, const struct gw_stmt *st, char **job, char **reason)
 		path = NULL;
 		if (rc != 0)
 			goto out;
+		if (errored) {
+			/* Flink sends the reason as an error; not here. */
+			*reason = xstrdup("the gateway reports the statement "
+			    "failed, without a reason");
+			rc = -2;
+			goto out;
+		}
 		if (job_of(v) != NULL) {
 			*job = xstrdup(job_of(v));
 			break;
@@ -313,11 +325,13 @@ run_one(struct gw *g, const struct gw_stmt *st, char **job, char **reason)
 		json_decref(v);
 		v = NULL;
 	}
-	free(path);
 	rc = 0;
 out:
+	free(path);
+	path = NULL;
 	json_decref(v);
 	free(opid);
+	free(last);
 	return rc;
 }
 
