@@ -375,6 +375,8 @@ marker(const char *l, size_t n)
 
 	while (n > 0 && (l[n - 1] == ' ' || l[n - 1] == '\t'))
 		n--;
+	if (n >= 11 && strncmp(l, "Caused by: ", 11) == 0)
+		l += 11, n -= 11;
 	return (n == sizeof(open) - 1 && memcmp(l, open, n) == 0) ||
 	    (n == sizeof(close) - 1 && memcmp(l, close, n) == 0);
 }
@@ -391,7 +393,7 @@ gw_reason(const char *errors)
 	size_t nc = 0, i, n, pick;
 	const char *l, *e, *m;
 	struct sb out;
-	bool head;
+	bool head, fresh = false;
 	char *first;
 
 	for (l = errors; *l != '\0'; l = *e ? e + 1 : e) {
@@ -401,10 +403,18 @@ gw_reason(const char *errors)
 		n = (size_t)(e - l);
 		if (n > 0 && l[n - 1] == '\r')
 			n--;
-		/* The REST handler's frame around the chain. */
-		if (marker(l, n))
+		/*
+		 * The REST handler's frame around the chain (after another
+		 * error string, "Caused by: " too): what follows is an
+		 * exception of its own.
+		 */
+		if (marker(l, n)) {
+			fresh = true;
 			continue;
-		head = nc == 0 || (n >= 11 && strncmp(l, "Caused by: ", 11) == 0);
+		}
+		head = nc == 0 || fresh ||
+		    (n >= 11 && strncmp(l, "Caused by: ", 11) == 0);
+		fresh = false;
 		/* A new error string starts a new chain entry too. */
 		if (!head && (frame(l, n) || strncmp(l, "\tSuppressed", 11) == 0))
 			continue;

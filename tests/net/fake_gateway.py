@@ -117,10 +117,11 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, {"status": "ERROR" if A.reject and A.reject in st else "FINISHED"})
         token = int(m[4])
         if A.reject and A.reject in st:
-            # As Flink's REST handler sends it: one string, framed.
-            return self.send(500, {"errors": ["<Exception on server side:\n" +
+            # As Flink 1.20.1's REST handler sends it: the chain framed.
+            return self.send(500, {"errors": ["Internal server error.",
+                                              "<Exception on server side:\n" +
                                               trace(f"Object '{A.reject}' not found") +
-                                              "End of exception on server side>"]})
+                                              "\nEnd of exception on server side>"]})
         job = re.match(r"\s*(INSERT|EXECUTE)\b", st, re.I) is not None
         nxt = f"/v2/sessions/{s}/operations/{o}/result/{token + 1}?rowFormat=JSON"
         if token >= 2 or (token == 1 and not (job and A.job_late)):
