@@ -177,7 +177,10 @@ load_script(const char *file, const char *build, enum diag_format fmt,
 		if (memchr(buf, '\0', len) != NULL)
 			fl_fatal("'%s' holds a NUL byte: not a script", file);
 		*where = xstrdup(file);
-		return (char *)buf;
+		/* slurp() does not terminate what it read. */
+		sql = xstrndup((char *)buf, len);
+		free(buf);
+		return sql;
 	}
 	memset(&ro, 0, sizeof(ro));
 	ro.path = file;
