@@ -179,7 +179,7 @@ for st in body.split(";\n"):
 
 @test "fluid-gateway: the fake's trace does hold frames and wrappers (so the test above can fail)" {
 	local raw
-	raw=$(python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import fake_gateway as f; print(f.trace("x"))' "$TOP/tests/net")
+	raw=$(python3 -B -c 'import sys; sys.path.insert(0, sys.argv[1]); import fake_gateway as f; print(f.trace("x"))' "$TOP/tests/net")
 	[[ $raw == *$'\tat org.apache'* && $raw == *"Caused by: "* &&
 	   $raw == *"Failed to fetchResults"* && $raw == *"ValidationException: x"* ]] ||
 	    fail "the fake's trace is too kind" "$raw"
