@@ -42,18 +42,20 @@ LIB_SRCS = lib/xalloc.c lib/diag.c lib/jptr.c lib/yload.c lib/yemit.c \
 	lib/stage_resolve.c lib/stage_check.c lib/stage_sqlgen.c \
 	lib/k8s_render.c lib/k8s_plan.c lib/stage_k8s.c lib/pipeline.c \
 	lib/allow.c lib/diff.c lib/kube.c lib/kube_drift.c lib/odcs.c lib/net.c lib/verify.c \
-	lib/verify_checkpoint.c
+	lib/verify_checkpoint.c lib/target.c lib/gw_script.c lib/gw.c
 LIB_OBJS = $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
 LIB_HDRS = $(wildcard lib/*.h)
 LIBFLUID = $(O)/lib/libfluid.a
 
-TOOLS = fluid fluid-resolve fluid-check fluid-sqlgen fluid-k8s fluid-odcs
+TOOLS = fluid fluid-resolve fluid-check fluid-sqlgen fluid-k8s fluid-odcs \
+	fluid-gateway
 TOOL_BINS = $(addprefix $(O)/bin/,$(TOOLS))
 # What every tool's main() shares, and the only code that exits.
 TOOL_COMMON = $(O)/tools/cli.o
 # The driver's commands that have a file of their own (tools/fluid_*.c).
 FLUID_CMDS = $(O)/tools/fluid_apply.o $(O)/tools/fluid_export.o \
-	$(O)/tools/fluid_verify.o $(O)/tools/fluid_diff.o
+	$(O)/tools/fluid_verify.o $(O)/tools/fluid_diff.o \
+	$(O)/tools/fluid_gateway.o
 # Made by a pattern rule for every tool: not intermediates to delete.
 .SECONDARY: $(TOOL_COMMON) $(FLUID_CMDS)
 
@@ -87,6 +89,15 @@ $(O)/bin/fluid: tools/fluid.c tools/cli.h tools/fluid_cmd.h $(FLUID_CMDS) \
 	@mkdir -p $(O)/bin
 	$(CC) $(ALL_CFLAGS) -Itools $< -o $@ $(ALL_LDFLAGS) $(FLUID_CMDS) \
 	    $(TOOL_COMMON) $(LIBFLUID) $(PKG_LIBS)
+
+# fluid-gateway apply and fluid apply --target share fluid_gateway.o.
+$(O)/tools/fluid_gateway.o $(O)/tools/fluid_apply.o: tools/fluid_gateway.h
+$(O)/bin/fluid-gateway: tools/fluid-gateway.c tools/cli.h \
+    tools/fluid_gateway.h $(O)/tools/fluid_gateway.o $(TOOL_COMMON) \
+    $(LIBFLUID) $(LIB_HDRS)
+	@mkdir -p $(O)/bin
+	$(CC) $(ALL_CFLAGS) -Itools $< -o $@ $(ALL_LDFLAGS) \
+	    $(O)/tools/fluid_gateway.o $(TOOL_COMMON) $(LIBFLUID) $(PKG_LIBS)
 
 $(O)/bin/%: tools/%.c tools/cli.h $(TOOL_COMMON) $(LIBFLUID) $(LIB_HDRS)
 	@mkdir -p $(O)/bin

@@ -36,11 +36,13 @@
  *	kube.h     kubectl, run with a deadline, kube_      (kube.c)
  *	net.h      the one libcurl HTTP client, net_       (net.c)
  *	verify.h   fluid verify's evidence, verify_        (verify.c)
+ *	target.h   the targets a project declares, target_ (target.c)
+ *	gw.h       the SQL Gateway client, gw_             (gw.c, gw_script.c)
  *
- * kube.h, net.h and verify.h are not included here: only the tools that
- * contact something include them (tests/bats/layout.bats).  kube_
- * applies the resources k8s_ renders offline.  The module still to
- * come takes the prefix gw_ (the SQL Gateway client).
+ * kube.h, net.h, verify.h and gw.h are not included here: only the tools
+ * that contact something include them (tests/bats/layout.bats), and
+ * target.h only by them.  kube_ applies the resources k8s_ renders
+ * offline; gw_ applies the script sqlgen_ writes.
  *
  * Who may include whom:
  *  - The stage and pipeline layers join the others; no other module

@@ -27,6 +27,8 @@ struct req {
 	const char		*body;		/* NULL: GET */
 	const char		*ctype;		/* of body */
 	const char		*secrets[NET_MAX_SECRETS]; /* to scrub */
+	const char		*method;	/* NULL: GET, or POST with body */
+	bool			 keep_error;	/* *out: a 4xx/5xx's JSON */
 };
 
 struct body {
@@ -147,6 +149,17 @@ fail(struct net_err *e, const struct req *r, enum net_failure f,
 	scrub(e->msg, sizeof(e->msg), r->secrets);
 }
 
+/* libcurl's progress callback: non-zero stops the transfer. */
+static int
+on_progress(void *arg, curl_off_t dt, curl_off_t dn, curl_off_t ut,
+    curl_off_t un)
+{
+	const volatile sig_atomic_t *stop = arg;
+
+	(void)dt, (void)dn, (void)ut, (void)un;
+	return *stop != 0;
+}
+
 static size_t
 on_body(char *p, size_t size, size_t nmemb, void *arg)
 {
@@ -249,6 +262,13 @@ attempt(const struct req *r, long timeout_ms, struct body *b, long *status,
 		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE,
 		    (long)strlen(r->body));
 	}
+	if (r->method != NULL)
+		curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, r->method);
+	if (o->stop != NULL) {
+		curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+		curl_easy_setopt(c, CURLOPT_XFERINFODATA, (void *)o->stop);
+		curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+	}
 	cc = curl_easy_perform(c);
 	*status = 0;
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, status);
@@ -326,6 +346,10 @@ request(const struct req *r, json_t **out, struct net_err *e)
 	}
 	url_release(&u);
 	for (;;) {
+		if (o->stop != NULL && *o->stop) {
+			fail(e, r, NET_CANCELED, "stopped by a signal");
+			return -1;
+		}
 		left = deadline - now_ms();
 		if (left <= 0)
 			left = 1;
@@ -338,7 +362,8 @@ request(const struct req *r, json_t **out, struct net_err *e)
 		/* Transient: no connection, or a gateway that had none. */
 		if ((cc == CURLE_COULDNT_CONNECT || (cc == CURLE_OK &&
 		    (st == 502 || st == 503 || st == 504))) &&
-		    e->attempts < max && now_ms() + backoff < deadline) {
+		    e->attempts < max && now_ms() + backoff < deadline &&
+		    (o->stop == NULL || !*o->stop)) {
 			sb_release(&b.sb);
 			sleep_ms(backoff);
 			backoff *= 2;
@@ -355,6 +380,9 @@ request(const struct req *r, json_t **out, struct net_err *e)
 	switch (cc) {
 	case CURLE_OK:
 		break;
+	case CURLE_ABORTED_BY_CALLBACK:
+		fail(e, r, NET_CANCELED, "stopped by a signal");
+		goto bad;
 	case CURLE_OPERATION_TIMEDOUT:
 		fail(e, r, NET_TIMEOUT, "no complete answer within %ld ms "
 		    "(%d attempt%s)", opt_or(o->total_ms, 30000), e->attempts,
@@ -391,7 +419,10 @@ request(const struct req *r, json_t **out, struct net_err *e)
 		else
 			fail(e, r, NET_HTTP, "HTTP status %ld%s%.200s", st,
 			    reason ? ": " : "", reason ? reason : "");
-		json_decref(v);
+		if (r->keep_error)
+			*out = v;
+		else
+			json_decref(v);
 		goto bad;
 	}
 	if (v == NULL) {
@@ -413,7 +444,8 @@ int
 net_get_json(const struct net_opts *o, const char *url, const char *bearer,
     json_t **out, struct net_err *e)
 {
-	struct req r = { o, url, bearer, NULL, NULL, { bearer } };
+	struct req r = { o, url, bearer, NULL, NULL, { bearer }, NULL,
+	    false };
 
 	return request(&r, out, e);
 }
@@ -423,8 +455,24 @@ net_post_json(const struct net_opts *o, const char *url, const char *bearer,
     const char *body, json_t **out, struct net_err *e)
 {
 	struct req r = { o, url, bearer, body, "application/json",
-	    { bearer } };
+	    { bearer }, NULL, false };
 
+	return request(&r, out, e);
+}
+
+int
+net_request_json(const struct net_opts *o, const char *method,
+    const char *url, const char *body, json_t **out, struct net_err *e)
+{
+	struct req r;
+
+	memset(&r, 0, sizeof(r));
+	r.o = o;
+	r.url = url;
+	r.body = body;
+	r.ctype = "application/json";
+	r.method = method;
+	r.keep_error = true;
 	return request(&r, out, e);
 }
 

@@ -26,6 +26,7 @@
 #ifndef FLUID_NET_H
 #define FLUID_NET_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <jansson.h>
 
@@ -37,6 +38,12 @@ struct net_opts {
 	int		 attempts;	/* 0: 3 */
 	long		 backoff_ms;	/* before the 2nd attempt; 0: 250 */
 	const char	*ca_bundle;	/* a PEM file, or NULL: libcurl's */
+	/*
+	 * When not NULL, a request stops (NET_CANCELED) soon after *stop
+	 * becomes non-zero: a signal handler sets it, so that a tool can
+	 * close what it opened instead of waiting out a timeout.
+	 */
+	const volatile sig_atomic_t *stop;
 };
 
 enum net_failure {
@@ -48,6 +55,7 @@ enum net_failure {
 	NET_TOO_BIG,	/* the response exceeded max_body */
 	NET_HTTP,	/* a status other than 2xx; see status */
 	NET_BAD_BODY,	/* not the JSON that was expected */
+	NET_CANCELED,	/* *stop was set (struct net_opts) */
 	NET_OTHER
 };
 
@@ -78,6 +86,17 @@ int	net_get_json(const struct net_opts *, const char *url,
 /* POST body (JSON text) to url; as net_get_json() otherwise. */
 int	net_post_json(const struct net_opts *, const char *url,
 	    const char *bearer, const char *body, json_t **out,
+	    struct net_err *e);
+
+/*
+ * method ("GET", "POST" or "DELETE") url, with body (JSON text) or
+ * none (NULL), and no credential: the SQL Gateway's REST API.  As
+ * net_get_json(), but on NET_HTTP *out is the server's answer when it
+ * is JSON (a new reference, or NULL): a gateway's reason is longer than
+ * e->msg keeps, and the caller decides what of it to show.
+ */
+int	net_request_json(const struct net_opts *, const char *method,
+	    const char *url, const char *body, json_t **out,
 	    struct net_err *e);
 
 /*

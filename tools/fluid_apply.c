@@ -10,8 +10,10 @@
 
 #include "fluid.h"
 #include "kube.h"
+#include "net.h"
 #include "cli.h"
 #include "fluid_cmd.h"
+#include "fluid_gateway.h"
 
 /*
  * fluid apply PLAN --mode M [--yes] (fluid(1), APPLY; fluid-k8s(1),
@@ -488,6 +490,14 @@ cmd_apply(int argc, char *argv[])
 	size_t i, n;
 	int c, idx, yes = 0, st;
 
+	/* --target: through a SQL Gateway (fluid-gateway(1)), not kubectl. */
+	for (i = 1; i < (size_t)argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--target") == 0 ||
+		    strncmp(argv[i], "--target=", 9) == 0) {
+			if (net_init() == -1)
+				fl_fatal("cannot initialise libcurl");
+			return gateway_apply(argc, argv, fluid_usage);
+		}
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":", opts, &idx)) != -1) {

@@ -267,6 +267,7 @@ def write_plan(run, jobs, cdir, fluid=None):
         f"--set restart-strategy.fixed-delay.attempts=1 --timeout-s 240",
         ""]
     lines += cdc_plan_lines(j, run, vpy, ka)
+    lines += gateway_plan(run, cdir, vpy, lc, ka, st)
     only = os.environ.get("LIVE_ONLY")
     if only:
         # LIVE_ONLY=avro,nested: only those checks (by the first word of their name).
@@ -461,6 +462,44 @@ def cdc_plan_lines(j, run, vpy, ka):
         f"run --script {cs} --table {ct} --expect-rows @{st}/canal.pkl.counts:upsert --settle "
         f"--timeout-s 600",
         f"exec {cc} verify --mode upsert --state {st}/canal.pkl --table crm.customers_canal",
+        ""]
+
+
+def gateway_plan(run, cdir, vpy, lc, ka, st):
+    """Check "gateway" (gateway_check.py): the inlined example with a topic,
+    group and table of its own, applied by fluid-gateway through the lane's
+    SQL Gateway (lib/gateway.sh, fixed port 8083); its target file, and the
+    scripts of the error paths.  Returns the plan's lines."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--fluid-bin", required=True)
+    fluid_bin = os.path.abspath(ap.parse_known_args()[0].fluid_bin)
+    d = os.path.join(run, "gateway")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(cdir, "examples", "inlined", "orders-landed.fluid.yaml")) as fh:
+        t = fh.read()
+    t = t.replace("table: orders_landed", "table: gateway_landed").replace(
+        "topic: orders", "topic: gateway_orders").replace(
+        "groupId: forge-commerce-orders-landed-v1", "groupId: live-gateway")
+    contract = os.path.join(d, "gateway.fluid.yaml")
+    with open(contract, "w") as fh:
+        fh.write(t)
+    r, err = generate(os.path.join(fluid_bin, "fluid"), contract, os.path.join(run, "gen", "gateway"))
+    if not r:
+        sys.exit(f"prepare: fluid refused the gateway variant: {err}")
+    with open(os.path.join(d, "fluid.targets.yaml"), "w") as fh:
+        fh.write("targets:\n  lane:\n    backend: flink\n"
+                 "    flink: {gateway: \"http://127.0.0.1:8083\"}\n")
+    gc = f"{vpy} {os.path.join(HERE, 'gateway_check.py')} --fluid-bin {fluid_bin} --dir {d}"
+    return [
+        "check gateway: fluid-gateway applies an example through a real Flink SQL Gateway, "
+        "its rows land in Iceberg; a refused statement, a closed port, SIGINT",
+        f"exec {ka} create gateway_orders --partitions 2",
+        f"exec {lc} produce --dataset orders --table-json {r[1]} --key-col order_key "
+        f"--id-col event_id --topic gateway_orders --count 60 --seed 17 --state {st}/gateway.pkl",
+        f"exec --timeout-s 600 {gc} apply --table-json {r[1]} --state {st}/gateway.pkl",
+        f"exec {lc} verify --shape landed --state {st}/gateway.pkl --table-json {r[1]} --key event_id "
+        f"--name gateway-landed --known {os.path.join(LIVE, 'known-findings.tsv')}",
+        f"exec --timeout-s 400 {gc} errors",
         ""]
 
 
