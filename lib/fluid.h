@@ -22,10 +22,19 @@
  *	outdir.h   a directory of files, replaced as a set (outdir.c)
  *	check.h    the static rules, IR out; its internals
  *	           are chk_ in check_int.h                 (check*.c)
+ *	           the source's TLS and SASL, chk_security_
+ *	                                      (check_security.c)
+ *	           change streams, chk_cdc_             (check_cdc.c)
  *	url.h      URLs through libcurl's parser           (url.c)
  *	sqlq.h     SQL identifiers and literals            (sqlq.c)
  *	sqllex.h   Flink SQL tokens, the own query's rules (sqllex.c)
  *	sqlgen.h   IR -> Flink SQL                         (sqlgen.c)
+ *	sqlgen_security.h
+ *	           the source's TLS and SASL options, for
+ *	           sqlgen.c only              (sqlgen_security.c)
+ *	sqlgen_int.h
+ *	           sqlgen.c's writer and its change-stream
+ *	           hooks sqlgen_cdc_, for sqlgen*.c  (sqlgen_cdc.c)
  *	k8s.h      IR -> ConfigMap, FlinkDeployment, plan;
  *	           rendered offline, apart from kube_      (k8s_*.c)
  *	stage.h    what each fluid-* program does          (stage_*.c)
@@ -36,13 +45,19 @@
  *	kube.h     kubectl, run with a deadline, kube_      (kube.c)
  *	net.h      the one libcurl HTTP client, net_       (net.c)
  *	verify.h   fluid verify's evidence, verify_        (verify.c)
+ *	verify_int.h
+ *	           its pieces, vfy_, for verify*.c only: the
+ *	           checkpoint, through the Kubernetes API
+ *	           server's service proxy (verify_checkpoint.c)
  *	target.h   the targets a project declares, target_ (target.c)
  *	gw.h       the SQL Gateway client, gw_             (gw.c, gw_script.c)
  *
  * kube.h, net.h, verify.h and gw.h are not included here: only the tools
  * that contact something include them (tests/bats/layout.bats), and
- * target.h only by them.  kube_ applies the resources k8s_ renders
- * offline; gw_ applies the script sqlgen_ writes.
+ * target.h only by them.  Nor are the internal headers check_int.h,
+ * sqlgen_int.h, sqlgen_security.h and verify_int.h: only their module's
+ * own files (and its unit tests) include them.  kube_ applies the
+ * resources k8s_ renders offline; gw_ applies the script sqlgen_ writes.
  *
  * Who may include whom:
  *  - The stage and pipeline layers join the others; no other module

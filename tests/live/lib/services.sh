@@ -130,6 +130,12 @@ start_kafka() {
 	dir="$LIVE_RUN/kafka"
 	props="$LIVE_RUN/kafka.properties"
 	mkdir -p "$dir"
+	# The SASL_SSL listener opens its keystore at start: prepare.py makes it
+	# for the live lane; another lane starting this broker gets its own.
+	if [ ! -f "$LIVE_RUN/tls/broker.p12" ]; then
+		"$PY" "$LIVE_HERE/py/sasl_check.py" tls --run "$LIVE_RUN" >"$LOGS/tls.log" 2>&1 || {
+			echo "live: making the broker's TLS material failed" >&2; cat "$LOGS/tls.log" >&2; return 1; }
+	fi
 	{ cat "$LIVE_HERE/conf/kafka.properties"; echo "log.dirs=$dir/data"; } >"$props"
 	id=$("$PY" -c 'import base64, uuid; print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))')
 	java "${JAVA_SVC_OPTS[@]}" -Xmx256m -cp "$cp" \
