@@ -38,7 +38,8 @@ e2e_need() {
 	local f
 	for f in "$LIVE_DIR/harness/target/live-harness.jar" "$LIVE_DIR/.cache/cp/flink.classpath" \
 		"$LIVE_DIR/.cache/cp/rest.classpath" "$LIVE_DIR/.cache/cp/kafka.classpath" \
-		"$LIVE_DIR/.cache/venv/bin/python"; do
+		"$LIVE_DIR/.cache/venv/bin/python" \
+		"$LIVE_DIR/.cache/plugins/s3-fs-hadoop/flink-s3-fs-hadoop-1.20.1.jar"; do
 		[ -e "$f" ] || { fail "the live lane's $f is missing (tests/k8s/run builds it)"; return 1; }
 	done
 }
@@ -285,6 +286,9 @@ e2e_harness() {
 	local cp
 	cp="$LIVE_DIR/harness/target/live-harness.jar:$(cat "$LIVE_DIR/.cache/cp/flink.classpath")"
 	mkdir -p "$E2E/tmp"
+	# The harness sets up Flink's s3:// file system from the plugin, as
+	# the live lane runs it (tests/live/lane.sh).
+	FLINK_PLUGINS_DIR=$LIVE_DIR/.cache/plugins \
 	java --add-exports=java.base/sun.net.util=ALL-UNNAMED \
 		--add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED \
 		--add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED \
