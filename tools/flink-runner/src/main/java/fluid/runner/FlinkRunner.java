@@ -257,11 +257,14 @@ public final class FlinkRunner {
             no++;
             String where = "statement " + no + " (" + firstLine(stmt) + ")";
             Operation op = parse(internal, stmt, where);
-            if (op instanceof CreateTableOperation
-                    && KafkaSecrets.hasReferences(((CreateTableOperation) op).getCatalogTable().getOptions())) {
-                // The Kafka source's credentials, from the pod's environment.
-                createResolved(internal, (CreateTableOperation) op, where, System::getenv);
-                continue;
+            if (Statements.hasHint(stmt)) {
+                // An OPTIONS hint could change a Kafka table's options after they were checked.
+                throw new Failure(REJECTED, where + ": SQL hints (/*+ ... */) are refused");
+            }
+            if (op instanceof CreateTableOperation) {
+                // The Kafka client resolves the credentials itself: only as fluid configures it.
+                checkProviders(((CreateTableOperation) op).getCatalogTable().getOptions(), where,
+                        System::getenv);
             }
             try {
                 if (op instanceof SetOperation) {
@@ -381,34 +384,16 @@ public final class FlinkRunner {
     }
 
     /**
-     * Runs a CREATE TEMPORARY TABLE whose options hold ${fluid:env:NAME}
-     * references (see KafkaSecrets) with each replaced by its variable's value
-     * in env: the parsed operation is copied with the resolved options and run
-     * as an operation, so the value is never in SQL text. Only a temporary
-     * table, which lives in this session alone: a catalog would store it.
+     * Refuses a table whose Kafka config providers or ${...} references are
+     * not exactly what fluid-sqlgen writes (see KafkaProviders): exit 4 for
+     * the script, 2 for a variable the pod lacks; never a value.
      */
-    static void createResolved(TableEnvironmentInternal tEnv, CreateTableOperation op, String where,
-            Function<String, String> env) throws Failure {
-        if (!op.isTemporary()) {
-            throw new Failure(REJECTED, where + ": ${fluid:env:...} references are resolved only in a "
-                    + "TEMPORARY table: a catalog would store the credential");
-        }
-        Map<String, String> resolved;
+    static void checkProviders(Map<String, String> options, String where, Function<String, String> env)
+            throws Failure {
         try {
-            resolved = KafkaSecrets.resolve(op.getCatalogTable().getOptions(), env);
-        } catch (KafkaSecrets.RefException e) {
+            KafkaProviders.check(options, env);
+        } catch (KafkaProviders.RefException e) {
             throw new Failure(e.environment ? USAGE : REJECTED, where + ": " + e.getMessage());
-        }
-        try {
-            tEnv.executeInternal(new CreateTableOperation(op.getTableIdentifier(),
-                    op.getCatalogTable().copy(resolved), op.isIgnoreIfExists(), true)).await();
-        } catch (Throwable t) {
-            // Flink's message may quote the options: say only what failed.
-            if (t instanceof VirtualMachineError) {
-                throw (VirtualMachineError) t;
-            }
-            throw new Failure(REJECTED, where + ": Flink refused the table with its resolved options ("
-                    + t.getClass().getName() + ")");
         }
     }
 
