@@ -30,6 +30,7 @@ import org.apache.flink.table.operations.QueryOperation;
 import org.apache.flink.table.operations.SinkModifyOperation;
 import org.apache.flink.table.operations.StatementSetOperation;
 import org.apache.flink.table.operations.command.SetOperation;
+import org.apache.flink.table.operations.ddl.AlterTableOperation;
 import org.apache.flink.table.operations.ddl.CreateTableOperation;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
@@ -257,15 +258,8 @@ public final class FlinkRunner {
             no++;
             String where = "statement " + no + " (" + firstLine(stmt) + ")";
             Operation op = parse(internal, stmt, where);
-            if (Statements.hasHint(stmt)) {
-                // An OPTIONS hint could change a Kafka table's options after they were checked.
-                throw new Failure(REJECTED, where + ": SQL hints (/*+ ... */) are refused");
-            }
-            if (op instanceof CreateTableOperation) {
-                // The Kafka client resolves the credentials itself: only as fluid configures it.
-                checkProviders(((CreateTableOperation) op).getCatalogTable().getOptions(), where,
-                        System::getenv);
-            }
+            // The Kafka client resolves the credentials itself: only as fluid configures it.
+            guardOptions(op, stmt, where, System::getenv);
             try {
                 if (op instanceof SetOperation) {
                     SetOperation set = (SetOperation) op;
@@ -380,6 +374,26 @@ public final class FlinkRunner {
             throw new Failure(FAILED, "interrupted while waiting for the job");
         } catch (ExecutionException e) {
             throw new Failure(FAILED, "job " + client.get().getJobID() + " failed: " + describe(e));
+        }
+    }
+
+    /**
+     * Refuses a statement that could give a Kafka client other options than
+     * the checked ones: a SQL hint (OPTIONS), an ALTER TABLE (fluid writes
+     * neither), or a CREATE TABLE that checkProviders refuses.
+     */
+    static void guardOptions(Operation op, String stmt, String where, Function<String, String> env)
+            throws Failure {
+        if (Statements.hasHint(stmt)) {
+            throw new Failure(REJECTED, where + ": SQL hints (/*+ ... */) are refused: an OPTIONS hint "
+                    + "could change a table's options after they were checked");
+        }
+        if (op instanceof AlterTableOperation) {
+            throw new Failure(REJECTED, where + ": ALTER TABLE is not run: it could change a table's "
+                    + "options after they were checked");
+        }
+        if (op instanceof CreateTableOperation) {
+            checkProviders(((CreateTableOperation) op).getCatalogTable().getOptions(), where, env);
         }
     }
 
