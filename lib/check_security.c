@@ -21,6 +21,7 @@
 #include <strings.h>
 
 #include "check_int.h"
+#include "path.h"
 
 static const char *const security_keys[] = {
 	"protocol", "sasl", "tls", NULL
@@ -161,34 +162,6 @@ env_name(struct chk *c, struct chk_loc *l, json_t *o, const char *key,
 	return s;
 }
 
-/*
- * A file inside the pod: absolute, of plain characters, without "."
- * or ".." segments, so that what the job opens is what the contract
- * says.  Not echoed when refused.
- */
-static bool
-pod_path_ok(const char *s)
-{
-	const char *p, *seg;
-	size_t n;
-
-	if (s[0] != '/' || strlen(s) > 1024)
-		return false;
-	for (p = s; *p != '\0'; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9') || strchr("._-/", *p) != NULL))
-			return false;
-	for (seg = s + 1;; seg = p + 1) {
-		p = strchr(seg, '/');
-		n = p != NULL ? (size_t)(p - seg) : strlen(seg);
-		if (n == 0 || (n == 1 && seg[0] == '.') ||
-		    (n == 2 && seg[0] == '.' && seg[1] == '.'))
-			return false;
-		if (p == NULL)
-			return true;
-	}
-}
-
 /* truststore or keystore (key) of tls, to its IR (NULL: absent). */
 static json_t *
 store_check(struct chk *c, struct chk_loc *l, json_t *tls, const char *key,
@@ -214,7 +187,7 @@ store_check(struct chk *c, struct chk_loc *l, json_t *tls, const char *key,
 	path = chk_get_str(c, l, st, "path", true);
 	if (path == NULL)
 		*ok = false;
-	else if (!pod_path_ok(path)) {
+	else if (!path_pod_ok(path)) {
 		chk_err_at(c, l, "path", "must be an absolute path of a file "
 		    "inside the pod, such as a mounted Secret (letters, "
 		    "digits, '.', '_', '-' and '/', without '.' or '..' "

@@ -215,3 +215,26 @@ path_print(const struct path *p, struct sb *sb)
 		sb_adds(sb, "']");
 	}
 }
+
+bool
+path_pod_ok(const char *s)
+{
+	const char *p, *seg;
+	size_t n;
+
+	if (s == NULL || s[0] != '/' || strlen(s) > 1024)
+		return false;
+	for (p = s; *p != '\0'; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("._-/", *p) != NULL))
+			return false;
+	for (seg = s + 1;; seg = p + 1) {
+		p = strchr(seg, '/');
+		n = p != NULL ? (size_t)(p - seg) : strlen(seg);
+		if (n == 0 || (n == 1 && seg[0] == '.') ||
+		    (n == 2 && seg[0] == '.' && seg[1] == '.'))
+			return false;
+		if (p == NULL)
+			return true;
+	}
+}

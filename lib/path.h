@@ -47,5 +47,12 @@ void	path_release(struct path *);
 void	path_print(const struct path *, struct sb *);
 /* Is s a plain SQL identifier as above? */
 bool	path_is_ident(const char *s);
+/*
+ * Is s a plain absolute file path inside a pod (a mounted Secret):
+ * '/' then segments of letters, digits, '.', '_' and '-', none empty,
+ * "." or ".." (so no trailing '/'), at most 1024 bytes?  NULL is not.
+ * fluid-check refuses any other; fluid-sqlgen judges its IR again.
+ */
+bool	path_pod_ok(const char *s);
 
 #endif

@@ -5,10 +5,11 @@
  * fluid-sqlgen reads whatever JSON follows a "check" stage, so the IR
  * is judged again here, by the rules fluid-check applies: a variable
  * must be a plain name (so a reference can neither close early nor
- * name something else), a path a plain absolute path, every word one
+ * name something else), a path what path_pod_ok() admits, every word one
  * of the lists.  Hostname verification is written explicitly ("https"
  * is Kafka's default too), so that no later default can turn it off.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "path.h"
@@ -38,22 +39,6 @@ var_ok(const char *s)
 	return s != NULL && strlen(s) <= 128 && path_is_ident(s);
 }
 
-/* What check_security.c's pod_path_ok() admits, by its characters. */
-static bool
-path_ok(const char *s)
-{
-	const char *p;
-
-	if (s == NULL || s[0] != '/' || strstr(s, "/./") != NULL ||
-	    strstr(s, "/../") != NULL || strstr(s, "//") != NULL)
-		return false;
-	for (p = s; *p != '\0'; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9') || strchr("._-/", *p) != NULL))
-			return false;
-	return true;
-}
-
 static void
 option(struct sb *out, const char *key, const char *value, int *first)
 {
@@ -64,18 +49,80 @@ option(struct sb *out, const char *key, const char *value, int *first)
 	sqlq_literal(out, value);
 }
 
-/* ${fluid:env:NAME} in sb (emptied first). */
+/*
+ * The variables referenced so far, for the provider's allowlist: at
+ * most the five a security block can name.
+ */
+struct vars {
+	const char	*name[8];
+	size_t		 n;
+};
+
 static void
-ref(struct sb *sb, const char *name)
+vars_add(struct vars *vs, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < vs->n; i++)
+		if (strcmp(vs->name[i], name) == 0)
+			return;
+	if (vs->n < sizeof(vs->name) / sizeof(vs->name[0]))
+		vs->name[vs->n++] = name;
+}
+
+static int
+name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* ${fluidenv:NAME} in sb (emptied first); NAME joins vs. */
+static void
+ref(struct sb *sb, const char *name, struct vars *vs)
 {
 	sb_truncate(sb, 0);
 	sb_adds(sb, SQLGEN_REF_OPEN);
 	sb_adds(sb, name);
 	sb_addc(sb, '}');
+	vars_add(vs, name);
+}
+
+/*
+ * The Kafka client's own resolution of the references: Kafka's
+ * EnvVarConfigProvider (KIP-887), configured in the same options, so
+ * that every client the job makes (the enumerator's admin client, each
+ * reader's consumer) reads the variables in its own pod and no value is
+ * ever in the table's options, the JobGraph or a log.  Its allowlist
+ * is exactly the variables named here, sorted (the runner rebuilds and
+ * compares it): the provider can read no other variable of the pod.
+ */
+static void
+provider(struct sb *out, struct vars *vs, int *first)
+{
+	struct sb v;
+	size_t i;
+
+	if (vs->n == 0)
+		return;
+	qsort(vs->name, vs->n, sizeof(vs->name[0]), name_cmp);
+	sb_init(&v);
+	sb_adds(&v, "^(");
+	for (i = 0; i < vs->n; i++) {
+		if (i > 0)
+			sb_addc(&v, '|');
+		sb_adds(&v, vs->name[i]);
+	}
+	sb_adds(&v, ")$");
+	option(out, "properties.config.providers", SQLGEN_PROVIDER, first);
+	option(out, "properties.config.providers." SQLGEN_PROVIDER ".class",
+	    SQLGEN_PROVIDER_CLASS, first);
+	option(out, "properties.config.providers." SQLGEN_PROVIDER
+	    ".param.allowlist.pattern", v.buf, first);
+	sb_release(&v);
 }
 
 static int
-jaas(struct sb *out, const json_t *sasl, int *first)
+jaas(struct sb *out, const json_t *sasl, int *first, struct vars *vs)
 {
 	const char *mech = str(sasl, "mechanism"), *u, *p, *j;
 	struct sb v;
@@ -85,15 +132,16 @@ jaas(struct sb *out, const json_t *sasl, int *first)
 		if (!var_ok(j))
 			return sb_release(&v), -1;
 		/* The whole line, as the variable holds it. */
-		ref(&v, j);
+		ref(&v, j, vs);
 	} else {
 		u = str(sasl, "usernameEnv");
 		p = str(sasl, "passwordEnv");
 		if (!var_ok(u) || !var_ok(p))
 			return sb_release(&v), -1;
 		/*
-		 * Each reference inside a JAAS string: the runner escapes
-		 * the value as JAAS reads it (\\ and \").
+		 * Each reference the whole of a JAAS string: the provider
+		 * puts the value in as it is, so the runner refuses a value
+		 * with a '"' or '\\' that could end the string.
 		 */
 		sb_adds(&v, strcmp(mech, "PLAIN") == 0 ?
 		    "org.apache.kafka.common.security.plain.PlainLoginModule" :
@@ -103,6 +151,8 @@ jaas(struct sb *out, const json_t *sasl, int *first)
 		sb_adds(&v, "}\" password=\"" SQLGEN_REF_OPEN);
 		sb_adds(&v, p);
 		sb_adds(&v, "}\";");
+		vars_add(vs, u);
+		vars_add(vs, p);
 	}
 	option(out, "properties.sasl.jaas.config", v.buf, first);
 	sb_release(&v);
@@ -111,7 +161,8 @@ jaas(struct sb *out, const json_t *sasl, int *first)
 
 /* truststore or keystore (which) of tls. */
 static int
-store(struct sb *out, const json_t *st, const char *which, int *first)
+store(struct sb *out, const json_t *st, const char *which, int *first,
+    struct vars *vs)
 {
 	static const char *const types[] = { "PKCS12", "JKS", "PEM", NULL };
 	const char *path = str(st, "path"), *type = str(st, "type");
@@ -121,7 +172,7 @@ store(struct sb *out, const json_t *st, const char *which, int *first)
 
 	if (st == NULL || json_is_null(st))
 		return 0;
-	if (!path_ok(path) || !one_of(type, types) ||
+	if (!path_pod_ok(path) || !one_of(type, types) ||
 	    (pw != NULL && !var_ok(pw)) || (kpw != NULL && !var_ok(kpw)))
 		return -1;
 	sb_init(&k);
@@ -134,11 +185,11 @@ store(struct sb *out, const json_t *st, const char *which, int *first)
 	if (pw != NULL) {
 		sb_truncate(&k, 0);
 		sb_addf(&k, "properties.ssl.%s.password", which);
-		ref(&v, pw);
+		ref(&v, pw, vs);
 		option(out, k.buf, v.buf, first);
 	}
 	if (kpw != NULL) {
-		ref(&v, kpw);
+		ref(&v, kpw, vs);
 		option(out, "properties.ssl.key.password", v.buf, first);
 	}
 	sb_release(&k);
@@ -156,6 +207,7 @@ sqlgen_security(struct sb *out, const json_t *sec, int *first)
 	const char *proto = str(sec, "protocol");
 	const json_t *sasl = json_object_get(sec, "sasl");
 	const json_t *tls = json_object_get(sec, "tls");
+	struct vars vs = { { NULL }, 0 };
 	bool is_sasl, is_tls;
 
 	if (sec == NULL || json_is_null(sec))
@@ -173,17 +225,18 @@ sqlgen_security(struct sb *out, const json_t *sec, int *first)
 			return -1;
 		option(out, "properties.sasl.mechanism", str(sasl,
 		    "mechanism"), first);
-		if (jaas(out, sasl, first) == -1)
+		if (jaas(out, sasl, first, &vs) == -1)
 			return -1;
 	}
 	if (is_tls) {
 		if (store(out, json_object_get(tls, "truststore"),
-		    "truststore", first) == -1 ||
+		    "truststore", first, &vs) == -1 ||
 		    store(out, json_object_get(tls, "keystore"), "keystore",
-		    first) == -1)
+		    first, &vs) == -1)
 			return -1;
 		option(out, "properties.ssl.endpoint.identification.algorithm",
 		    "https", first);
 	}
+	provider(out, &vs, first);
 	return 0;
 }

@@ -2,10 +2,13 @@
  * sqlgen_security.h - the Kafka source's TLS and SASL options, for
  * sqlgen.c alone.
  *
- * No credential is written: each is a reference, ${fluid:env:NAME},
- * that the runner (tools/flink-runner, KafkaSecrets.java) replaces in
- * the pod with the value of the pod's variable NAME, and only in the
- * options listed in fluid-sqlgen(1), ENVIRONMENT REFERENCES.
+ * No credential is written: each is a reference, ${fluidenv:NAME},
+ * that the Kafka client resolves in each pod from the pod's variable
+ * NAME, through Kafka's EnvVarConfigProvider configured in the same
+ * options with an allowlist of exactly the variables named.  The
+ * runner (tools/flink-runner, KafkaProviders.java) refuses any other
+ * provider setting or reference: fluid-sqlgen(1), ENVIRONMENT
+ * REFERENCES.
  */
 #ifndef FLUID_SQLGEN_SECURITY_H
 #define FLUID_SQLGEN_SECURITY_H
@@ -14,8 +17,11 @@
 
 #include "xalloc.h"
 
-/* The reference the runner resolves: SQLGEN_REF_OPEN NAME "}". */
-#define SQLGEN_REF_OPEN	"${fluid:env:"
+/* The provider's name and class, and a reference: SQLGEN_REF_OPEN NAME "}". */
+#define SQLGEN_PROVIDER		"fluidenv"
+#define SQLGEN_PROVIDER_CLASS	\
+	"org.apache.kafka.common.config.provider.EnvVarConfigProvider"
+#define SQLGEN_REF_OPEN		"${" SQLGEN_PROVIDER ":"
 
 /*
  * Append to out the WITH options of sec (the IR's

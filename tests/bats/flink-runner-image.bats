@@ -145,6 +145,9 @@ PY
 	[[ "$output" == *"image: org.apache.iceberg:iceberg-flink-runtime-1.20:1.10.0"* ]]
 	[[ "$output" == *"image: org.apache.flink:flink-s3-fs-hadoop:1.20.1"* ]]
 	[[ "$output" == *"image: org.apache.flink:flink-connector-kafka:3.4.0-1.20"* ]]
+	# >= 3.5: EnvVarConfigProvider resolves the Kafka credentials in the pod
+	# (fluid-sqlgen(1), ENVIRONMENT REFERENCES).
+	[[ "$output" == *"image: org.apache.kafka:kafka-clients:3.9.1"* ]]
 	[ "$(grep -c '^image: ' <<<"$output")" -eq 9 ]
 }
 

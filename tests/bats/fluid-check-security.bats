@@ -2,7 +2,9 @@
 # fluid-check-security.bats - parameters.flink.source.security (Kafka TLS
 # and SASL, fluid-check(1) and fluid-sqlgen(1)): what the checker accepts
 # and refuses, that no credential is ever echoed or written, the
-# ${fluid:env:NAME} references fluid-sqlgen writes instead, the
+# ${fluidenv:NAME} references fluid-sqlgen writes instead (with the
+# Kafka EnvVarConfigProvider that resolves them, allowlisted to exactly
+# the variables named), the
 # clear-text warnings, and fluid apply's pairing of every variable with
 # every broker (FLUID_ACQUISITION_SECRET_REF_ALLOWLIST).
 #
@@ -46,6 +48,17 @@ has_option() {
 	    fail "no option '$1' = '$2'" "$output"
 }
 
+# has_providers PATTERN: Kafka's EnvVarConfigProvider, named fluidenv,
+# allowed to read exactly the variables PATTERN names, once each.
+has_providers() {
+	has_option properties.config.providers fluidenv
+	has_option properties.config.providers.fluidenv.class \
+	    org.apache.kafka.common.config.provider.EnvVarConfigProvider
+	has_option properties.config.providers.fluidenv.param.allowlist.pattern "$1"
+	[ "$(grep -c "config\.providers" <<<"$output")" -eq 3 ] ||
+	    fail "other config.providers options" "$output"
+}
+
 # --- accepted ----------------------------------------------------------------
 
 @test "security: SASL_SSL with SCRAM and a truststore is accepted; the IR names only variables and a path" {
@@ -74,11 +87,12 @@ has_option() {
 	assert_status 0
 	has_option properties.security.protocol SASL_SSL
 	has_option properties.sasl.mechanism SCRAM-SHA-512
-	has_option properties.sasl.jaas.config 'org.apache.kafka.common.security.scram.ScramLoginModule required username="${fluid:env:KAFKA_USERNAME}" password="${fluid:env:KAFKA_PASSWORD}";'
+	has_option properties.sasl.jaas.config 'org.apache.kafka.common.security.scram.ScramLoginModule required username="${fluidenv:KAFKA_USERNAME}" password="${fluidenv:KAFKA_PASSWORD}";'
 	has_option properties.ssl.truststore.location /etc/kafka-tls/truststore.p12
 	has_option properties.ssl.truststore.type PKCS12
-	has_option properties.ssl.truststore.password '${fluid:env:KAFKA_TRUSTSTORE_PASSWORD}'
+	has_option properties.ssl.truststore.password '${fluidenv:KAFKA_TRUSTSTORE_PASSWORD}'
 	has_option properties.ssl.endpoint.identification.algorithm https
+	has_providers '^(KAFKA_PASSWORD|KAFKA_TRUSTSTORE_PASSWORD|KAFKA_USERNAME)$'
 	[[ $output != *Pa55-in-the-env* && $output != *orders-svc* &&
 	    $output != *trust-in-the-env* ]] || fail "a value is in the SQL"
 }
@@ -89,7 +103,7 @@ has_option() {
 	export KAFKA_TRUSTSTORE_PASSWORD=trust-in-the-env
 	run --separate-stderr "$BIN/fluid" generate flink --out gen "$F"
 	assert_status 0
-	grep -rqF '${fluid:env:KAFKA_PASSWORD}' gen ||
+	grep -rqF '${fluidenv:KAFKA_PASSWORD}' gen ||
 	    fail "no reference in the generated files" "$(ls -R gen)"
 	! grep -rqE 'Pa55-in-the-env|trust-in-the-env|orders-svc' gen ||
 	    fail "a credential is in the generated files"
@@ -101,7 +115,7 @@ has_option() {
 	sql
 	assert_status 0
 	has_option properties.sasl.mechanism PLAIN
-	has_option properties.sasl.jaas.config 'org.apache.kafka.common.security.plain.PlainLoginModule required username="${fluid:env:KAFKA_USERNAME}" password="${fluid:env:KAFKA_PASSWORD}";'
+	has_option properties.sasl.jaas.config 'org.apache.kafka.common.security.plain.PlainLoginModule required username="${fluidenv:KAFKA_USERNAME}" password="${fluidenv:KAFKA_PASSWORD}";'
 }
 
 @test "security: the whole JAAS line may come from one variable" {
@@ -109,7 +123,8 @@ has_option() {
 	sql
 	assert_status 0
 	has_option properties.sasl.mechanism SCRAM-SHA-256
-	has_option properties.sasl.jaas.config '${fluid:env:KAFKA_JAAS}'
+	has_option properties.sasl.jaas.config '${fluidenv:KAFKA_JAAS}'
+	has_providers '^(KAFKA_JAAS)$'
 }
 
 @test "security: mutual TLS reads a keystore from the pod, its passwords from variables" {
@@ -122,8 +137,9 @@ has_option() {
 	assert_status 0
 	has_option properties.security.protocol SSL
 	has_option properties.ssl.keystore.location /etc/kafka-tls/client.p12
-	has_option properties.ssl.keystore.password '${fluid:env:KAFKA_KEYSTORE_PASSWORD}'
-	has_option properties.ssl.key.password '${fluid:env:KAFKA_KEY_PASSWORD}'
+	has_option properties.ssl.keystore.password '${fluidenv:KAFKA_KEYSTORE_PASSWORD}'
+	has_option properties.ssl.key.password '${fluidenv:KAFKA_KEY_PASSWORD}'
+	has_providers '^(KAFKA_KEYSTORE_PASSWORD|KAFKA_KEY_PASSWORD|KAFKA_TRUSTSTORE_PASSWORD)$'
 	! grep -q sasl <<<"$output" || fail "SASL options without SASL" "$output"
 }
 
@@ -133,6 +149,8 @@ has_option() {
 	assert_status 0
 	has_option properties.ssl.truststore.type PEM
 	! grep -q truststore.password <<<"$output" || fail "a PEM password" "$output"
+	! grep -q config.providers <<<"$output" ||
+	    fail "a config provider with no variable to read" "$output"
 }
 
 @test "security: without a security block the source options are as before" {
@@ -292,6 +310,25 @@ has_option() {
 	assert_no_stdout
 	assert_match "$stderr" 'the Kafka security settings cannot be written safely as Flink SQL'
 	[[ $stderr != *SeKrit* ]] || fail "the value is quoted" "$stderr"
+}
+
+@test "security: fluid-sqlgen refuses IR whose store path has a '.' or '..' segment or ends in '/'" {
+	local p
+	security SSL "tls:" "  $TRUST"
+	check
+	ir
+	printf '%s\n' "$output" >good.json
+	# The IR as fluid-check wrote it passes: the refusals below are the path's.
+	run --separate-stderr "$BIN/fluid-sqlgen" --sql <good.json
+	assert_status 0
+	for p in /etc/kafka/.. /etc/kafka/. /etc/kafka/ /.. /etc/../x.p12; do
+		jq --arg p "$p" '.check.builds[0].stream.source.security.tls.truststore.path = $p' \
+		    good.json >ir.json
+		run --separate-stderr "$BIN/fluid-sqlgen" --sql <ir.json
+		assert_status 1
+		assert_no_stdout
+		assert_match "$stderr" 'the Kafka security settings cannot be written safely as Flink SQL'
+	done
 }
 
 # --- fluid apply: each variable with each broker -------------------------------------

@@ -534,6 +534,51 @@ test_ident(void)
 	ok(!path_is_ident(NULL), "path_is_ident(NULL)");
 }
 
+/* The pod paths fluid-check admits and fluid-sqlgen re-checks. */
+static void
+test_pod(void)
+{
+	static const struct {
+		const char *s;
+		bool ok;
+	} pp[] = {
+		{ "/etc/kafka/truststore.p12", true },
+		{ "/a", true },
+		{ "/etc/kafka/..p12", true },
+		{ "/etc/kafka/.hidden", true },
+		{ "/etc/kafka/..", false },
+		{ "/etc/kafka/.", false },
+		{ "/etc/kafka/", false },
+		{ "/..", false },
+		{ "/.", false },
+		{ "/", false },
+		{ "", false },
+		{ "etc/kafka/t.p12", false },
+		{ "/etc/../t.p12", false },
+		{ "/etc/./t.p12", false },
+		{ "//etc/t.p12", false },
+		{ "/etc//t.p12", false },
+		{ "/etc/kafka/t p12", false },
+		{ "/etc/kafka/t'p12", false },
+		{ "/etc/kafka/t\np12", false },
+		{ "/etc/kafka/\xc3\xa9", false }
+	};
+	char big[1100];
+	size_t i;
+
+	for (i = 0; i < NELEM(pp); i++)
+		ok(path_pod_ok(pp[i].s) == pp[i].ok, "path_pod_ok %s %s",
+		    pp[i].ok ? "accepts" : "refuses", tap_q(pp[i].s));
+	ok(!path_pod_ok(NULL), "path_pod_ok(NULL)");
+	big[0] = '/';
+	memset(big + 1, 'a', 1023);
+	big[1024] = '\0';
+	ok(path_pod_ok(big), "path_pod_ok: 1024 bytes");
+	big[1024] = 'a';
+	big[1025] = '\0';
+	ok(!path_pod_ok(big), "path_pod_ok: 1025 bytes");
+}
+
 int
 main(void)
 {
@@ -543,5 +588,6 @@ main(void)
 	test_limits();
 	test_print();
 	test_ident();
+	test_pod();
 	return done_testing();
 }

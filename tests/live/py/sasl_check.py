@@ -20,9 +20,12 @@ SASL_SSL to the secure listener: the records of the check are written over
 the listener the job reads.
 
 nosecret fails if the value of any variable NAME appears in any file under
-the PATHs (the generated SQL, the plan's resources, the logs, the results):
-the credentials must stay in the environment.  It prints what it searched,
-never a value.
+the PATHs (the generated SQL, the plan's resources, the logs, the results,
+the jobs' checkpoints and savepoints): the credentials must stay in the
+environment, resolved by the Kafka client (fluid-sqlgen(1), ENVIRONMENT
+REFERENCES).  It prints what it searched, never a value.  The serialized
+JobGraph is not a file here (a MiniCluster keeps it in memory; HA writes it
+in a deployment): tools/flink-runner's KafkaProvidersJobTest greps it.
 """
 import argparse
 import os
@@ -111,6 +114,7 @@ def cmd_produce(a, rest):
 def cmd_nosecret(a, paths):
     values = [(n, _env(n)) for n in a.env]
     files = 0
+    state = 0
     found = []
     for top in paths:
         for dirpath, _, names in os.walk(top) if os.path.isdir(top) else [(os.path.dirname(top), None,
@@ -123,6 +127,11 @@ def cmd_nosecret(a, paths):
                 except OSError:
                     continue
                 files += 1
+                # The jobs' checkpoints and savepoints (the harness's
+                # state.*.dir under the run): the operators' state, and with
+                # it the KafkaSource's splits, as a restore would read them.
+                if os.sep + "checkpoints" + os.sep in p or os.sep + "savepoints" + os.sep in p:
+                    state += 1
                 for n, v in values:
                     if v.encode() in data:
                         found.append((n, p))
@@ -130,7 +139,8 @@ def cmd_nosecret(a, paths):
         print(f"sasl_check: the value of {n} is in {p}")
     if found:
         sys.exit(1)
-    print(f"sasl_check: no value of {', '.join(a.env)} in {files} files under {len(paths)} paths")
+    print(f"sasl_check: no value of {', '.join(a.env)} in {files} files under {len(paths)} paths "
+          f"({state} of them checkpoint or savepoint files)")
 
 
 def main():

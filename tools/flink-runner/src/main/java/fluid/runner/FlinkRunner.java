@@ -30,6 +30,7 @@ import org.apache.flink.table.operations.QueryOperation;
 import org.apache.flink.table.operations.SinkModifyOperation;
 import org.apache.flink.table.operations.StatementSetOperation;
 import org.apache.flink.table.operations.command.SetOperation;
+import org.apache.flink.table.operations.ddl.AlterTableOperation;
 import org.apache.flink.table.operations.ddl.CreateTableOperation;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
@@ -257,12 +258,8 @@ public final class FlinkRunner {
             no++;
             String where = "statement " + no + " (" + firstLine(stmt) + ")";
             Operation op = parse(internal, stmt, where);
-            if (op instanceof CreateTableOperation
-                    && KafkaSecrets.hasReferences(((CreateTableOperation) op).getCatalogTable().getOptions())) {
-                // The Kafka source's credentials, from the pod's environment.
-                createResolved(internal, (CreateTableOperation) op, where, System::getenv);
-                continue;
-            }
+            // The Kafka client resolves the credentials itself: only as fluid configures it.
+            guardOptions(op, stmt, where, System::getenv);
             try {
                 if (op instanceof SetOperation) {
                     SetOperation set = (SetOperation) op;
@@ -381,34 +378,36 @@ public final class FlinkRunner {
     }
 
     /**
-     * Runs a CREATE TEMPORARY TABLE whose options hold ${fluid:env:NAME}
-     * references (see KafkaSecrets) with each replaced by its variable's value
-     * in env: the parsed operation is copied with the resolved options and run
-     * as an operation, so the value is never in SQL text. Only a temporary
-     * table, which lives in this session alone: a catalog would store it.
+     * Refuses a statement that could give a Kafka client other options than
+     * the checked ones: a SQL hint (OPTIONS), an ALTER TABLE (fluid writes
+     * neither), or a CREATE TABLE that checkProviders refuses.
      */
-    static void createResolved(TableEnvironmentInternal tEnv, CreateTableOperation op, String where,
-            Function<String, String> env) throws Failure {
-        if (!op.isTemporary()) {
-            throw new Failure(REJECTED, where + ": ${fluid:env:...} references are resolved only in a "
-                    + "TEMPORARY table: a catalog would store the credential");
+    static void guardOptions(Operation op, String stmt, String where, Function<String, String> env)
+            throws Failure {
+        if (Statements.hasHint(stmt)) {
+            throw new Failure(REJECTED, where + ": SQL hints (/*+ ... */) are refused: an OPTIONS hint "
+                    + "could change a table's options after they were checked");
         }
-        Map<String, String> resolved;
+        if (op instanceof AlterTableOperation) {
+            throw new Failure(REJECTED, where + ": ALTER TABLE is not run: it could change a table's "
+                    + "options after they were checked");
+        }
+        if (op instanceof CreateTableOperation) {
+            checkProviders(((CreateTableOperation) op).getCatalogTable().getOptions(), where, env);
+        }
+    }
+
+    /**
+     * Refuses a table whose Kafka config providers or ${...} references are
+     * not exactly what fluid-sqlgen writes (see KafkaProviders): exit 4 for
+     * the script, 2 for a variable the pod lacks; never a value.
+     */
+    static void checkProviders(Map<String, String> options, String where, Function<String, String> env)
+            throws Failure {
         try {
-            resolved = KafkaSecrets.resolve(op.getCatalogTable().getOptions(), env);
-        } catch (KafkaSecrets.RefException e) {
+            KafkaProviders.check(options, env);
+        } catch (KafkaProviders.RefException e) {
             throw new Failure(e.environment ? USAGE : REJECTED, where + ": " + e.getMessage());
-        }
-        try {
-            tEnv.executeInternal(new CreateTableOperation(op.getTableIdentifier(),
-                    op.getCatalogTable().copy(resolved), op.isIgnoreIfExists(), true)).await();
-        } catch (Throwable t) {
-            // Flink's message may quote the options: say only what failed.
-            if (t instanceof VirtualMachineError) {
-                throw (VirtualMachineError) t;
-            }
-            throw new Failure(REJECTED, where + ": Flink refused the table with its resolved options ("
-                    + t.getClass().getName() + ")");
         }
     }
 

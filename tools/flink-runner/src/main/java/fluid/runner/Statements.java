@@ -119,6 +119,15 @@ public final class Statements {
         return out;
     }
 
+    /**
+     * Whether stmt holds "/*+" anywhere (a SQL hint; fluid writes none). By
+     * the text alone, so that a literal holding it is refused too: the
+     * cautious side.
+     */
+    public static boolean hasHint(String stmt) {
+        return stmt.contains("/*+");
+    }
+
     /** True if the statement's first words are these, case-insensitively. */
     public static boolean startsWithWords(String stmt, String... words) {
         String[] got = stmt.strip().split("\\s+", words.length + 1);
