@@ -406,6 +406,42 @@ expose_part(struct chk *c, json_t *x, int xi, const char *landing,
 	return ok;
 }
 
+/*
+ * append-with-op's operation column is filled by fluid from each
+ * change's envelope (see sqlgen_cdc.c); a mapping entry of that name
+ * would be written in its place, and the operation lost.  Entries at l
+ * (the build's properties).
+ */
+static bool
+operation_unmapped(struct chk *c, struct chk_loc *l, json_t *props,
+    const char *opcol)
+{
+	struct chk_loc_mark m = chk_loc_mark(l);
+	json_t *cols = json_object_get(json_object_get(props, "mapping"),
+	    "columns"), *e;
+	const char *name;
+	size_t i;
+	bool ok = true;
+
+	json_array_foreach(cols, i, e) {
+		name = json_string_value(json_object_get(e, "name"));
+		if (name == NULL || strcasecmp(name, opcol) != 0)
+			continue;
+		chk_loc_key(l, "mapping");
+		chk_loc_key(l, "columns");
+		chk_loc_idx(l, i);
+		chk_err_at(c, l, "name", "is the operation column "
+		    "(properties.landing.operationColumn): append-with-op "
+		    "writes each change's operation into it, and a mapping "
+		    "of its own would write another value in its place, the "
+		    "operation lost: drop this entry, or name another column "
+		    "as operationColumn");
+		ok = false;
+		chk_loc_reset(l, m);
+	}
+	return ok;
+}
+
 bool
 chk_cdc_build(struct chk *c, struct chk_loc *l, json_t *props,
     const struct chk_stream *s, json_t *x, int xi, const struct ty *schema,
@@ -416,6 +452,8 @@ chk_cdc_build(struct chk *c, struct chk_loc *l, json_t *props,
 	const char *landing = json_string_value(json_object_get(ch,
 	    "landing"));
 	const char *fmt = json_string_value(json_object_get(ch, "format"));
+	const char *opcol = json_string_value(json_object_get(ch,
+	    "operationColumn"));
 	char *save = c->build;
 	bool ok = true;
 
@@ -423,12 +461,13 @@ chk_cdc_build(struct chk *c, struct chk_loc *l, json_t *props,
 	if (ch != NULL && landing == NULL)
 		return false;
 	c->build = "";
-	ok = expose_part(c, x, xi, landing, json_string_value(
-	    json_object_get(ch, "operationColumn")), schema, xbad, table);
+	ok = expose_part(c, x, xi, landing, opcol, schema, xbad, table);
 	c->build = save;
 	if (landing == NULL)
 		return ok;
 	chk_loc_key(l, "properties");
+	if (strcmp(landing, "append-with-op") == 0 && opcol != NULL)
+		ok &= operation_unmapped(c, l, props, opcol);
 	if (present(json_object_get(props, "mapping"), "explode")) {
 		chk_loc_key(l, "mapping");
 		chk_err_at(c, l, "explode", "a %s record is one row's change, "

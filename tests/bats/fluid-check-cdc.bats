@@ -225,6 +225,20 @@ EOF
 	    "^append-with-op reads the debezium-json envelope's field 'op' as a column of its own, and 'op' is also a metadata column"
 }
 
+@test "cdc: append-with-op refuses a mapping entry for the operation column" {
+	append_with_op
+	# A required source, so that the entry is right but for its name.
+	subst '          - {name: email, type: string}' \
+	    '          - {name: email, type: string, required: true}'
+	subst '          - {name: country, from: address.country}' \
+	    '          - {name: country, from: address.country}
+          - {name: op_type, from: email}'
+	validate
+	refused "$(at 'name: op_type, from: email' op_type)" \
+	    'Flink build land-customers: properties.mapping.columns[1].name' \
+	    "^is the operation column \\(properties.landing.operationColumn\\): append-with-op writes each change's operation into it"
+}
+
 @test "cdc: a warehouse named by name is accepted, and passed on as written" {
 	subst 'warehouse: s3://lake/warehouse' 'warehouse: iceberg_test'
 	check
