@@ -239,6 +239,37 @@ EOF
 	    "^is the operation column \\(properties.landing.operationColumn\\): append-with-op writes each change's operation into it"
 }
 
+@test "cdc: append-with-op refuses a key column avro-confluent reads converted" {
+	append_with_op
+	subst '        maxParseErrors: 0' '        maxParseErrors: 0
+        key:
+          format: avro-confluent
+          schema:
+            - {name: id, type: long}
+            - {name: changed_at, type: timestamp_ltz(3)}'
+	subst '            bootstrapServers: kafka:9092' \
+	    '            bootstrapServers: kafka:9092
+            schemaRegistryUrl: https://registry.example.com'
+	validate
+	refused "$(at 'name: changed_at, type: timestamp_ltz' timestamp_ltz)" \
+	    'Flink build land-customers: properties.stream.key.schema[1].type' \
+	    "^append-with-op reads each row out of its change envelope in a view, and a timestamp_ltz that avro-confluent reads as timestamp is converted in a view of its own"
+}
+
+@test "cdc: an avro-confluent key with a timestamp_ltz is accepted as upsert" {
+	subst '        maxParseErrors: 0' '        maxParseErrors: 0
+        key:
+          format: avro-confluent
+          schema:
+            - {name: changed_at, type: timestamp_ltz(3)}'
+	subst '            bootstrapServers: kafka:9092' \
+	    '            bootstrapServers: kafka:9092
+            schemaRegistryUrl: https://registry.example.com'
+	validate
+	accepted
+	sql
+}
+
 @test "cdc: a warehouse named by name is accepted, and passed on as written" {
 	subst 'warehouse: s3://lake/warehouse' 'warehouse: iceberg_test'
 	check
