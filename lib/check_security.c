@@ -16,6 +16,7 @@
  * each, in the order of the contract: fluid apply pairs each with every
  * broker in bootstrapServers (FLUID_ACQUISITION_SECRET_REF_ALLOWLIST).
  */
+#include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -349,12 +350,27 @@ local_host(const char *h, size_t n)
 {
 	static const char *const suffixes[] = { ".svc", ".cluster.local",
 	    ".svc.", ".cluster.local.", NULL };
+	unsigned char b[16];
+	char a[INET6_ADDRSTRLEN];
 	size_t i, k;
 
-	if ((n == 9 && strncasecmp(h, "localhost", 9) == 0) ||
-	    (n >= 4 && strncmp(h, "127.", 4) == 0) ||
-	    (n == 3 && strncmp(h, "::1", 3) == 0))
+	if (n == 9 && strncasecmp(h, "localhost", 9) == 0)
 		return true;
+	/*
+	 * An address, read as one: "127.attacker.com" begins like
+	 * 127.0.0.0/8 but is a name anywhere in DNS.
+	 */
+	if (n < sizeof a) {
+		memcpy(a, h, n);
+		a[n] = '\0';
+		if (inet_pton(AF_INET, a, b) == 1)
+			return b[0] == 127;
+		if (inet_pton(AF_INET6, a, b) == 1) {
+			for (i = 0; i < 15 && b[i] == 0; i++)
+				;
+			return i == 15 && b[15] == 1;
+		}
+	}
 	if (memchr(h, '.', n) == NULL && memchr(h, ':', n) == NULL)
 		return true;
 	for (i = 0; suffixes[i] != NULL; i++) {

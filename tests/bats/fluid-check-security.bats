@@ -268,6 +268,17 @@ has_option() {
 	assert_match "$stderr" "broker 'b2.example.net'"
 }
 
+@test "security: a name that only begins like a loopback address is no loopback" {
+	subst 'bootstrapServers: kafka:9092' \
+	    'bootstrapServers: "127.attacker.com:9092,127.0.0.9:9092,::1.example.com:9092,localhost:9092"'
+	security SASL_PLAINTEXT "$SCRAM"
+	validate
+	assert_status 0
+	assert_equal "$(grep -c ': warning: ' <<<"$stderr")" 2 "warnings"
+	assert_match "$stderr" "SASL_PLAINTEXT sends to broker '127.attacker.com' without TLS"
+	assert_match "$stderr" "broker '::1.example.com'"
+}
+
 @test "security: clear text inside the pod or the cluster, and TLS anywhere, do not warn" {
 	security SASL_PLAINTEXT "$SCRAM"
 	validate
