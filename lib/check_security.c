@@ -383,12 +383,13 @@ local_host(const char *h, size_t n)
 
 /*
  * PLAINTEXT and SASL_PLAINTEXT to a broker outside the pod and the
- * cluster: a warning that names each such host (servers is already
- * checked: host:port,..., of plain characters, so it may be echoed).
+ * cluster: a warning at l's key "at" that names each such host (servers
+ * is already checked: host:port,..., of plain characters, so it may be
+ * echoed).  how says where the protocol comes from.
  */
 static void
 cleartext_warnings(struct chk *c, struct chk_loc *l, const char *proto,
-    const char *servers)
+    const char *how, const char *at, const char *servers)
 {
 	struct chk_loc_mark m = chk_loc_mark(l);
 	const char *p = servers, *end, *colon, *q, *h;
@@ -411,10 +412,10 @@ cleartext_warnings(struct chk *c, struct chk_loc *l, const char *proto,
 			n -= 2;
 		}
 		if (n > 0 && !local_host(h, n)) {
-			chk_loc_key(l, "protocol");
-			chk_warn(c, l, "%s sends to broker '%.*s' without TLS: "
-			    "%s cross the network in clear text; use %s",
-			    proto, (int)n, h, strcmp(proto, "PLAINTEXT") == 0 ?
+			chk_loc_key(l, at);
+			chk_warn(c, l, "%s%s sends to broker '%.*s' without "
+			    "TLS: %s cross the network in clear text; use %s",
+			    proto, how, (int)n, h, strcmp(proto, "PLAINTEXT") == 0 ?
 			    "the records" : "the credential and the records",
 			    strcmp(proto, "PLAINTEXT") == 0 ? "SSL" :
 			    "SASL_SSL");
@@ -433,9 +434,15 @@ chk_security_check(struct chk *c, struct chk_loc *l, json_t *flink,
 	const char *proto, *ignored[8];
 	bool ok = true, is_sasl, is_tls;
 
+	/* Without a block, Kafka's client speaks PLAINTEXT. */
 	if ((sec = json_object_get(src, "security")) == NULL ||
-	    json_is_null(sec))
+	    json_is_null(sec)) {
+		if (servers != NULL)
+			cleartext_warnings(c, l, "PLAINTEXT",
+			    " (no source.security)", "bootstrapServers",
+			    servers);
 		return true;
+	}
 	if ((sec = chk_get_obj(c, l, src, "security", false)) == NULL)
 		return false;
 	chk_loc_key(l, "security");
@@ -474,7 +481,7 @@ chk_security_check(struct chk *c, struct chk_loc *l, json_t *flink,
 		ok = false;
 	}
 	if (ok && !is_tls && servers != NULL)
-		cleartext_warnings(c, l, proto, servers);
+		cleartext_warnings(c, l, proto, "", "protocol", servers);
 	ir = json_pack("{s:s, s:o?, s:o?, s:o}", "protocol", proto, "sasl",
 	    sasl, "tls", tls, "variables", vars);
 	json_object_set_new(source_ir, "security", ir);

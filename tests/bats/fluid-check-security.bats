@@ -279,6 +279,20 @@ has_option() {
 	assert_match "$stderr" "broker '::1.example.com'"
 }
 
+@test "security: no security block is PLAINTEXT, and warns the same way" {
+	subst 'bootstrapServers: kafka:9092' \
+	    'bootstrapServers: "b1.example.com:9092,kafka-0.kafka.data.svc:9092,127.0.0.1:9092,b2.example.net:9092"'
+	validate
+	assert_status 0
+	assert_equal "$(grep -c ': warning: ' <<<"$stderr")" 2 "warnings"
+	assert_match "$stderr" "^$F:$(at 'bootstrapServers:' '"'): warning: Managed Flink: Flink build ingest-orders: properties.parameters.flink.source.bootstrapServers: PLAINTEXT \\(no source.security\\) sends to broker 'b1.example.com' without TLS: the records cross the network in clear text"
+	assert_match "$stderr" "broker 'b2.example.net'"
+	# The base's one-label name is a Service of the cluster: no warning.
+	cp "$FIXTURES/check/base.fluid.yaml" "$F"
+	validate
+	accepted
+}
+
 @test "security: clear text inside the pod or the cluster, and TLS anywhere, do not warn" {
 	security SASL_PLAINTEXT "$SCRAM"
 	validate
