@@ -268,15 +268,22 @@ fake_kube() {
 	#!/bin/sh
 	# FAKE kubectl for fluid-verify.bats: not the real one.
 	printf '%s\n' "$*" >>"$FAKE_DIR/calls"
-	f=
+	f= raw=
 	for a; do
+		[ "$raw" = 1 ] && raw=$a
 		case $a in flinkdeployment) f=fd.json ;; configmap) f=rec.json ;;
-		--raw) f=ck ;; esac
+		--raw) raw=1 ;; esac
 	done
-	# get --raw: ck.json is the JobManager's answer, ck.err an error.
-	if [ "$f" = ck ]; then
-		[ -e "$FAKE_DIR/ck.err" ] && { cat "$FAKE_DIR/ck.err" >&2; exit 1; }
-		f=ck.json
+	# get --raw: ck.json (job.json) is the JobManager's answer for
+	# /jobs/JOB/checkpoints (/jobs/JOB), ck.err (job.err) an error.
+	case $raw in
+	'') ;;
+	*/checkpoints) f=ck ;;
+	*) f=job ;;
+	esac
+	if [ -n "$raw" ]; then
+		[ -e "$FAKE_DIR/$f.err" ] && { cat "$FAKE_DIR/$f.err" >&2; exit 1; }
+		f=$f.json
 	fi
 	[ -n "$f" ] && [ -e "$FAKE_DIR/$f" ] && cat "$FAKE_DIR/$f"
 	exit 0
@@ -427,10 +434,24 @@ checkpoint_piece() {
 @test "verify: checkpointing disabled, no rest service and no job id in the status are named" {
 	fake --age 10
 	fake_kube "$running"
-	printf '%s\n' 'Error from server (NotFound): {"errors":["Checkpointing has not been enabled."]}' >ck.err
+	# What kubectl prints for the JobManager's 404 "Checkpointing has not
+	# been enabled.": its body is not passed on.  The job is known
+	# (job.json, Flink's GET /jobs/JOB), so checkpointing is off.
+	printf '%s\n' 'Error from server (NotFound): the server could not find the requested resource' >ck.err
+	jq -n '{jid: "j1", name: "insert-into_iceberg", state: "RUNNING"}' >job.json
+	verify "$C" --streaming-timeout 5
+	assert_status 1
+	[[ $stderr == *"checkpoint: checkpointing is not enabled for job j1: the Iceberg sink commits only on checkpoints"* ]] || fail "not disabled" "$stderr"
+	grep -qx -- "--context=development --request-timeout=[0-9]*s get --raw /api/v1/namespaces/data-products/services/commerce-orders-landed-rest:rest/proxy/jobs/j1" calls ||
+	    fail "the job not read through the same proxy" "$(cat calls)"
+	# Final: read once, not again until the timeout.
+	assert_equal "$(grep -c 'proxy/jobs/j1/checkpoints$' calls)" 1 "checkpoint reads"
+	# The JobManager does not know the job either: it says so.
+	cp ck.err job.err
 	verify "$C" --streaming-timeout 0
 	assert_status 1
-	[[ $stderr == *"checkpoint: checkpointing is not enabled for job j1"* ]] || fail "not disabled" "$stderr"
+	[[ $stderr == *"checkpoint: the JobManager behind service data-products/commerce-orders-landed-rest does not know job j1"* ]] || fail "not unknown" "$stderr"
+	rm job.err job.json
 	printf '%s\n' 'Error from server (NotFound): services "commerce-orders-landed-rest" not found' >ck.err
 	verify "$C" --streaming-timeout 0
 	assert_status 1
