@@ -49,6 +49,18 @@ num(json_t *o, const char *key)
 	return json_integer_value(json_object_get(o, key));
 }
 
+bool
+vfy_job_id(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < 32; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') ||
+		    (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return s[32] == '\0';
+}
+
 /* Judge GET /jobs/JOB/checkpoints (Flink's CheckpointingStatistics). */
 static void
 judge(json_t *st, const char *job, long long max_age_s,
@@ -151,7 +163,8 @@ vfy_checkpoint(json_t *dep, const char *job, long long max_age_s,
 	free(r->endpoint);
 	r->endpoint = xasprintf("kubectl --context=%s get --raw /api/v1/"
 	    "namespaces/%s/services/%s-rest:%s/proxy/jobs/%s/checkpoints",
-	    ctx, ns, name, REST_PORT_NAME, job != NULL ? job : "JOB");
+	    ctx, ns, name, REST_PORT_NAME, job != NULL && vfy_job_id(job) ?
+	    job : "JOB");
 	if (state != NULL && strcmp(state, "suspended") == 0) {
 		reading(r, VFY_UNAVAILABLE, true, "the contract says suspended: "
 		    "no JobManager runs, so there is no checkpoint to read");
@@ -161,6 +174,12 @@ vfy_checkpoint(json_t *dep, const char *job, long long max_age_s,
 		/* The operator writes the job id once the job is submitted. */
 		reading(r, VFY_UNAVAILABLE, false, "the FlinkDeployment's status "
 		    "names no job yet (status.jobStatus.jobId)");
+		return;
+	}
+	if (!vfy_job_id(job)) {
+		reading(r, VFY_UNAVAILABLE, true, "status.jobStatus.jobId is "
+		    "not a Flink job id (32 lowercase hex digits): no "
+		    "JobManager is asked about it");
 		return;
 	}
 	diags_init(&kd);
