@@ -131,6 +131,37 @@ literal_keys(struct chk *c, struct chk_loc *l, json_t *o,
 }
 
 /*
+ * Whether s names the variable of a catalogAuth of the contract (its
+ * tokenEnv or credentialEnv); *xi and *key then say whose.  The pod
+ * holds both, and a Kafka setting that names the catalog's would send a
+ * credential meant for the catalog to the brokers.
+ */
+static bool
+catalog_variable(const struct chk *c, const char *s, size_t *xi,
+    const char **key)
+{
+	static const char *const keys[] = { "tokenEnv", "credentialEnv",
+	    NULL };
+	json_t *x, *auth;
+	const char *v;
+	size_t i, k;
+
+	json_array_foreach(json_object_get(c->doc, "exposes"), i, x) {
+		auth = json_object_get(json_object_get(x, "binding"),
+		    "catalogAuth");
+		for (k = 0; keys[k] != NULL; k++) {
+			v = json_string_value(json_object_get(auth, keys[k]));
+			if (v != NULL && strcmp(v, s) == 0) {
+				*xi = i;
+				*key = keys[k];
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/*
  * o[key], the name of an environment variable of the pod; NULL when
  * absent or refused (*ok false then).  A value that is no name is not
  * echoed: it may be the credential itself.
@@ -140,7 +171,7 @@ env_name(struct chk *c, struct chk_loc *l, json_t *o, const char *key,
     bool required, bool *ok, json_t *vars)
 {
 	json_t *v = json_object_get(o, key);
-	const char *s = chk_get_str(c, l, o, key, required);
+	const char *s = chk_get_str(c, l, o, key, required), *ak;
 	size_t i;
 
 	if (s == NULL) {
@@ -152,6 +183,14 @@ env_name(struct chk *c, struct chk_loc *l, json_t *o, const char *key,
 		chk_err_at(c, l, key, "must be the name of an environment "
 		    "variable of the pod (letters, digits and '_'), not a "
 		    "credential");
+		*ok = false;
+		return NULL;
+	}
+	if (catalog_variable(c, s, &i, &ak)) {
+		chk_err_at(c, l, key, "%s is the catalog's credential variable "
+		    "(exposes[%zu].binding.catalogAuth.%s): the job would send "
+		    "a credential meant for the catalog to the Kafka brokers; "
+		    "give Kafka's credential a variable of its own", s, i, ak);
 		*ok = false;
 		return NULL;
 	}

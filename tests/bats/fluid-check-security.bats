@@ -171,6 +171,23 @@ has_option() {
 	    fail "the value is echoed" "$stderr"
 }
 
+@test "security: a Kafka variable that is the catalog's credential variable is refused" {
+	security SASL_SSL \
+	    'sasl: {mechanism: PLAIN, usernameEnv: KAFKA_USERNAME, passwordEnv: ICEBERG_TOKEN}' \
+	    "tls:" "  $TRUST"
+	validate
+	refused "$(at 'passwordEnv: ICEBERG_TOKEN' ICEBERG_TOKEN)" \
+	    "Flink build ingest-orders: $SRC.sasl.passwordEnv" \
+	    "^ICEBERG_TOKEN is the catalog's credential variable \\(exposes\\[0\\].binding.catalogAuth.tokenEnv\\): the job would send a credential meant for the catalog to the Kafka brokers"
+	# The same for a store's password.
+	cp "$FIXTURES/check/base.fluid.yaml" "$F"
+	security SSL "tls:" '  truststore: {path: /etc/kafka-tls/truststore.p12, passwordEnv: ICEBERG_TOKEN}'
+	validate
+	refused "$(at 'passwordEnv: ICEBERG_TOKEN' ICEBERG_TOKEN)" \
+	    "Flink build ingest-orders: $SRC.tls.truststore.passwordEnv" \
+	    "^ICEBERG_TOKEN is the catalog's credential variable"
+}
+
 @test "security: a store's literal password is refused, not echoed" {
 	security SSL "tls:" \
 	    '  truststore: {path: /etc/kafka-tls/t.p12, password: changeit-SeKrit}'
