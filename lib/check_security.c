@@ -95,17 +95,22 @@ names_verification(const char *key)
  * The keys of o that are credentials by value (literals) or turn
  * hostname verification (other than the one boolean, verify_key):
  * refused here, with nothing of their value.  Returns the number
- * refused; ignored gets them, for chk_only_keys_except().
+ * refused; *ignored (new, NULL-terminated, free it) gets them, for
+ * chk_only_keys_except(), sized for every key of o so that none refused
+ * here is reported there again.
  */
 static int
 literal_keys(struct chk *c, struct chk_loc *l, json_t *o,
     const struct literal *lits, const char *verify_key,
-    const char **ignored, size_t room)
+    const char ***ignored_out)
 {
-	const char *k;
+	const char *k, **ignored;
 	json_t *v;
 	size_t i, n = 0;
 	int bad = 0;
+
+	ignored = xcalloc(json_object_size(o) + 1, sizeof(*ignored));
+	*ignored_out = ignored;
 
 	json_object_foreach(o, k, v) {
 		(void)v;
@@ -123,8 +128,7 @@ literal_keys(struct chk *c, struct chk_loc *l, json_t *o,
 		} else
 			continue;
 		bad++;
-		if (n + 1 < room)
-			ignored[n++] = k;
+		ignored[n++] = k;
 	}
 	ignored[n] = NULL;
 	return bad;
@@ -236,7 +240,7 @@ store_check(struct chk *c, struct chk_loc *l, json_t *tls, const char *key,
 {
 	struct chk_loc_mark m = chk_loc_mark(l);
 	json_t *st = chk_get_obj(c, l, tls, key, false), *ir;
-	const char *ignored[8], *path, *type, *pw, *kpw = NULL;
+	const char **ignored, *path, *type, *pw, *kpw = NULL;
 	bool keystore = strcmp(key, "keystore") == 0, lit;
 
 	if (st == NULL) {
@@ -246,11 +250,12 @@ store_check(struct chk *c, struct chk_loc *l, json_t *tls, const char *key,
 		return NULL;
 	}
 	chk_loc_key(l, key);
-	lit = literal_keys(c, l, st, store_literals, NULL, ignored, 8) > 0;
+	lit = literal_keys(c, l, st, store_literals, NULL, &ignored) > 0;
 	if (lit)
 		*ok = false;
 	*ok &= chk_only_keys_except(c, l, st, keystore ? keystore_keys :
 	    truststore_keys, ignored) == 0;
+	free(ignored);
 	path = chk_get_str(c, l, st, "path", true);
 	if (path == NULL)
 		*ok = false;
@@ -297,7 +302,7 @@ tls_check(struct chk *c, struct chk_loc *l, json_t *sec, bool *ok,
 {
 	struct chk_loc_mark m = chk_loc_mark(l);
 	json_t *tls = chk_get_obj(c, l, sec, "tls", false), *ir, *ts, *ks;
-	const char *ignored[8];
+	const char **ignored;
 	int hv;
 
 	if (tls == NULL) {
@@ -307,10 +312,11 @@ tls_check(struct chk *c, struct chk_loc *l, json_t *sec, bool *ok,
 		return json_object();
 	}
 	chk_loc_key(l, "tls");
-	if (literal_keys(c, l, tls, NULL, "hostnameVerification", ignored,
-	    8) > 0)
+	if (literal_keys(c, l, tls, NULL, "hostnameVerification",
+	    &ignored) > 0)
 		*ok = false;
 	*ok &= chk_only_keys_except(c, l, tls, tls_keys, ignored) == 0;
+	free(ignored);
 	hv = chk_get_bool(c, l, tls, "hostnameVerification");
 	if (hv == -1)
 		*ok = false;
@@ -333,7 +339,7 @@ sasl_check(struct chk *c, struct chk_loc *l, json_t *sec, bool *ok,
 {
 	struct chk_loc_mark m = chk_loc_mark(l);
 	json_t *sasl = chk_get_obj(c, l, sec, "sasl", true), *ir;
-	const char *ignored[8], *mech, *user, *pass, *jaas;
+	const char **ignored, *mech, *user, *pass, *jaas;
 	bool lit;
 
 	if (sasl == NULL) {
@@ -342,10 +348,11 @@ sasl_check(struct chk *c, struct chk_loc *l, json_t *sec, bool *ok,
 	}
 	chk_loc_key(l, "sasl");
 	/* A credential by value is the error: not also a missing name. */
-	lit = literal_keys(c, l, sasl, sasl_literals, NULL, ignored, 8) > 0;
+	lit = literal_keys(c, l, sasl, sasl_literals, NULL, &ignored) > 0;
 	if (lit)
 		*ok = false;
 	*ok &= chk_only_keys_except(c, l, sasl, sasl_keys, ignored) == 0;
+	free(ignored);
 	mech = chk_get_enum(c, l, sasl, "mechanism", true, mechanisms);
 	if (mech == NULL)
 		*ok = false;
@@ -470,7 +477,7 @@ chk_security_check(struct chk *c, struct chk_loc *l, json_t *flink,
 {
 	struct chk_loc_mark m = chk_loc_mark(l);
 	json_t *sec, *vars, *ir, *sasl = NULL, *tls = NULL, *refs;
-	const char *proto, *ignored[8];
+	const char *proto, **ignored;
 	bool ok = true, is_sasl, is_tls;
 
 	/* Without a block, Kafka's client speaks PLAINTEXT. */
@@ -485,8 +492,9 @@ chk_security_check(struct chk *c, struct chk_loc *l, json_t *flink,
 	if ((sec = chk_get_obj(c, l, src, "security", false)) == NULL)
 		return false;
 	chk_loc_key(l, "security");
-	ok = literal_keys(c, l, sec, sasl_literals, NULL, ignored, 8) == 0;
+	ok = literal_keys(c, l, sec, sasl_literals, NULL, &ignored) == 0;
 	ok &= chk_only_keys_except(c, l, sec, security_keys, ignored) == 0;
+	free(ignored);
 	proto = chk_get_enum(c, l, sec, "protocol", true, protocols);
 	if (proto == NULL) {
 		chk_loc_reset(l, m);

@@ -188,6 +188,20 @@ has_option() {
 	    "^ICEBERG_TOKEN is the catalog's credential variable"
 }
 
+@test "security: each of many credentials by value is refused once" {
+	security SASL_SSL \
+	    'sasl: {mechanism: PLAIN, username: u1, Username: u2, USERNAME: u3, password: p1, Password: p2, PASSWORD: p3, jaas: j1, JAAS: j2, jaasConfig: j3}' \
+	    "tls:" "  $TRUST"
+	validate
+	assert_status 1
+	assert_equal "$(errors | wc -l)" 9 "errors"
+	for k in username Username USERNAME password Password PASSWORD jaas JAAS jaasConfig; do
+		assert_equal "$(errors | grep -c -- "$SRC.sasl.$k: ")" 1 "errors at $k"
+		errors | grep -q -- "$SRC.sasl.$k: a credential never goes into the contract" ||
+		    fail "$k: not the credential's reason" "$stderr"
+	done
+}
+
 @test "security: a store's literal password is refused, not echoed" {
 	security SSL "tls:" \
 	    '  truststore: {path: /etc/kafka-tls/t.p12, password: changeit-SeKrit}'
