@@ -417,3 +417,25 @@ builds:'
 	assert_jq '[.changes[] | select(.new.path ==
 	    "properties.stream.schema.op_type")] == []'
 }
+
+@test "cdc: diff: maxParseErrors 0 to unbounded is breaking, back is not" {
+	cp "$F" old.fluid.yaml
+	subst 'maxParseErrors: 0' 'maxParseErrors: unbounded'
+	tool diff "$F" --baseline old.fluid.yaml
+	assert_status 0
+	assert_jq '[.changes[] | select(.change == "max-parse-errors")] | length == 1'
+	assert_jq ".changes[] | select(.change == \"max-parse-errors\") |
+	    .severity == \"breaking\" and .old.value == 0 and
+	    .new.value == \"unbounded\" and
+	    .new.path == \"properties.stream.maxParseErrors\" and
+	    .new.line == $(line_of "$F" 'maxParseErrors:')"
+	tool diff old.fluid.yaml --baseline "$F"
+	assert_status 0
+	assert_jq '.changes[] | select(.change == "max-parse-errors") |
+	    .severity == "non-breaking" and .new.value == 0'
+	# Without the key it is 0: no change against 0.
+	drop 'maxParseErrors: unbounded'
+	tool diff "$F" --baseline old.fluid.yaml
+	assert_status 0
+	assert_jq '.changes == []'
+}
