@@ -578,8 +578,9 @@ tls_protocol(const char *p)
 
 /*
  * Step each side to the source's security block and on down keys (a
- * NULL-terminated path), as far as that side's block has them, so that
- * each side names the deepest place it holds.
+ * NULL-terminated path), as far as that side's contract has them (the
+ * IR fills in what the contract leaves out), so that each side names
+ * the deepest place it holds.
  */
 static void
 security_at(struct diff *x, json_t *osec, json_t *nsec,
@@ -593,13 +594,14 @@ security_at(struct diff *x, json_t *osec, json_t *nsec,
 		step_key(x, side, "parameters");
 		step_key(x, side, "flink");
 		step_key(x, side, "source");
-		if ((o = sec[side]) == NULL)
+		if (sec[side] == NULL)
 			continue;
-		step_key(x, side, "security");
-		for (i = 0; keys[i] != NULL; i++) {
-			if ((o = json_object_get(o, keys[i])) == NULL)
+		o = jptr_get(x->s[side].doc, x->w[side].ptr.buf);
+		for (i = 0; (o = json_object_get(o, i == 0 ? "security" :
+		    keys[i - 1])) != NULL; i++) {
+			step_key(x, side, i == 0 ? "security" : keys[i - 1]);
+			if (keys[i] == NULL)
 				break;
-			step_key(x, side, keys[i]);
 		}
 	}
 }
