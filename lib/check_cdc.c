@@ -406,6 +406,91 @@ expose_part(struct chk *c, json_t *x, int xi, const char *landing,
 	return ok;
 }
 
+/*
+ * append-with-op's operation column is filled by fluid from each
+ * change's envelope (see sqlgen_cdc.c); a mapping entry of that name
+ * would be written in its place, and the operation lost.  Entries at l
+ * (the build's properties).
+ */
+static bool
+operation_unmapped(struct chk *c, struct chk_loc *l, json_t *props,
+    const char *opcol)
+{
+	struct chk_loc_mark m = chk_loc_mark(l);
+	json_t *cols = json_object_get(json_object_get(props, "mapping"),
+	    "columns"), *e;
+	const char *name;
+	size_t i;
+	bool ok = true;
+
+	json_array_foreach(cols, i, e) {
+		name = json_string_value(json_object_get(e, "name"));
+		if (name == NULL || strcasecmp(name, opcol) != 0)
+			continue;
+		chk_loc_key(l, "mapping");
+		chk_loc_key(l, "columns");
+		chk_loc_idx(l, i);
+		chk_err_at(c, l, "name", "is the operation column "
+		    "(properties.landing.operationColumn): append-with-op "
+		    "writes each change's operation into it, and a mapping "
+		    "of its own would write another value in its place, the "
+		    "operation lost: drop this entry, or name another column "
+		    "as operationColumn");
+		ok = false;
+		chk_loc_reset(l, m);
+	}
+	return ok;
+}
+
+/*
+ * A column that avro-confluent reads with another type than the query
+ * sees (a timestamp_ltz, read as timestamp: its IR "physical") is
+ * converted by a view of its own (see sqlgen.c's source()), and
+ * append-with-op takes its rows out of the envelope in another view,
+ * which fluid-sqlgen does not stack on the first.  A change stream's
+ * value is JSON, so only the key's columns can be such; each at its
+ * declaration under l (the build's properties).
+ */
+static bool
+none_converted(struct chk *c, struct chk_loc *l, json_t *props,
+    const struct chk_stream *s)
+{
+	struct chk_loc_mark m = chk_loc_mark(l);
+	json_t *key = json_object_get(json_object_get(props, "stream"), "key");
+	json_t *kcols = json_object_get(key, "schema"), *col, *e;
+	const char *from;
+	size_t i, j;
+	bool ok = true;
+
+	json_array_foreach(json_object_get(s->ir, "columns"), i, col) {
+		if (!json_is_object(json_object_get(col, "physical")))
+			continue;
+		from = json_string_value(json_object_get(col, "from"));
+		json_array_foreach(kcols, j, e)
+			if (from != NULL && json_is_string(json_object_get(e,
+			    "name")) && strcmp(json_string_value(
+			    json_object_get(e, "name")), from) == 0)
+				break;
+		chk_loc_key(l, "stream");
+		chk_loc_key(l, "key");
+		if (j < json_array_size(kcols)) {
+			chk_loc_key(l, "schema");
+			chk_loc_idx(l, j);
+			chk_loc_key(l, "type");
+		} else
+			chk_loc_key(l, "format");
+		chk_err(c, l, "append-with-op reads each row out of its "
+		    "change envelope in a view, and a timestamp_ltz that "
+		    "avro-confluent reads as timestamp is converted in a view "
+		    "of its own, which fluid does not stack on the first: "
+		    "declare the key column as timestamp, read the key as "
+		    "json or raw, or land the changes as upsert");
+		ok = false;
+		chk_loc_reset(l, m);
+	}
+	return ok;
+}
+
 bool
 chk_cdc_build(struct chk *c, struct chk_loc *l, json_t *props,
     const struct chk_stream *s, json_t *x, int xi, const struct ty *schema,
@@ -416,6 +501,8 @@ chk_cdc_build(struct chk *c, struct chk_loc *l, json_t *props,
 	const char *landing = json_string_value(json_object_get(ch,
 	    "landing"));
 	const char *fmt = json_string_value(json_object_get(ch, "format"));
+	const char *opcol = json_string_value(json_object_get(ch,
+	    "operationColumn"));
 	char *save = c->build;
 	bool ok = true;
 
@@ -423,12 +510,16 @@ chk_cdc_build(struct chk *c, struct chk_loc *l, json_t *props,
 	if (ch != NULL && landing == NULL)
 		return false;
 	c->build = "";
-	ok = expose_part(c, x, xi, landing, json_string_value(
-	    json_object_get(ch, "operationColumn")), schema, xbad, table);
+	ok = expose_part(c, x, xi, landing, opcol, schema, xbad, table);
 	c->build = save;
 	if (landing == NULL)
 		return ok;
 	chk_loc_key(l, "properties");
+	if (strcmp(landing, "append-with-op") == 0) {
+		if (opcol != NULL)
+			ok &= operation_unmapped(c, l, props, opcol);
+		ok &= none_converted(c, l, props, s);
+	}
 	if (present(json_object_get(props, "mapping"), "explode")) {
 		chk_loc_key(l, "mapping");
 		chk_err_at(c, l, "explode", "a %s record is one row's change, "

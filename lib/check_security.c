@@ -16,6 +16,7 @@
  * each, in the order of the contract: fluid apply pairs each with every
  * broker in bootstrapServers (FLUID_ACQUISITION_SECRET_REF_ALLOWLIST).
  */
+#include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -95,17 +96,22 @@ names_verification(const char *key)
  * The keys of o that are credentials by value (literals) or turn
  * hostname verification (other than the one boolean, verify_key):
  * refused here, with nothing of their value.  Returns the number
- * refused; ignored gets them, for chk_only_keys_except().
+ * refused; *ignored (new, NULL-terminated, free it) gets them, for
+ * chk_only_keys_except(), sized for every key of o so that none refused
+ * here is reported there again.
  */
 static int
 literal_keys(struct chk *c, struct chk_loc *l, json_t *o,
     const struct literal *lits, const char *verify_key,
-    const char **ignored, size_t room)
+    const char ***ignored_out)
 {
-	const char *k;
+	const char *k, **ignored;
 	json_t *v;
 	size_t i, n = 0;
 	int bad = 0;
+
+	ignored = xcalloc(json_object_size(o) + 1, sizeof(*ignored));
+	*ignored_out = ignored;
 
 	json_object_foreach(o, k, v) {
 		(void)v;
@@ -123,11 +129,41 @@ literal_keys(struct chk *c, struct chk_loc *l, json_t *o,
 		} else
 			continue;
 		bad++;
-		if (n + 1 < room)
-			ignored[n++] = k;
+		ignored[n++] = k;
 	}
 	ignored[n] = NULL;
 	return bad;
+}
+
+/*
+ * Whether s names the variable of a catalogAuth of the contract (its
+ * tokenEnv or credentialEnv); *xi and *key then say whose.  The pod
+ * holds both, and a Kafka setting that names the catalog's would send a
+ * credential meant for the catalog to the brokers.
+ */
+static bool
+catalog_variable(const struct chk *c, const char *s, size_t *xi,
+    const char **key)
+{
+	static const char *const keys[] = { "tokenEnv", "credentialEnv",
+	    NULL };
+	json_t *x, *auth;
+	const char *v;
+	size_t i, k;
+
+	json_array_foreach(json_object_get(c->doc, "exposes"), i, x) {
+		auth = json_object_get(json_object_get(x, "binding"),
+		    "catalogAuth");
+		for (k = 0; keys[k] != NULL; k++) {
+			v = json_string_value(json_object_get(auth, keys[k]));
+			if (v != NULL && strcmp(v, s) == 0) {
+				*xi = i;
+				*key = keys[k];
+				return true;
+			}
+		}
+	}
+	return false;
 }
 
 /*
@@ -140,7 +176,7 @@ env_name(struct chk *c, struct chk_loc *l, json_t *o, const char *key,
     bool required, bool *ok, json_t *vars)
 {
 	json_t *v = json_object_get(o, key);
-	const char *s = chk_get_str(c, l, o, key, required);
+	const char *s = chk_get_str(c, l, o, key, required), *ak;
 	size_t i;
 
 	if (s == NULL) {
@@ -152,6 +188,14 @@ env_name(struct chk *c, struct chk_loc *l, json_t *o, const char *key,
 		chk_err_at(c, l, key, "must be the name of an environment "
 		    "variable of the pod (letters, digits and '_'), not a "
 		    "credential");
+		*ok = false;
+		return NULL;
+	}
+	if (catalog_variable(c, s, &i, &ak)) {
+		chk_err_at(c, l, key, "%s is the catalog's credential variable "
+		    "(exposes[%zu].binding.catalogAuth.%s): the job would send "
+		    "a credential meant for the catalog to the Kafka brokers; "
+		    "give Kafka's credential a variable of its own", s, i, ak);
 		*ok = false;
 		return NULL;
 	}
@@ -169,7 +213,7 @@ store_check(struct chk *c, struct chk_loc *l, json_t *tls, const char *key,
 {
 	struct chk_loc_mark m = chk_loc_mark(l);
 	json_t *st = chk_get_obj(c, l, tls, key, false), *ir;
-	const char *ignored[8], *path, *type, *pw, *kpw = NULL;
+	const char **ignored, *path, *type, *pw, *kpw = NULL;
 	bool keystore = strcmp(key, "keystore") == 0, lit;
 
 	if (st == NULL) {
@@ -179,11 +223,12 @@ store_check(struct chk *c, struct chk_loc *l, json_t *tls, const char *key,
 		return NULL;
 	}
 	chk_loc_key(l, key);
-	lit = literal_keys(c, l, st, store_literals, NULL, ignored, 8) > 0;
+	lit = literal_keys(c, l, st, store_literals, NULL, &ignored) > 0;
 	if (lit)
 		*ok = false;
 	*ok &= chk_only_keys_except(c, l, st, keystore ? keystore_keys :
 	    truststore_keys, ignored) == 0;
+	free(ignored);
 	path = chk_get_str(c, l, st, "path", true);
 	if (path == NULL)
 		*ok = false;
@@ -230,7 +275,7 @@ tls_check(struct chk *c, struct chk_loc *l, json_t *sec, bool *ok,
 {
 	struct chk_loc_mark m = chk_loc_mark(l);
 	json_t *tls = chk_get_obj(c, l, sec, "tls", false), *ir, *ts, *ks;
-	const char *ignored[8];
+	const char **ignored;
 	int hv;
 
 	if (tls == NULL) {
@@ -240,10 +285,11 @@ tls_check(struct chk *c, struct chk_loc *l, json_t *sec, bool *ok,
 		return json_object();
 	}
 	chk_loc_key(l, "tls");
-	if (literal_keys(c, l, tls, NULL, "hostnameVerification", ignored,
-	    8) > 0)
+	if (literal_keys(c, l, tls, NULL, "hostnameVerification",
+	    &ignored) > 0)
 		*ok = false;
 	*ok &= chk_only_keys_except(c, l, tls, tls_keys, ignored) == 0;
+	free(ignored);
 	hv = chk_get_bool(c, l, tls, "hostnameVerification");
 	if (hv == -1)
 		*ok = false;
@@ -266,7 +312,7 @@ sasl_check(struct chk *c, struct chk_loc *l, json_t *sec, bool *ok,
 {
 	struct chk_loc_mark m = chk_loc_mark(l);
 	json_t *sasl = chk_get_obj(c, l, sec, "sasl", true), *ir;
-	const char *ignored[8], *mech, *user, *pass, *jaas;
+	const char **ignored, *mech, *user, *pass, *jaas;
 	bool lit;
 
 	if (sasl == NULL) {
@@ -275,10 +321,11 @@ sasl_check(struct chk *c, struct chk_loc *l, json_t *sec, bool *ok,
 	}
 	chk_loc_key(l, "sasl");
 	/* A credential by value is the error: not also a missing name. */
-	lit = literal_keys(c, l, sasl, sasl_literals, NULL, ignored, 8) > 0;
+	lit = literal_keys(c, l, sasl, sasl_literals, NULL, &ignored) > 0;
 	if (lit)
 		*ok = false;
 	*ok &= chk_only_keys_except(c, l, sasl, sasl_keys, ignored) == 0;
+	free(ignored);
 	mech = chk_get_enum(c, l, sasl, "mechanism", true, mechanisms);
 	if (mech == NULL)
 		*ok = false;
@@ -322,12 +369,27 @@ local_host(const char *h, size_t n)
 {
 	static const char *const suffixes[] = { ".svc", ".cluster.local",
 	    ".svc.", ".cluster.local.", NULL };
+	unsigned char b[16];
+	char a[INET6_ADDRSTRLEN];
 	size_t i, k;
 
-	if ((n == 9 && strncasecmp(h, "localhost", 9) == 0) ||
-	    (n >= 4 && strncmp(h, "127.", 4) == 0) ||
-	    (n == 3 && strncmp(h, "::1", 3) == 0))
+	if (n == 9 && strncasecmp(h, "localhost", 9) == 0)
 		return true;
+	/*
+	 * An address, read as one: "127.attacker.com" begins like
+	 * 127.0.0.0/8 but is a name anywhere in DNS.
+	 */
+	if (n < sizeof a) {
+		memcpy(a, h, n);
+		a[n] = '\0';
+		if (inet_pton(AF_INET, a, b) == 1)
+			return b[0] == 127;
+		if (inet_pton(AF_INET6, a, b) == 1) {
+			for (i = 0; i < 15 && b[i] == 0; i++)
+				;
+			return i == 15 && b[15] == 1;
+		}
+	}
 	if (memchr(h, '.', n) == NULL && memchr(h, ':', n) == NULL)
 		return true;
 	for (i = 0; suffixes[i] != NULL; i++) {
@@ -340,12 +402,13 @@ local_host(const char *h, size_t n)
 
 /*
  * PLAINTEXT and SASL_PLAINTEXT to a broker outside the pod and the
- * cluster: a warning that names each such host (servers is already
- * checked: host:port,..., of plain characters, so it may be echoed).
+ * cluster: a warning at l's key "at" that names each such host (servers
+ * is already checked: host:port,..., of plain characters, so it may be
+ * echoed).  how says where the protocol comes from.
  */
 static void
 cleartext_warnings(struct chk *c, struct chk_loc *l, const char *proto,
-    const char *servers)
+    const char *how, const char *at, const char *servers)
 {
 	struct chk_loc_mark m = chk_loc_mark(l);
 	const char *p = servers, *end, *colon, *q, *h;
@@ -368,10 +431,10 @@ cleartext_warnings(struct chk *c, struct chk_loc *l, const char *proto,
 			n -= 2;
 		}
 		if (n > 0 && !local_host(h, n)) {
-			chk_loc_key(l, "protocol");
-			chk_warn(c, l, "%s sends to broker '%.*s' without TLS: "
-			    "%s cross the network in clear text; use %s",
-			    proto, (int)n, h, strcmp(proto, "PLAINTEXT") == 0 ?
+			chk_loc_key(l, at);
+			chk_warn(c, l, "%s%s sends to broker '%.*s' without "
+			    "TLS: %s cross the network in clear text; use %s",
+			    proto, how, (int)n, h, strcmp(proto, "PLAINTEXT") == 0 ?
 			    "the records" : "the credential and the records",
 			    strcmp(proto, "PLAINTEXT") == 0 ? "SSL" :
 			    "SASL_SSL");
@@ -387,17 +450,24 @@ chk_security_check(struct chk *c, struct chk_loc *l, json_t *flink,
 {
 	struct chk_loc_mark m = chk_loc_mark(l);
 	json_t *sec, *vars, *ir, *sasl = NULL, *tls = NULL, *refs;
-	const char *proto, *ignored[8];
+	const char *proto, **ignored;
 	bool ok = true, is_sasl, is_tls;
 
+	/* Without a block, Kafka's client speaks PLAINTEXT. */
 	if ((sec = json_object_get(src, "security")) == NULL ||
-	    json_is_null(sec))
+	    json_is_null(sec)) {
+		if (servers != NULL)
+			cleartext_warnings(c, l, "PLAINTEXT",
+			    " (no source.security)", "bootstrapServers",
+			    servers);
 		return true;
+	}
 	if ((sec = chk_get_obj(c, l, src, "security", false)) == NULL)
 		return false;
 	chk_loc_key(l, "security");
-	ok = literal_keys(c, l, sec, sasl_literals, NULL, ignored, 8) == 0;
+	ok = literal_keys(c, l, sec, sasl_literals, NULL, &ignored) == 0;
 	ok &= chk_only_keys_except(c, l, sec, security_keys, ignored) == 0;
+	free(ignored);
 	proto = chk_get_enum(c, l, sec, "protocol", true, protocols);
 	if (proto == NULL) {
 		chk_loc_reset(l, m);
@@ -431,7 +501,7 @@ chk_security_check(struct chk *c, struct chk_loc *l, json_t *flink,
 		ok = false;
 	}
 	if (ok && !is_tls && servers != NULL)
-		cleartext_warnings(c, l, proto, servers);
+		cleartext_warnings(c, l, proto, "", "protocol", servers);
 	ir = json_pack("{s:s, s:o?, s:o?, s:o}", "protocol", proto, "sasl",
 	    sasl, "tls", tls, "variables", vars);
 	json_object_set_new(source_ir, "security", ir);

@@ -566,6 +566,199 @@ landing(struct diff *x, json_t *os, json_t *ns)
 	free(n);
 }
 
+/* --- the source's security and the change stream's parse errors ---------- */
+
+/* Does a protocol (NULL: no security block, Kafka's PLAINTEXT) use TLS? */
+static bool
+tls_protocol(const char *p)
+{
+	return p != NULL && (strcmp(p, "SSL") == 0 ||
+	    strcmp(p, "SASL_SSL") == 0);
+}
+
+/*
+ * Step each side to the source's security block and on down keys (a
+ * NULL-terminated path), as far as that side's contract has them (the
+ * IR fills in what the contract leaves out), so that each side names
+ * the deepest place it holds.
+ */
+static void
+security_at(struct diff *x, json_t *osec, json_t *nsec,
+    const char *const *keys)
+{
+	json_t *sec[2] = { osec, nsec }, *o;
+	size_t i;
+	int side;
+
+	for (side = OLD; side <= NEW; side++) {
+		step_key(x, side, "parameters");
+		step_key(x, side, "flink");
+		step_key(x, side, "source");
+		if (sec[side] == NULL)
+			continue;
+		o = jptr_get(x->s[side].doc, x->w[side].ptr.buf);
+		for (i = 0; (o = json_object_get(o, i == 0 ? "security" :
+		    keys[i - 1])) != NULL; i++) {
+			step_key(x, side, i == 0 ? "security" : keys[i - 1]);
+			if (keys[i] == NULL)
+				break;
+		}
+	}
+}
+
+/* The sides that have the security block. */
+static int
+security_sides(json_t *osec, json_t *nsec)
+{
+	return (json_is_object(osec) ? HAS_OLD : 0) |
+	    (json_is_object(nsec) ? HAS_NEW : 0);
+}
+
+/*
+ * A protocol without TLS sends the records, and with SASL the
+ * credential, in clear text: a move to one from TLS (or the block's
+ * removal, which is PLAINTEXT) is breaking, as the contract promised
+ * the brokers more than the job now gives them.  Any other move is not.
+ */
+static void
+security_protocol(struct diff *x, json_t *osec, json_t *nsec)
+{
+	struct mark m = mark(x);
+	const char *op = json_is_object(osec) ? str(osec, "protocol") : NULL;
+	const char *np = json_is_object(nsec) ? str(nsec, "protocol") : NULL;
+	const char *o = op != NULL ? op : "PLAINTEXT";
+	const char *n = np != NULL ? np : "PLAINTEXT";
+	bool weaker = tls_protocol(op) && !tls_protocol(np);
+
+	if (strcmp(o, n) == 0)
+		return;
+	security_at(x, osec, nsec, (const char *const[]){ "protocol",
+	    NULL });
+	add(x, weaker ? DIFF_BREAKING : DIFF_NON_BREAKING, "security-protocol",
+	    security_sides(osec, nsec), jstr(op), jstr(np),
+	    "%s%s to %s%s%s", weaker ? "a weaker protocol: " :
+	    "another protocol: ", o, n, np == NULL ? " (no source.security)" :
+	    "", weaker ? ": the job would send the records, and with SASL "
+	    "the credential, to the brokers without TLS" : "");
+	reset(x, m);
+}
+
+/* The member at keys (NULL-terminated) of the security block. */
+static void
+security_member(struct diff *x, json_t *osec, json_t *nsec,
+    const char *const *keys, const char *change, const char *reason)
+{
+	struct mark m = mark(x);
+	json_t *o = osec, *n = nsec;
+	size_t i;
+
+	for (i = 0; keys[i] != NULL; i++) {
+		o = json_object_get(o, keys[i]);
+		n = json_object_get(n, keys[i]);
+	}
+	if (json_is_null(o))
+		o = NULL;
+	if (json_is_null(n))
+		n = NULL;
+	if ((o == NULL && n == NULL) || (o != NULL && n != NULL &&
+	    json_equal(o, n)))
+		return;
+	security_at(x, osec, nsec, keys);
+	add(x, DIFF_NON_BREAKING, change, security_sides(osec, nsec),
+	    json_incref(o), json_incref(n), "%s", reason);
+	reset(x, m);
+}
+
+/* The variables the job reads, as a set. */
+static bool
+same_names(json_t *a, json_t *b)
+{
+	json_t *e, *f;
+	size_t i, j;
+
+	if (json_array_size(a) != json_array_size(b))
+		return false;
+	json_array_foreach(a, i, e) {
+		json_array_foreach(b, j, f)
+			if (json_equal(e, f))
+				break;
+		if (j == json_array_size(b))
+			return false;
+	}
+	return true;
+}
+
+static void
+security(struct diff *x, json_t *os, json_t *ns)
+{
+	struct mark m = mark(x);
+	json_t *osec = json_object_get(json_object_get(os, "source"),
+	    "security");
+	json_t *nsec = json_object_get(json_object_get(ns, "source"),
+	    "security");
+	json_t *ov = json_object_get(osec, "variables");
+	json_t *nv = json_object_get(nsec, "variables");
+
+	if (!json_is_object(osec))
+		osec = NULL;
+	if (!json_is_object(nsec))
+		nsec = NULL;
+	if (osec == NULL && nsec == NULL)
+		return;
+	security_protocol(x, osec, nsec);
+	security_member(x, osec, nsec, (const char *const[]){ "sasl",
+	    "mechanism", NULL }, "security-mechanism", "another SASL mechanism: the brokers "
+	    "must accept it for the job's user");
+	security_member(x, osec, nsec, (const char *const[]){ "tls",
+	    "truststore", NULL }, "security-truststore", "another truststore: the pod must hold "
+	    "it, and it must trust the brokers' certificates");
+	security_member(x, osec, nsec, (const char *const[]){ "tls",
+	    "keystore", NULL }, "security-keystore", "another client keystore: the pod must "
+	    "hold it, and the brokers must accept its certificate");
+	if (!same_names(ov, nv)) {
+		security_at(x, osec, nsec, (const char *const[]){ NULL });
+		add(x, DIFF_NON_BREAKING, "security-variables",
+		    security_sides(osec, nsec), ov ? json_incref(ov) : NULL,
+		    nv ? json_incref(nv) : NULL, "other credential variables: "
+		    "the Secrets in deployment.secretRefs must hold them, and "
+		    "fluid apply pairs each with every broker");
+		reset(x, m);
+	}
+}
+
+/*
+ * maxParseErrors of a change stream: 0 fails the job on a malformed
+ * record, unbounded skips it.  From 0 to unbounded rows go missing
+ * without a failure, which a consumer relying on every change cannot
+ * see: breaking.  Back to 0 the job fails instead of losing: not.
+ */
+static void
+parse_errors(struct diff *x, json_t *os, json_t *ns)
+{
+	struct mark m = mark(x);
+	json_t *och = json_object_get(os, "changes");
+	json_t *nch = json_object_get(ns, "changes");
+	bool oi = json_is_true(json_object_get(och, "ignoreParseErrors"));
+	bool ni = json_is_true(json_object_get(nch, "ignoreParseErrors"));
+	int side;
+
+	if (!json_is_object(och) || !json_is_object(nch) || oi == ni)
+		return;
+	for (side = OLD; side <= NEW; side++)
+		if (jptr_get(x->s[side].doc, x->w[side].ptr.buf) != NULL &&
+		    json_object_get(jptr_get(x->s[side].doc,
+		    x->w[side].ptr.buf), "maxParseErrors") != NULL)
+			step_key(x, side, "maxParseErrors");
+	add(x, ni ? DIFF_BREAKING : DIFF_NON_BREAKING, "max-parse-errors",
+	    HAS_BOTH, oi ? json_string("unbounded") : json_integer(0),
+	    ni ? json_string("unbounded") : json_integer(0), "%s", ni ?
+	    "from 0 to unbounded: a malformed change is skipped, and its row "
+	    "goes missing from the table without the job failing" :
+	    "from unbounded to 0: a malformed change fails the job instead "
+	    "of being skipped");
+	reset(x, m);
+}
+
 static void
 stream(struct diff *x, json_t *os, json_t *ns)
 {
@@ -573,7 +766,9 @@ stream(struct diff *x, json_t *os, json_t *ns)
 
 	both_key(x, "properties");
 	landing(x, os, ns);
+	security(x, os, ns);
 	both_key(x, "stream");
+	parse_errors(x, os, ns);
 	stream_word(x, os, ns, "topic", "another topic");
 	stream_word(x, os, ns, "format", "another value format");
 	stream_key(x, json_object_get(os, "key"), json_object_get(ns, "key"));

@@ -648,6 +648,9 @@ judge_status(struct piece *p, json_t *live, json_t *applied,
 	    "lastReconciledSpec"), *lc = str(st, "lifecycleState"),
 	    *job = str(js, "state"), *rstate = str(json_object_get(st,
 	    "reconciliationStatus"), "state"), *err = str(st, "error");
+	/* Named only when it is a job id: it goes into the report. */
+	const char *jid = str(js, "jobId") != NULL &&
+	    vfy_job_id(str(js, "jobId")) ? str(js, "jobId") : NULL;
 	const char *applied_state;
 	char *where = NULL, *what = NULL;
 	bool suspended = want_state && strcmp(want_state, "suspended") == 0;
@@ -708,8 +711,7 @@ judge_status(struct piece *p, json_t *live, json_t *applied,
 	    "RUNNING") == 0)) {
 		set(p, OUT_PASS, true, "the reconciled spec is the applied one; "
 		    "lifecycleState %s, jobStatus.state %s%s%s", lc, job,
-		    str(js, "jobId") ? ", job " : "",
-		    str(js, "jobId") ? str(js, "jobId") : "");
+		    jid != NULL ? ", job " : "", jid != NULL ? jid : "");
 		return;
 	}
 	set(p, OUT_FAIL, false, "lifecycleState %s, jobStatus.state %s: want "

@@ -49,6 +49,18 @@ num(json_t *o, const char *key)
 	return json_integer_value(json_object_get(o, key));
 }
 
+bool
+vfy_job_id(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < 32; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') ||
+		    (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return s[32] == '\0';
+}
+
 /* Judge GET /jobs/JOB/checkpoints (Flink's CheckpointingStatistics). */
 static void
 judge(json_t *st, const char *job, long long max_age_s,
@@ -98,6 +110,42 @@ judge(json_t *st, const char *job, long long max_age_s,
 	    " (no maxSnapshotAgeSeconds: any completed checkpoint counts)");
 }
 
+/*
+ * /jobs/JOB/checkpoints was NotFound.  Flink answers 404 both for a job
+ * it does not know and for one without checkpointing ("Checkpointing
+ * has not been enabled."), and kubectl passes on neither body, only
+ * "the server could not find the requested resource".  So ask the same
+ * JobManager, through the same proxy, for /jobs/JOB: a job it knows has
+ * checkpointing off, which no retry changes.
+ */
+static void
+not_found(const struct kube *k, const char *ns, const char *name,
+    const char *job, const char *why, struct vfy_reading *r)
+{
+	json_t *jd = NULL;
+	char *path, *why2 = NULL;
+	int rc, unreached = 0;
+
+	path = xasprintf("/api/v1/namespaces/%s/services/%s-rest:%s/proxy/"
+	    "jobs/%s", ns, name, REST_PORT_NAME, job);
+	rc = kube_get_raw(k, path, &jd, &why2, &unreached);
+	if (rc == 1)
+		reading(r, VFY_FAIL, true, "checkpointing is not enabled for "
+		    "job %s: the Iceberg sink commits only on checkpoints (the "
+		    "JobManager knows the job, and has no checkpoint "
+		    "statistics for it)", job);
+	else if (rc == 0)
+		reading(r, VFY_FAIL, false, "the JobManager behind service "
+		    "%s/%s-rest does not know job %s: %s", ns, name, job, why);
+	else
+		reading(r, VFY_UNAVAILABLE, unreached != 0, "%s%s",
+		    unreached ? "" : "the JobManager REST API through the "
+		    "service proxy: ", why2);
+	free(why2);
+	free(path);
+	json_decref(jd);
+}
+
 void
 vfy_checkpoint(json_t *dep, const char *job, long long max_age_s,
     char *(*env)(const char *), struct vfy_reading *r)
@@ -115,7 +163,8 @@ vfy_checkpoint(json_t *dep, const char *job, long long max_age_s,
 	free(r->endpoint);
 	r->endpoint = xasprintf("kubectl --context=%s get --raw /api/v1/"
 	    "namespaces/%s/services/%s-rest:%s/proxy/jobs/%s/checkpoints",
-	    ctx, ns, name, REST_PORT_NAME, job != NULL ? job : "JOB");
+	    ctx, ns, name, REST_PORT_NAME, job != NULL && vfy_job_id(job) ?
+	    job : "JOB");
 	if (state != NULL && strcmp(state, "suspended") == 0) {
 		reading(r, VFY_UNAVAILABLE, true, "the contract says suspended: "
 		    "no JobManager runs, so there is no checkpoint to read");
@@ -125,6 +174,12 @@ vfy_checkpoint(json_t *dep, const char *job, long long max_age_s,
 		/* The operator writes the job id once the job is submitted. */
 		reading(r, VFY_UNAVAILABLE, false, "the FlinkDeployment's status "
 		    "names no job yet (status.jobStatus.jobId)");
+		return;
+	}
+	if (!vfy_job_id(job)) {
+		reading(r, VFY_UNAVAILABLE, true, "status.jobStatus.jobId is "
+		    "not a Flink job id (32 lowercase hex digits): no "
+		    "JobManager is asked about it");
 		return;
 	}
 	diags_init(&kd);
@@ -139,18 +194,13 @@ vfy_checkpoint(json_t *dep, const char *job, long long max_age_s,
 	rc = kube_get_raw(&k, path, &st, &why, &unreached);
 	if (rc == 1)
 		judge(st, job, max_age_s, r);
-	else if (rc == 0 && strstr(why, "has not been enabled") != NULL)
-		reading(r, VFY_FAIL, true, "checkpointing is not enabled for "
-		    "job %s: the Iceberg sink commits only on checkpoints (%s)",
-		    job, why);
 	else if (rc == 0 && strstr(why, "services ") != NULL &&
 	    strstr(why, " not found") != NULL)
 		reading(r, VFY_FAIL, false, "service %s/%s-rest does not exist: "
 		    "no JobManager runs for FlinkDeployment %s (%s)", ns, name,
 		    name, why);
 	else if (rc == 0)
-		reading(r, VFY_FAIL, false, "the JobManager behind service "
-		    "%s/%s-rest does not know job %s: %s", ns, name, job, why);
+		not_found(&k, ns, name, job, why, r);
 	else
 		reading(r, VFY_UNAVAILABLE, unreached != 0, "%s%s",
 		    unreached ? "" :

@@ -225,6 +225,51 @@ EOF
 	    "^append-with-op reads the debezium-json envelope's field 'op' as a column of its own, and 'op' is also a metadata column"
 }
 
+@test "cdc: append-with-op refuses a mapping entry for the operation column" {
+	append_with_op
+	# A required source, so that the entry is right but for its name.
+	subst '          - {name: email, type: string}' \
+	    '          - {name: email, type: string, required: true}'
+	subst '          - {name: country, from: address.country}' \
+	    '          - {name: country, from: address.country}
+          - {name: op_type, from: email}'
+	validate
+	refused "$(at 'name: op_type, from: email' op_type)" \
+	    'Flink build land-customers: properties.mapping.columns[1].name' \
+	    "^is the operation column \\(properties.landing.operationColumn\\): append-with-op writes each change's operation into it"
+}
+
+@test "cdc: append-with-op refuses a key column avro-confluent reads converted" {
+	append_with_op
+	subst '        maxParseErrors: 0' '        maxParseErrors: 0
+        key:
+          format: avro-confluent
+          schema:
+            - {name: id, type: long}
+            - {name: changed_at, type: timestamp_ltz(3)}'
+	subst '            bootstrapServers: kafka:9092' \
+	    '            bootstrapServers: kafka:9092
+            schemaRegistryUrl: https://registry.example.com'
+	validate
+	refused "$(at 'name: changed_at, type: timestamp_ltz' timestamp_ltz)" \
+	    'Flink build land-customers: properties.stream.key.schema[1].type' \
+	    "^append-with-op reads each row out of its change envelope in a view, and a timestamp_ltz that avro-confluent reads as timestamp is converted in a view of its own"
+}
+
+@test "cdc: an avro-confluent key with a timestamp_ltz is accepted as upsert" {
+	subst '        maxParseErrors: 0' '        maxParseErrors: 0
+        key:
+          format: avro-confluent
+          schema:
+            - {name: changed_at, type: timestamp_ltz(3)}'
+	subst '            bootstrapServers: kafka:9092' \
+	    '            bootstrapServers: kafka:9092
+            schemaRegistryUrl: https://registry.example.com'
+	validate
+	accepted
+	sql
+}
+
 @test "cdc: a warehouse named by name is accepted, and passed on as written" {
 	subst 'warehouse: s3://lake/warehouse' 'warehouse: iceberg_test'
 	check
@@ -371,4 +416,26 @@ builds:'
 	# The operation column is the landing's, not a field the job reads.
 	assert_jq '[.changes[] | select(.new.path ==
 	    "properties.stream.schema.op_type")] == []'
+}
+
+@test "cdc: diff: maxParseErrors 0 to unbounded is breaking, back is not" {
+	cp "$F" old.fluid.yaml
+	subst 'maxParseErrors: 0' 'maxParseErrors: unbounded'
+	tool diff "$F" --baseline old.fluid.yaml
+	assert_status 0
+	assert_jq '[.changes[] | select(.change == "max-parse-errors")] | length == 1'
+	assert_jq ".changes[] | select(.change == \"max-parse-errors\") |
+	    .severity == \"breaking\" and .old.value == 0 and
+	    .new.value == \"unbounded\" and
+	    .new.path == \"properties.stream.maxParseErrors\" and
+	    .new.line == $(line_of "$F" 'maxParseErrors:')"
+	tool diff old.fluid.yaml --baseline "$F"
+	assert_status 0
+	assert_jq '.changes[] | select(.change == "max-parse-errors") |
+	    .severity == "non-breaking" and .new.value == 0'
+	# Without the key it is 0: no change against 0.
+	drop 'maxParseErrors: unbounded'
+	tool diff "$F" --baseline old.fluid.yaml
+	assert_status 0
+	assert_jq '.changes == []'
 }

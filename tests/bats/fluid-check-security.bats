@@ -189,6 +189,37 @@ has_providers() {
 	    fail "the value is echoed" "$stderr"
 }
 
+@test "security: a Kafka variable that is the catalog's credential variable is refused" {
+	security SASL_SSL \
+	    'sasl: {mechanism: PLAIN, usernameEnv: KAFKA_USERNAME, passwordEnv: ICEBERG_TOKEN}' \
+	    "tls:" "  $TRUST"
+	validate
+	refused "$(at 'passwordEnv: ICEBERG_TOKEN' ICEBERG_TOKEN)" \
+	    "Flink build ingest-orders: $SRC.sasl.passwordEnv" \
+	    "^ICEBERG_TOKEN is the catalog's credential variable \\(exposes\\[0\\].binding.catalogAuth.tokenEnv\\): the job would send a credential meant for the catalog to the Kafka brokers"
+	# The same for a store's password.
+	cp "$FIXTURES/check/base.fluid.yaml" "$F"
+	security SSL "tls:" '  truststore: {path: /etc/kafka-tls/truststore.p12, passwordEnv: ICEBERG_TOKEN}'
+	validate
+	refused "$(at 'passwordEnv: ICEBERG_TOKEN' ICEBERG_TOKEN)" \
+	    "Flink build ingest-orders: $SRC.tls.truststore.passwordEnv" \
+	    "^ICEBERG_TOKEN is the catalog's credential variable"
+}
+
+@test "security: each of many credentials by value is refused once" {
+	security SASL_SSL \
+	    'sasl: {mechanism: PLAIN, username: u1, Username: u2, USERNAME: u3, password: p1, Password: p2, PASSWORD: p3, jaas: j1, JAAS: j2, jaasConfig: j3}' \
+	    "tls:" "  $TRUST"
+	validate
+	assert_status 1
+	assert_equal "$(errors | wc -l)" 9 "errors"
+	for k in username Username USERNAME password Password PASSWORD jaas JAAS jaasConfig; do
+		assert_equal "$(errors | grep -c -- "$SRC.sasl.$k: ")" 1 "errors at $k"
+		errors | grep -q -- "$SRC.sasl.$k: a credential never goes into the contract" ||
+		    fail "$k: not the credential's reason" "$stderr"
+	done
+}
+
 @test "security: a store's literal password is refused, not echoed" {
 	security SSL "tls:" \
 	    '  truststore: {path: /etc/kafka-tls/t.p12, password: changeit-SeKrit}'
@@ -284,6 +315,31 @@ has_providers() {
 	assert_equal "$(grep -c ': warning: ' <<<"$stderr")" 2 "warnings"
 	assert_match "$stderr" "PLAINTEXT sends to broker 'b1.example.com' without TLS: the records"
 	assert_match "$stderr" "broker 'b2.example.net'"
+}
+
+@test "security: a name that only begins like a loopback address is no loopback" {
+	subst 'bootstrapServers: kafka:9092' \
+	    'bootstrapServers: "127.attacker.com:9092,127.0.0.9:9092,::1.example.com:9092,localhost:9092"'
+	security SASL_PLAINTEXT "$SCRAM"
+	validate
+	assert_status 0
+	assert_equal "$(grep -c ': warning: ' <<<"$stderr")" 2 "warnings"
+	assert_match "$stderr" "SASL_PLAINTEXT sends to broker '127.attacker.com' without TLS"
+	assert_match "$stderr" "broker '::1.example.com'"
+}
+
+@test "security: no security block is PLAINTEXT, and warns the same way" {
+	subst 'bootstrapServers: kafka:9092' \
+	    'bootstrapServers: "b1.example.com:9092,kafka-0.kafka.data.svc:9092,127.0.0.1:9092,b2.example.net:9092"'
+	validate
+	assert_status 0
+	assert_equal "$(grep -c ': warning: ' <<<"$stderr")" 2 "warnings"
+	assert_match "$stderr" "^$F:$(at 'bootstrapServers:' '"'): warning: Managed Flink: Flink build ingest-orders: properties.parameters.flink.source.bootstrapServers: PLAINTEXT \\(no source.security\\) sends to broker 'b1.example.com' without TLS: the records cross the network in clear text"
+	assert_match "$stderr" "broker 'b2.example.net'"
+	# The base's one-label name is a Service of the cluster: no warning.
+	cp "$FIXTURES/check/base.fluid.yaml" "$F"
+	validate
+	accepted
 }
 
 @test "security: clear text inside the pod or the cluster, and TLS anywhere, do not warn" {

@@ -387,6 +387,83 @@ description: orders'
 	    exposes[0].binding.icebergConfig.partitionSpec partition
 }
 
+# --- the source's security ---------------------------------------------------
+
+SEC=properties.parameters.flink.source.security
+SCRAM='sasl: {mechanism: SCRAM-SHA-512, usernameEnv: KAFKA_USERNAME, passwordEnv: KAFKA_PASSWORD}'
+TRUST='truststore: {path: /etc/kafka-tls/truststore.p12, passwordEnv: KAFKA_TRUSTSTORE_PASSWORD}'
+
+# security PROTOCOL [LINES...]: a security block under the source (of
+# $F; of the baseline with base), each further line indented under it.
+security() {
+	local text="security:
+  protocol: $1" l
+	shift
+	for l in "$@"; do
+		text+="
+  $l"
+	done
+	add source "$text"
+}
+
+@test "diff: a move from TLS to a protocol without it is breaking" {
+	base security SASL_SSL "$SCRAM" "tls:" "  $TRUST"
+	security SASL_PLAINTEXT "$SCRAM"
+	change breaking build "$SEC.protocol" security-protocol
+	assert_jq '.changes[] | select(.change == "security-protocol") |
+	    .old.value == "SASL_SSL" and .new.value == "SASL_PLAINTEXT" and
+	    .old.line > 0 and .new.line > 0'
+	# What the job reads changed too, and says so, not as breaking; the
+	# truststore is gone, so its new side is the block that lacks it.
+	assert_jq '[.changes[] | select(.change == "security-variables")][0] |
+	    .severity == "non-breaking" and
+	    .new.value == ["KAFKA_USERNAME", "KAFKA_PASSWORD"]'
+	assert_jq '[.changes[] | select(.change == "security-truststore")][0] |
+	    .severity == "non-breaking" and .new.value == null and
+	    .old.path == "'"$SEC"'.tls.truststore" and .new.path == "'"$SEC"'"'
+}
+
+@test "diff: removing the security block is breaking (PLAINTEXT)" {
+	base security SSL "tls:" "  $TRUST"
+	diff_run
+	assert_status 0
+	assert_jq '[.changes[] | select(.change == "security-protocol")] | length == 1'
+	assert_jq '.changes[] | select(.change == "security-protocol") |
+	    .severity == "breaking" and .old.value == "SSL" and .new == null and
+	    .old.path == "'"$SEC"'.protocol"'
+}
+
+@test "diff: a move to TLS, or from none to SASL, is non-breaking" {
+	security SASL_SSL "$SCRAM" "tls:" "  $TRUST"
+	change non-breaking build "$SEC.protocol" security-protocol
+	cp "$FIXTURES/check/base.fluid.yaml" "$B"
+	cp "$FIXTURES/check/base.fluid.yaml" "$F"
+	base security PLAINTEXT
+	security SASL_PLAINTEXT "$SCRAM"
+	change non-breaking build "$SEC.protocol" security-protocol
+}
+
+@test "diff: another SASL mechanism, variables or truststore is non-breaking" {
+	base security SASL_SSL "$SCRAM" "tls:" "  $TRUST"
+	security SASL_SSL \
+	    'sasl: {mechanism: PLAIN, usernameEnv: KAFKA_USER, passwordEnv: KAFKA_PASSWORD}' \
+	    "tls:" '  truststore: {path: /etc/kafka-tls/ca.p12, passwordEnv: KAFKA_TRUSTSTORE_PASSWORD}'
+	change non-breaking build "$SEC.sasl.mechanism" security-mechanism
+	change non-breaking build "$SEC" security-variables
+	change non-breaking build "$SEC.tls.truststore" security-truststore
+	assert_jq '[.changes[] | select(.change == "security-protocol")] == []'
+	assert_jq '.changes[] | select(.change == "security-variables") |
+	    .new.value == ["KAFKA_USER", "KAFKA_PASSWORD", "KAFKA_TRUSTSTORE_PASSWORD"]'
+}
+
+@test "diff: the same security block is no change" {
+	base security SASL_SSL "$SCRAM" "tls:" "  $TRUST"
+	security SASL_SSL "$SCRAM" "tls:" "  $TRUST"
+	diff_run
+	assert_status 0
+	assert_jq '.changes == []'
+}
+
 # --- the command -----------------------------------------------------------
 
 @test "diff: the same contracts give the same bytes twice" {

@@ -268,15 +268,22 @@ fake_kube() {
 	#!/bin/sh
 	# FAKE kubectl for fluid-verify.bats: not the real one.
 	printf '%s\n' "$*" >>"$FAKE_DIR/calls"
-	f=
+	f= raw=
 	for a; do
+		[ "$raw" = 1 ] && raw=$a
 		case $a in flinkdeployment) f=fd.json ;; configmap) f=rec.json ;;
-		--raw) f=ck ;; esac
+		--raw) raw=1 ;; esac
 	done
-	# get --raw: ck.json is the JobManager's answer, ck.err an error.
-	if [ "$f" = ck ]; then
-		[ -e "$FAKE_DIR/ck.err" ] && { cat "$FAKE_DIR/ck.err" >&2; exit 1; }
-		f=ck.json
+	# get --raw: ck.json (job.json) is the JobManager's answer for
+	# /jobs/JOB/checkpoints (/jobs/JOB), ck.err (job.err) an error.
+	case $raw in
+	'') ;;
+	*/checkpoints) f=ck ;;
+	*) f=job ;;
+	esac
+	if [ -n "$raw" ]; then
+		[ -e "$FAKE_DIR/$f.err" ] && { cat "$FAKE_DIR/$f.err" >&2; exit 1; }
+		f=$f.json
 	fi
 	[ -n "$f" ] && [ -e "$FAKE_DIR/$f" ] && cat "$FAKE_DIR/$f"
 	exit 0
@@ -286,7 +293,7 @@ fake_kube() {
 }
 
 # The operator's status for a running job, lastReconciledSpec as given.
-running='{lifecycleState: "STABLE", jobStatus: {state: "RUNNING", jobId: "j1"},
+running='{lifecycleState: "STABLE", jobStatus: {state: "RUNNING", jobId: "7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6"},
     reconciliationStatus: {state: "DEPLOYED", lastReconciledSpec: ($spec | tojson)}}'
 
 deployment_piece() {
@@ -298,7 +305,7 @@ deployment_piece() {
 	fake_kube "$running"
 	verify "$C" --strict --streaming-timeout 0 --out delivery.json
 	[[ $output == *"land-orders: deployment: pass"* ]] || fail "no deployment pass" "$output$stderr"
-	[[ $(deployment_piece) == "pass the reconciled spec is the applied one; lifecycleState STABLE, jobStatus.state RUNNING, job j1" ]] ||
+	[[ $(deployment_piece) == "pass the reconciled spec is the applied one; lifecycleState STABLE, jobStatus.state RUNNING, job 7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6" ]] ||
 	    fail "not the pass" "$(deployment_piece)"
 	grep -q -- "--context=development" calls || fail "kubectl without the contract's context" "$(cat calls)"
 	grep -q "get flinkdeployment commerce-orders-landed --namespace data-products" calls ||
@@ -400,12 +407,12 @@ checkpoint_piece() {
 	verify "$C" --strict --streaming-timeout 0 --out delivery.json
 	assert_status 0
 	[[ $output == *"land-orders: checkpoint: pass"* ]] || fail "no checkpoint pass" "$output$stderr"
-	[[ $(checkpoint_piece) == "pass checkpoint 7 of job j1 completed "[5-9]" s ago (7 completed, 1 failed), within maxSnapshotAgeSeconds" ]] ||
+	[[ $(checkpoint_piece) == "pass checkpoint 7 of job 7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6 completed "[5-9]" s ago (7 completed, 1 failed), within maxSnapshotAgeSeconds" ]] ||
 	    fail "not the pass" "$(checkpoint_piece)"
-	grep -qx -- "--context=development --request-timeout=[0-9]*s get --raw /api/v1/namespaces/data-products/services/commerce-orders-landed-rest:rest/proxy/jobs/j1/checkpoints" calls ||
+	grep -qx -- "--context=development --request-timeout=[0-9]*s get --raw /api/v1/namespaces/data-products/services/commerce-orders-landed-rest:rest/proxy/jobs/7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6/checkpoints" calls ||
 	    fail "not the service proxy of the operator's rest service, with the context" "$(cat calls)"
 	[[ $(jq -r '.builds[0].evidence[] | select(.evidence == "checkpoint") | .endpoint' delivery.json) == \
-	    "kubectl --context=development get --raw /api/v1/namespaces/data-products/services/commerce-orders-landed-rest:rest/proxy/jobs/j1/checkpoints" ]] ||
+	    "kubectl --context=development get --raw /api/v1/namespaces/data-products/services/commerce-orders-landed-rest:rest/proxy/jobs/7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6/checkpoints" ]] ||
 	    fail "the endpoint" "$(cat delivery.json)"
 }
 
@@ -415,22 +422,36 @@ checkpoint_piece() {
 	fake_checkpoint 0 0
 	verify "$C" --streaming-timeout 0 --out delivery.json
 	assert_status 1
-	[[ $stderr == *"error: Flink build land-orders: checkpoint: no checkpoint completed: job j1 has 0 completed, 1 in progress, 1 failed; the latest failed one: Checkpoint expired before completing."* ]] ||
+	[[ $stderr == *"error: Flink build land-orders: checkpoint: no checkpoint completed: job 7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6 has 0 completed, 1 in progress, 1 failed; the latest failed one: Checkpoint expired before completing."* ]] ||
 	    fail "not the missing checkpoint" "$stderr"
 	fake_checkpoint 1000
 	verify "$C" --streaming-timeout 0 --out delivery.json
 	assert_status 1
-	[[ $stderr == *"checkpoint: no checkpoint is young enough: the latest completed one, 7 of job j1, was acknowledged 10"[0-9][0-9]" s ago, maxSnapshotAgeSeconds is 900"* ]] ||
+	[[ $stderr == *"checkpoint: no checkpoint is young enough: the latest completed one, 7 of job 7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6, was acknowledged 10"[0-9][0-9]" s ago, maxSnapshotAgeSeconds is 900"* ]] ||
 	    fail "not the old checkpoint" "$stderr"
 }
 
 @test "verify: checkpointing disabled, no rest service and no job id in the status are named" {
 	fake --age 10
 	fake_kube "$running"
-	printf '%s\n' 'Error from server (NotFound): {"errors":["Checkpointing has not been enabled."]}' >ck.err
+	# What kubectl prints for the JobManager's 404 "Checkpointing has not
+	# been enabled.": its body is not passed on.  The job is known
+	# (job.json, Flink's GET /jobs/JOB), so checkpointing is off.
+	printf '%s\n' 'Error from server (NotFound): the server could not find the requested resource' >ck.err
+	jq -n '{jid: "7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6", name: "insert-into_iceberg", state: "RUNNING"}' >job.json
+	verify "$C" --streaming-timeout 5
+	assert_status 1
+	[[ $stderr == *"checkpoint: checkpointing is not enabled for job 7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6: the Iceberg sink commits only on checkpoints"* ]] || fail "not disabled" "$stderr"
+	grep -qx -- "--context=development --request-timeout=[0-9]*s get --raw /api/v1/namespaces/data-products/services/commerce-orders-landed-rest:rest/proxy/jobs/7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6" calls ||
+	    fail "the job not read through the same proxy" "$(cat calls)"
+	# Final: read once, not again until the timeout.
+	assert_equal "$(grep -c 'proxy/jobs/7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6/checkpoints$' calls)" 1 "checkpoint reads"
+	# The JobManager does not know the job either: it says so.
+	cp ck.err job.err
 	verify "$C" --streaming-timeout 0
 	assert_status 1
-	[[ $stderr == *"checkpoint: checkpointing is not enabled for job j1"* ]] || fail "not disabled" "$stderr"
+	[[ $stderr == *"checkpoint: the JobManager behind service data-products/commerce-orders-landed-rest does not know job 7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6"* ]] || fail "not unknown" "$stderr"
+	rm job.err job.json
 	printf '%s\n' 'Error from server (NotFound): services "commerce-orders-landed-rest" not found' >ck.err
 	verify "$C" --streaming-timeout 0
 	assert_status 1
@@ -442,6 +463,19 @@ checkpoint_piece() {
 	[[ $stderr == *"warning: Flink build land-orders: checkpoint: unavailable: the JobManager REST API through the service proxy: Error from server (ServiceUnavailable): no endpoints available"* ]] ||
 	    fail "not unavailable" "$stderr"
 	rm ck.err calls
+	# A job id that is no Flink JobID (32 lowercase hex digits) goes into
+	# no path, and is not echoed.
+	fake_checkpoint 5
+	for id in '../../../../api/v1/secrets' 'J1%2F..' 7D9F0E4C2B1A48D6A5E3C1F0B9D8E7A6 7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a; do
+		fake_kube "$(sed "s|7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6|$id|" <<<"$running")"
+		verify "$C" --strict --streaming-timeout 0
+		assert_status 1
+		[[ $stderr == *"error: Flink build land-orders: checkpoint: unavailable: status.jobStatus.jobId is not a Flink job id"* ]] ||
+		    fail "not refused: $id" "$stderr"
+		[[ $stderr != *"$id"* ]] || fail "echoed: $id" "$stderr"
+		! grep -q -- "--raw" calls || fail "asked the JobManager with $id" "$(cat calls)"
+		rm calls
+	done
 	fake_kube '{lifecycleState: "STABLE", jobStatus: {state: "RUNNING"},
 	    reconciliationStatus: {state: "DEPLOYED", lastReconciledSpec: ($spec | tojson)}}'
 	verify "$C" --strict --streaming-timeout 0
