@@ -32,17 +32,8 @@ ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 	$(WARN) $(CFLAGS_CONFIGURED) $(CFLAGS) -Ilib $(PKG_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS_CONFIGURED) $(LDFLAGS)
 
-LIB_SRCS = lib/xalloc.c lib/diag.c lib/jptr.c lib/yload.c lib/yemit.c \
-	lib/resolve.c lib/ir.c lib/types.c lib/path.c lib/digest.c \
-	lib/atomic.c lib/outdir.c lib/url.c lib/check.c lib/check_util.c \
-	lib/check_schema.c lib/check_stream.c lib/check_expose.c \
-	lib/check_mapping.c lib/check_cdc.c lib/sqlq.c lib/sqlgen.c \
-	lib/sqlgen_cdc.c lib/utf8.c \
-	lib/sqllex.c lib/check_security.c lib/sqlgen_security.c \
-	lib/stage_resolve.c lib/stage_check.c lib/stage_sqlgen.c \
-	lib/k8s_render.c lib/k8s_plan.c lib/stage_k8s.c lib/pipeline.c \
-	lib/allow.c lib/diff.c lib/kube.c lib/kube_drift.c lib/odcs.c lib/net.c lib/verify.c \
-	lib/verify_checkpoint.c lib/target.c lib/gw_script.c lib/gw.c
+# Every lib/*.c is a module of libfluid.a (the order does not matter to ar).
+LIB_SRCS = $(sort $(wildcard lib/*.c))
 LIB_OBJS = $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
 LIB_HDRS = $(wildcard lib/*.h)
 LIBFLUID = $(O)/lib/libfluid.a
