@@ -12,7 +12,9 @@
 #   make bench        the benchmarks (tests/bench/)
 #   make live         the live lane: real Kafka, Flink, Iceberg (tests/live/)
 #   make k8s          the Kubernetes lane: real kube-apiserver, etcd, CRD (tests/k8s/)
-#   make install      into $(DESTDIR)$(PREFIX): tools and man pages
+#   make install      into $(DESTDIR)$(PREFIX): tools, man pages, libfluid.a,
+#                     its headers and fluid.pc
+#   make install-strip the same, the tools stripped
 #   make clean
 #
 # O=DIR puts objects and executables under DIR instead of the tree
@@ -22,7 +24,11 @@
 
 PREFIX ?= $(if $(prefix),$(prefix),/usr/local)
 BINDIR = $(PREFIX)/bin
+LIBDIR = $(PREFIX)/lib
+INCLUDEDIR = $(PREFIX)/include
 MANDIR = $(PREFIX)/share/man
+# The version fluid --version prints (tools/cli.h), for fluid.pc.
+FLUID_VERSION = $(shell sed -n 's/^\#define FLUID_VERSION_STRING[^"]*"\(.*\)"/\1/p' tools/cli.h)
 O ?= .
 FUZZ_SECONDS ?= 60
 
@@ -108,7 +114,7 @@ SAN = -fsanitize=address,undefined -fno-omit-frame-pointer \
 check-asan: config.mk
 	$(MAKE) O=build/asan CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" all
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	    FLUID_BIN=$(abspath build/asan/bin) tests/run
+	    FLUID_SAN_FLAGS="$(SAN)" FLUID_BIN=$(abspath build/asan/bin) tests/run
 
 # Needs the network the first time (tests/k8s-schema/run); after that
 # make check runs the same validation from the cache.
@@ -133,13 +139,31 @@ live: all
 k8s: all
 	FLUID_BIN=$(abspath $(O)/bin) tests/k8s/run
 
+# What a C program that reuses a stage needs: libfluid.a, the headers
+# (#include <fluid/fluid.h>, or -I$(INCLUDEDIR)/fluid through fluid.pc)
+# and fluid.pc for pkg-config.
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
-	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
-	cp $(TOOL_BINS) $(DESTDIR)$(BINDIR)/
-	cp $(MAN1) $(DESTDIR)$(MANDIR)/man1/
-	$(if $(MAN5),cp $(MAN5) $(DESTDIR)$(MANDIR)/man5/)
-	$(if $(MAN7),cp $(MAN7) $(DESTDIR)$(MANDIR)/man7/)
+	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 \
+	    $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/fluid
+	install -m 755 $(INSTALL_STRIP) $(TOOL_BINS) $(DESTDIR)$(BINDIR)/
+	install -m 644 $(LIBFLUID) $(DESTDIR)$(LIBDIR)/
+	install -m 644 $(LIB_HDRS) $(DESTDIR)$(INCLUDEDIR)/fluid/
+	@# The libraries libfluid.a needs, by pkg-config module: then
+	@# `pkg-config --cflags --libs fluid` is all a program's build needs.
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' \
+	    'includedir=$(INCLUDEDIR)' '' 'Name: fluid' \
+	    'Description: the stages of fluid: a data-product contract to Kafka, Flink and Iceberg' \
+	    'Version: $(FLUID_VERSION)' 'Requires: yaml-0.1 jansson libcurl libcrypto' \
+	    'Cflags: -I$${includedir}/fluid' 'Libs: -L$${libdir} -lfluid' \
+	    >$(DESTDIR)$(LIBDIR)/pkgconfig/fluid.pc
+	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
+	$(if $(MAN5),install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/)
+	$(if $(MAN7),install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7/)
+
+# As GNU's install-strip: the same, with the executables stripped.
+install-strip:
+	$(MAKE) INSTALL_STRIP=-s install
 
 clean:
 	rm -rf bin lib/*.o lib/libfluid.a tools/*.o build tests/tmp
@@ -148,4 +172,5 @@ distclean: clean
 	rm -rf config.mk config.log config.status configure autom4te.cache
 
 .PHONY: all check check-asan check-k8s-schema check-odcs fuzz bench live k8s install \
+	install-strip \
 	clean distclean
