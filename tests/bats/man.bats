@@ -59,6 +59,65 @@ page_options() {
 	    { echo "bin/fluid-resolve is not built: run make"; false; }
 }
 
+@test "every section 1 page describes a program that is built" {
+	local f bad=0
+
+	for f in "$MAN"/*.1; do
+		f=${f##*/}
+		[ -x "$BIN/${f%.1}" ] && continue
+		echo "man/$f describes ${f%.1}, which is not built (bin/${f%.1})"
+		bad=$((bad + 1))
+	done
+	[ "$bad" -eq 0 ]
+}
+
+@test "every program a page refers to (.Xr NAME 1) is built" {
+	local f x bad=0
+
+	for f in $(pages); do
+		for x in $(grep -E '^\.Xr fluid[a-z-]* 1' "$f" |
+		    awk '{ print $2 }' | sort -u); do
+			[ -x "$BIN/$x" ] && continue
+			echo "${f##*/} refers to $x(1), which is not built"
+			bad=$((bad + 1))
+		done
+	done
+	[ "$bad" -eq 0 ]
+}
+
+# The commands a page's SYNOPSIS gives ".Nm" then ".Cm CMD" (first word).
+page_commands() {
+	awk '/^\.Sh SYNOPSIS/ { s = 1; next } /^\.Sh / { s = 0 }
+	    s && prev ~ /^\.Nm/ && /^\.Cm / { print $2 } { prev = $0 }' "$1" |
+	    sort -u
+}
+
+@test "every command a page's SYNOPSIS names is in the tool's --help, and answers --help and -h" {
+	local t c n=0 bad=0
+
+	for t in $(tools_with_pages); do
+		run "$BIN/$t" --help
+		for c in $(page_commands "$MAN/$t.1"); do
+			n=$((n + 1))
+			printf '%s\n' "$output" | grep -Eq "(^|[[:space:]])$t $c( |\$)" ||
+			    { echo "man/$t.1 names '$t $c', which '$t --help'" \
+			    "does not list"; bad=$((bad + 1)); }
+		done
+		for c in $(page_commands "$MAN/$t.1"); do
+			for h in --help -h; do
+				run --separate-stderr "$BIN/$t" $c $h
+				if [ "$status" -ne 0 ] || [[ "$output" != *"$t $c"* ]]
+				then
+					echo "'$t $c $h': exit status $status, no usage of '$t $c'"
+					bad=$((bad + 1))
+				fi
+			done
+		done
+	done
+	[ "$n" -gt 0 ]
+	[ "$bad" -eq 0 ]
+}
+
 @test "every page passes mandoc -Tlint -Wwarning without a message" {
 	command -v mandoc >/dev/null ||
 	    skip "mandoc is not installed (tools/bootstrap installs it)"
