@@ -33,6 +33,68 @@ cli_common(struct cli *c, const char *opt, const char *arg)
 	return 0;
 }
 
+/* Whether line (up to its newline) starts with "PROG CMD" then a blank. */
+static int
+names_command(const char *line, const char *prog, const char *cmd)
+{
+	size_t p = strlen(prog), c = strlen(cmd);
+
+	return strncmp(line, prog, p) == 0 && line[p] == ' ' &&
+	    strncmp(line + p + 1, cmd, c) == 0 &&
+	    (line[p + 1 + c] == ' ' || line[p + 1 + c] == '\n');
+}
+
+int
+cli_command_usage(FILE *fp, const char *usage, const char *prog,
+    const char *cmd)
+{
+	const char *l, *nl, *word;
+	size_t n, found = 0;
+	int in = 0;
+
+	for (l = usage; *l != '\0'; l = nl + 1) {
+		if ((nl = strchr(l, '\n')) == NULL)
+			break;
+		n = (size_t)(nl - l);
+		/* A synopsis line: "usage: " or seven blanks, then the name. */
+		word = strncmp(l, "usage: ", 7) == 0 || strncmp(l, "       ",
+		    7) == 0 ? l + 7 : NULL;
+		if (word != NULL && *word != ' ') {
+			in = names_command(word, prog, cmd);
+			if (in)
+				fprintf(fp, "%s%.*s\n", found++ == 0 ?
+				    "usage: " : "       ", (int)(n - 7),
+				    word);
+			continue;
+		}
+		/* Its continuation lines are indented deeper. */
+		if (in && strncmp(l, "        ", 8) == 0 && word != NULL) {
+			fprintf(fp, "%.*s\n", (int)n, l);
+			continue;
+		}
+		in = 0;
+	}
+	if (found == 0)
+		return -1;
+	/* The paragraph: "  CMD" at two blanks, and what is indented under it. */
+	for (l = usage, in = 0; *l != '\0'; l = nl + 1) {
+		if ((nl = strchr(l, '\n')) == NULL)
+			break;
+		n = (size_t)(nl - l);
+		if (strncmp(l, "  ", 2) == 0 && l[2] != ' ') {
+			in = strncmp(l + 2, cmd, strlen(cmd)) == 0 &&
+			    (l[2 + strlen(cmd)] == ' ' ||
+			    l + 2 + strlen(cmd) == nl);
+			if (in)
+				fputc('\n', fp);
+		} else if (n == 0 || strncmp(l, "   ", 3) != 0)
+			in = 0;
+		if (in)
+			fprintf(fp, "%.*s\n", (int)n, l);
+	}
+	return 0;
+}
+
 void
 cli_start(const char *argv0)
 {

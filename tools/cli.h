@@ -40,6 +40,16 @@ int	cli_getopt(struct cli *, int argc, char *argv[],
  */
 int	cli_common(struct cli *, const char *opt, const char *arg);
 /*
+ * The part of a multi-command tool's usage text about one command
+ * (prog "fluid", cmd "plan"): its synopsis lines ("usage: fluid plan
+ * ..." or "       fluid plan ...", with the deeper-indented lines that
+ * continue them) and its paragraph ("  plan  ..." and the lines
+ * indented under it), so that "fluid plan --help" shows that command
+ * alone.  0, or -1 when the usage has no synopsis for cmd.
+ */
+int	cli_command_usage(FILE *, const char *usage, const char *prog,
+	    const char *cmd);
+/*
  * Usage and environment errors: print "prog: message" and exit
  * EXIT_USAGE.  A format ending in ':' appends strerror(errno).
  */
