@@ -65,7 +65,8 @@ import org.apache.iceberg.flink.FlinkCatalog;
  *
  * <p>Exit status: 0 done; 1 the job failed or the runner could not run;
  * 2 usage or unreadable input; 3 the existing table does not match;
- * 4 Flink refused a statement (parse, validation, planning), also when its
+ * 4 Flink or the runner's allowlist (ScriptPolicy) refused a statement (parse,
+ * validation, planning; a kind or option fluid never writes), also when its
  * planner throws an Error such as Calcite's AssertionError rather than an
  * exception. A VirtualMachineError (OutOfMemoryError, StackOverflowError) is
  * reported and rethrown, not turned into a status.
