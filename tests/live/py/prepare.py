@@ -408,6 +408,8 @@ def sasl_plan(run, fluid, cdir):
         f"run --script {s} --table {t} --env-allow LIVE_KAFKA_USER --expect-exit 4 --expect-error "
         f"\"references the variable LIVE_KAFKA_PASSWORD, which --env-allow LIVE_KAFKA_USER does not allow\" "
         f"--timeout-s 120",
+        # ... nothing ran: not even the catalog's CREATE TABLE.
+        f"exec {lc} absent {oracle.load(sc_p).ident}",
         f"run --script {s} --table {t} --env-allow {allow} --expect-rows @{st}/sasl.pkl.counts:landed "
         f"--settle --timeout-s 300",
         f"exec {lc} verify --shape landed --state {st}/sasl.pkl --contract {sc_p} --key event_id "
