@@ -2,7 +2,7 @@
 Gateway (flink-sql-gateway 1.20.1, lib/gateway.sh) and the session
 cluster it submits to.
 
-  gateway_check.py --fluid-bin DIR --dir GW apply --table-json T --state S
+  gateway_check.py --fluid-bin DIR --dir GW apply --contract C --state S
       fluid-gateway apply GW/gateway.fluid.yaml (target "lane" of
       GW/fluid.targets.yaml): exit 0, one ok: line per statement in order,
       the INSERT's job id; the job RUNNING on the cluster; then waits until
@@ -88,10 +88,12 @@ def jobs():
 
 def cmd_apply(a):
     import livelib as L
+    import oracle as O
     with open(a.state + ".counts") as fh:
         want = int(dict(l.strip().split("=") for l in fh if "=" in l)["landed"])
-    table = L.load_table_json(a.table_json)
-    ident = f'{table["namespace"]}.{table["name"]}'
+    # The table from the contract's YAML (the oracle), not fluid's table.json.
+    ident = O.load(a.contract).ident
+    ns, name = ident.split(".", 1)
     before = jobs()
     p = run_gw(a, "apply", "--target", "lane", "gateway.fluid.yaml")
     if p.returncode != 0:
@@ -99,10 +101,10 @@ def cmd_apply(a):
     oks = [l for l in p.stdout.splitlines() if l.startswith("ok: ")]
     labels = [re.sub(r" -> job [0-9a-f]{32}$", "", l) for l in oks]
     expect = ["ok: set pipeline.name", "ok: catalog fluid_iceberg",
-              "ok: database fluid_iceberg.commerce",
-              f"ok: table fluid_iceberg.commerce.{table['name']}",
+              f"ok: database fluid_iceberg.{ns}",
+              f"ok: table fluid_iceberg.{ident}",
               "ok: source source_events",
-              f"ok: insert fluid_iceberg.commerce.{table['name']}",
+              f"ok: insert fluid_iceberg.{ident}",
               "ok: applied: every statement submitted; delivery is not checked here "
               "(fluid verify reads it)"]
     if labels != expect:
@@ -239,7 +241,7 @@ def main():
     ap.add_argument("--dir", required=True)
     sub = ap.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("apply")
-    s.add_argument("--table-json", required=True)
+    s.add_argument("--contract", required=True, help="the applied contract (the oracle reads its table)")
     s.add_argument("--state", required=True)
     s.add_argument("--timeout-s", type=int, default=480)
     sub.add_parser("errors")

@@ -327,7 +327,8 @@ def upgrade_plan(run, cdir, fluid):
         f"exec {uc} diff --fluid {fluid} --baseline {udir}/orders-v1.fluid.yaml "
         f"--contract {udir}/orders-v2.fluid.yaml --out {run}/upgrade.diff.json",
         f"exec {uc} topic --topic live-upgrade --partitions 2",
-        f"spawn upgrade-producer {lc} produce --dataset orders --table-json {t1} --key-col order_key "
+        f"spawn upgrade-producer {lc} produce --dataset orders --contract {udir}/orders-v1.fluid.yaml "
+        f"--key-col order_key "
         f"--id-col event_id --topic live-upgrade --count 400 --seed 13 --rate 4 --state {st}/upgrade.pkl",
         f"run --script {s1} --table {t1} --state-conf {k1} --stop-after-rows 30 "
         f"--while-running upgrade-producer --savepoint-out {st}/upgrade.savepoint "
@@ -338,7 +339,10 @@ def upgrade_plan(run, cdir, fluid):
         "join --timeout-s 180 upgrade-producer",
         f"exec {uc} verify --state {st}/upgrade.pkl --table live.upgrade_orders "
         f"--first-events {st}/upgrade-1.events --second-events {st}/upgrade-2.events",
-        f"exec {lc} verify --shape landed --state {st}/upgrade.pkl --table-json {t2} --key event_id",
+        # The rows of both jobs against the oracle of the version running last
+        # (the table is the same in both versions).
+        f"exec {lc} verify --shape landed --state {st}/upgrade.pkl --contract {udir}/orders-v2.fluid.yaml "
+        f"--key event_id",
         ""]
 
 
@@ -382,10 +386,11 @@ def sasl_plan(run, fluid, cdir):
         if not r:
             sys.exit(f"prepare: fluid refused the {name} contract: {err}")
         # The plan's resources (ConfigMap, FlinkDeployment), for the grep.
-        subprocess.run([fluid, "plan", "--mode", "dry-run", "--out", os.path.join(g, name, "plan.json"), p],
+        plan = os.path.join(g, name, "plan.json")
+        subprocess.run([fluid, "plan", "--mode", "dry-run", "--out", plan, p],
                        check=True, capture_output=True, timeout=60)
-        made[name] = r
-    (s, t), (ws, wt) = made["sasl"], made["sasl-wrong"]
+        made[name] = r + (p, env_allow(p, plan))
+    (s, t, sc_p, allow), (ws, wt, _, wallow) = made["sasl"], made["sasl-wrong"]
     st = os.path.join(run, "state")
     ka = f"{PY} {os.path.join(HERE, 'kafka_admin.py')}"
     lc = f"{PY} {os.path.join(HERE, 'lanecheck.py')}"
@@ -396,20 +401,64 @@ def sasl_plan(run, fluid, cdir):
         "credentials from the environment; a wrong password fails the job; no password anywhere",
         f"exec {PY} {sc} scram {cred}",
         f"exec {ka} create orders_sasl --partitions 2",
-        f"exec {PY} {sc} produce {cred} --ca {ca} -- --dataset orders --table-json {t} "
-        f"--key-col order_key --id-col event_id --topic orders_sasl --count 60 --seed 13 "
-        f"--state {st}/sasl.pkl",
-        f"run --script {s} --table {t} --expect-rows @{st}/sasl.pkl.counts:landed --settle --timeout-s 300",
-        f"exec {lc} verify --shape landed --state {st}/sasl.pkl --table-json {t} --key event_id "
+        f"exec {PY} {sc} produce {cred} --ca {ca} -- --dataset orders --contract {sc_p} "
+        f"--expect landed={sc_p} --key-col order_key --id-col event_id --topic orders_sasl --count 60 "
+        f"--seed 13 --state {st}/sasl.pkl",
+        # The password's variable left out of --env-allow: refused before anything runs.
+        f"run --script {s} --table {t} --env-allow LIVE_KAFKA_USER --expect-exit 4 --expect-error "
+        f"\"references the variable LIVE_KAFKA_PASSWORD, which --env-allow LIVE_KAFKA_USER does not allow\" "
+        f"--timeout-s 120",
+        # ... nothing ran: not even the catalog's CREATE TABLE.
+        f"exec {lc} absent {oracle.load(sc_p).ident}",
+        f"run --script {s} --table {t} --env-allow {allow} --expect-rows @{st}/sasl.pkl.counts:landed "
+        f"--settle --timeout-s 300",
+        f"exec {lc} verify --shape landed --state {st}/sasl.pkl --contract {sc_p} --key event_id "
         f"--name sasl-landed --known {os.path.join(LIVE, 'known-findings.tsv')}",
-        f"run --script {ws} --table {wt} --expect-failure --expect-error \"Authentication failed\" "
-        f"--set restart-strategy.fixed-delay.attempts=1 --timeout-s 240",
+        f"run --script {ws} --table {wt} --env-allow {wallow} --expect-failure --expect-error "
+        f"\"Authentication failed\" --set restart-strategy.fixed-delay.attempts=1 --timeout-s 240",
         # Everything of the run: the SQL and the plans (gen/), the contracts,
         # every log so far, the results, the job's state, Kafka's data.
         f"exec {PY} {sc} nosecret --env LIVE_KAFKA_PASSWORD --env LIVE_KAFKA_WRONG_PASSWORD -- {run}",
         ""]
     with open(os.path.join(run, "plan.txt"), "a") as fh:
         fh.write("\n".join(lines) + "\n")
+
+
+# The contract keys that name a variable the pod holds (fluid-check(1)).
+ENV_KEYS = ("usernameEnv", "passwordEnv", "jaasConfigEnv", "keyPasswordEnv", "tokenEnv", "credentialEnv")
+
+
+def env_allow(contract, plan):
+    """The runner's --env-allow for a contract: every variable its YAML names
+    (Kafka security, catalogAuth), read here, not from fluid's output.  When
+    the plan's FlinkDeployment passes --env-allow in spec.job.args, it must
+    name the same variables."""
+    import yaml
+    names = set()
+
+    def walk(n):
+        if isinstance(n, dict):
+            for k, v in n.items():
+                if k in ENV_KEYS and isinstance(v, str):
+                    names.add(v)
+                walk(v)
+        elif isinstance(n, list):
+            for v in n:
+                walk(v)
+    with open(contract) as fh:
+        walk(yaml.safe_load(fh))
+    if not names:
+        sys.exit(f"prepare: {contract} names no variable")
+    with open(plan) as fh:
+        text = fh.read()
+    rendered = re.findall(r'"--env-allow",\s*"([^"]*)"', text)
+    if rendered and any(set(r.split(",")) != names for r in rendered):
+        sys.exit(f"prepare: the plan's FlinkDeployment passes --env-allow {rendered}, the contract names "
+                 f"{sorted(names)}")
+    print(f"prepare: {os.path.basename(contract)}: --env-allow {','.join(sorted(names))} (the contract's "
+          f"variables; the plan's FlinkDeployment " + ("passes the same)" if rendered else
+                                                        "passes no --env-allow)"))
+    return ",".join(sorted(names))
 
 
 # The change-stream checks (issue 22; tests/live/py/cdccheck.py): the example
@@ -494,10 +543,11 @@ def gateway_plan(run, cdir, vpy, lc, ka, st):
         "check gateway: fluid-gateway applies an example through a real Flink SQL Gateway, "
         "its rows land in Iceberg; a refused statement, a closed port, SIGINT",
         f"exec {ka} create gateway_orders --partitions 2",
-        f"exec {lc} produce --dataset orders --table-json {r[1]} --key-col order_key "
-        f"--id-col event_id --topic gateway_orders --count 60 --seed 17 --state {st}/gateway.pkl",
-        f"exec --timeout-s 600 {gc} apply --table-json {r[1]} --state {st}/gateway.pkl",
-        f"exec {lc} verify --shape landed --state {st}/gateway.pkl --table-json {r[1]} --key event_id "
+        f"exec {lc} produce --dataset orders --contract {contract} --expect landed={contract} "
+        f"--key-col order_key --id-col event_id --topic gateway_orders --count 60 --seed 17 "
+        f"--state {st}/gateway.pkl",
+        f"exec --timeout-s 600 {gc} apply --contract {contract} --state {st}/gateway.pkl",
+        f"exec {lc} verify --shape landed --state {st}/gateway.pkl --contract {contract} --key event_id "
         f"--name gateway-landed --known {os.path.join(LIVE, 'known-findings.tsv')}",
         f"exec --timeout-s 400 {gc} errors",
         ""]

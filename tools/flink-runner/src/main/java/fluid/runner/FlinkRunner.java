@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
 import org.apache.flink.api.common.JobExecutionResult;
@@ -26,11 +27,8 @@ import org.apache.flink.table.catalog.ObjectIdentifier;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.operations.ModifyOperation;
 import org.apache.flink.table.operations.Operation;
-import org.apache.flink.table.operations.QueryOperation;
 import org.apache.flink.table.operations.SinkModifyOperation;
-import org.apache.flink.table.operations.StatementSetOperation;
 import org.apache.flink.table.operations.command.SetOperation;
-import org.apache.flink.table.operations.ddl.AlterTableOperation;
 import org.apache.flink.table.operations.ddl.CreateTableOperation;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
@@ -45,10 +43,14 @@ import org.apache.iceberg.flink.FlinkCatalog;
  * Runs one fluid-generated Flink SQL script against the table it must write.
  *
  * <pre>
- * fluid-flink-runner [--validate-only] [--await] [--set KEY=VALUE]... SCRIPT TABLE_JSON
+ * fluid-flink-runner [--validate-only] [--await] [--set KEY=VALUE]... [--env-allow NAME[,NAME...]]
+ *     SCRIPT TABLE_JSON
  * </pre>
  *
- * <p>In order: splits SCRIPT into statements and runs them one by one (SET is
+ * <p>In order: splits SCRIPT into statements and refuses, before anything
+ * runs, a statement of a kind fluid never writes or a variable outside
+ * --env-allow (ScriptPolicy); then runs them one by one, each judged again as
+ * Flink parsed it (SET is
  * applied to the table configuration; CREATE CATALOG, CREATE DATABASE and
  * the source's CREATE TEMPORARY TABLE run as they are). Before the script's
  * CREATE TABLE of the expected table (TABLE_JSON: namespace, name, columns)
@@ -63,7 +65,8 @@ import org.apache.iceberg.flink.FlinkCatalog;
  *
  * <p>Exit status: 0 done; 1 the job failed or the runner could not run;
  * 2 usage or unreadable input; 3 the existing table does not match;
- * 4 Flink refused a statement (parse, validation, planning), also when its
+ * 4 Flink or the runner's allowlist (ScriptPolicy) refused a statement (parse,
+ * validation, planning; a kind or option fluid never writes), also when its
  * planner throws an Error such as Calcite's AssertionError rather than an
  * exception. A VirtualMachineError (OutOfMemoryError, StackOverflowError) is
  * reported and rethrown, not turned into a status.
@@ -76,7 +79,8 @@ public final class FlinkRunner {
     public static final int REJECTED = 4;
 
     private static final String USAGE_TEXT =
-            "usage: fluid-flink-runner [--validate-only] [--await] [--set KEY=VALUE]... SCRIPT TABLE_JSON";
+            "usage: fluid-flink-runner [--validate-only] [--await] [--set KEY=VALUE]... "
+            + "[--env-allow NAME[,NAME...]] SCRIPT TABLE_JSON";
 
     private final PrintStream out;
     private final PrintStream err;
@@ -146,6 +150,7 @@ public final class FlinkRunner {
         boolean validateOnly = false;
         boolean await = false;
         Configuration conf = new Configuration();
+        Set<String> allow = null;
         List<String> files = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -160,6 +165,20 @@ public final class FlinkRunner {
                 String kv = args[++i];
                 int eq = kv.indexOf('=');
                 conf.setString(kv.substring(0, eq), kv.substring(eq + 1));
+            } else if (a.equals("--env-allow")) {
+                // The variables the plan binds (spec.job.args, under the plan's
+                // digest): the only ones the script may make the pod read.
+                if (i + 1 >= args.length) {
+                    return usage("--env-allow needs NAME[,NAME...]");
+                }
+                if (allow != null) {
+                    return usage("--env-allow is given once, with every name");
+                }
+                try {
+                    allow = ScriptPolicy.parseEnvAllow(args[++i]);
+                } catch (IllegalArgumentException e) {
+                    return usage(e.getMessage());
+                }
             } else if (a.equals("-h") || a.equals("--help")) {
                 out.println(USAGE_TEXT);
                 return OK;
@@ -173,7 +192,8 @@ public final class FlinkRunner {
             return usage("expects SCRIPT and TABLE_JSON");
         }
         try {
-            return execute(Path.of(files.get(0)), Path.of(files.get(1)), conf, validateOnly, await);
+            return execute(Path.of(files.get(0)), Path.of(files.get(1)), conf, allow == null ? Set.of() : allow,
+                    validateOnly, await);
         } catch (Failure f) {
             err.println("fluid-flink-runner: " + f.getMessage());
             return f.status;
@@ -199,11 +219,11 @@ public final class FlinkRunner {
         return USAGE;
     }
 
-    private int execute(Path scriptFile, Path tableFile, Configuration conf, boolean validateOnly,
-            boolean await) throws Failure {
+    private int execute(Path scriptFile, Path tableFile, Configuration conf, Set<String> allow,
+            boolean validateOnly, boolean await) throws Failure {
         String script;
         ExpectedTable expected;
-        List<String> statements;
+        List<Statements.Statement> statements;
         try {
             script = Files.readString(scriptFile, StandardCharsets.UTF_8);
         } catch (IOException e) {
@@ -217,17 +237,23 @@ public final class FlinkRunner {
             throw new Failure(USAGE, tableFile + ": " + e.getMessage());
         }
         try {
-            statements = Statements.split(script);
+            statements = Statements.splitWithLines(script);
         } catch (Statements.SyntaxException e) {
             throw new Failure(USAGE, scriptFile + ": " + e.getMessage());
         }
         if (statements.isEmpty()) {
             throw new Failure(USAGE, scriptFile + ": no statements");
         }
+        // Before the environment exists: nothing has run when this refuses.
+        try {
+            ScriptPolicy.checkText(statements, allow);
+        } catch (ScriptPolicy.Refusal r) {
+            throw new Failure(REJECTED, scriptFile + ": " + r.getMessage());
+        }
 
         TableEnvironment tEnv = environments.apply(conf);
         try {
-            return execute(tEnv, scriptFile, expected, statements, validateOnly, await);
+            return execute(tEnv, scriptFile, expected, statements, allow, validateOnly, await);
         } finally {
             closeCatalogs(tEnv);
         }
@@ -245,8 +271,12 @@ public final class FlinkRunner {
     }
 
     private int execute(TableEnvironment tEnv, Path scriptFile, ExpectedTable expected,
-            List<String> statements, boolean validateOnly, boolean await) throws Failure {
+            List<Statements.Statement> statements, Set<String> allow, boolean validateOnly, boolean await)
+            throws Failure {
         TableEnvironmentInternal internal = (TableEnvironmentInternal) tEnv;
+        // No USE is run, so the temporary source stays in the built-in catalog.
+        ScriptPolicy.Context ctx = new ScriptPolicy.Context(expected, allow, System::getenv,
+                tEnv.getCurrentCatalog(), tEnv.getCurrentDatabase());
 
         boolean checked = false;
         List<String> inserts = new ArrayList<>();
@@ -254,23 +284,23 @@ public final class FlinkRunner {
         List<Integer> insertNo = new ArrayList<>();
         List<ModifyOperation> modifies = new ArrayList<>();
         int no = 0;
-        for (String stmt : statements) {
+        for (Statements.Statement st : statements) {
             no++;
-            String where = "statement " + no + " (" + firstLine(stmt) + ")";
+            String stmt = st.text;
+            String where = ScriptPolicy.where(no, st);
             Operation op = parse(internal, stmt, where);
-            // The Kafka client resolves the credentials itself: only as fluid configures it.
-            guardOptions(op, stmt, where, System::getenv);
+            // Only what fluid writes, as Flink parsed it (the Kafka client
+            // resolves the credentials itself: only as fluid configures it).
+            allowed(op, stmt, where, ctx);
             try {
                 if (op instanceof SetOperation) {
                     SetOperation set = (SetOperation) op;
-                    if (set.getKey().isEmpty() || set.getValue().isEmpty()) {
-                        throw new Failure(REJECTED, where + ": SET needs a key and a value");
-                    }
                     tEnv.getConfig().set(set.getKey().get(), set.getValue().get());
                     continue;
                 }
                 if (op instanceof CreateTableOperation && !((CreateTableOperation) op).isTemporary()
                         && isExpected(((CreateTableOperation) op).getTableIdentifier(), expected)) {
+                    // allowed(): the only non-temporary table is the expected one.
                     ObjectIdentifier id = ((CreateTableOperation) op).getTableIdentifier();
                     boolean existed = exists(tEnv, id);
                     if (existed) {
@@ -291,35 +321,18 @@ public final class FlinkRunner {
                     checked = true;
                     continue;
                 }
-                List<ModifyOperation> mods = new ArrayList<>();
-                if (op instanceof ModifyOperation) {
-                    mods.add((ModifyOperation) op);
-                } else if (op instanceof StatementSetOperation) {
-                    mods.addAll(((StatementSetOperation) op).getOperations());
-                } else if (op instanceof QueryOperation) {
-                    throw new Failure(REJECTED, where + ": a query outside an INSERT is not run");
-                }
-                if (!mods.isEmpty()) {
-                    for (ModifyOperation m : mods) {
-                        if (!(m instanceof SinkModifyOperation)) {
-                            throw new Failure(REJECTED, where + ": only INSERT INTO is run");
+                if (op instanceof SinkModifyOperation) {
+                    // allowed(): an INSERT INTO the expected table.
+                    ObjectIdentifier target = ((SinkModifyOperation) op).getContextResolvedTable().getIdentifier();
+                    if (!checked) {
+                        if (!exists(tEnv, target)) {
+                            throw new Failure(REJECTED, where + ": " + target.asSummaryString()
+                                    + " does not exist");
                         }
-                        ObjectIdentifier target = ((SinkModifyOperation) m).getContextResolvedTable().getIdentifier();
-                        if (!isExpected(target, expected)) {
-                            throw new Failure(REJECTED, where + ": writes " + target.asSummaryString()
-                                    + ", but the expected table is " + expected.namespace + "."
-                                    + expected.name);
-                        }
-                        if (!checked) {
-                            if (!exists(tEnv, target)) {
-                                throw new Failure(REJECTED, where + ": " + target.asSummaryString()
-                                        + " does not exist");
-                            }
-                            compare(tEnv, target, expected, "the existing table");
-                            checked = true;
-                        }
+                        compare(tEnv, target, expected, "the existing table");
+                        checked = true;
                     }
-                    modifies.addAll(mods);
+                    modifies.add((ModifyOperation) op);
                     inserts.add(stmt);
                     insertWhere.add(where);
                     insertNo.add(no);
@@ -378,36 +391,15 @@ public final class FlinkRunner {
     }
 
     /**
-     * Refuses a statement that could give a Kafka client other options than
-     * the checked ones: a SQL hint (OPTIONS), an ALTER TABLE (fluid writes
-     * neither), or a CREATE TABLE that checkProviders refuses.
+     * Refuses a statement fluid does not write, as Flink parsed it
+     * (ScriptPolicy): exit 4 for the script, 2 for a variable the pod lacks;
+     * never a value.
      */
-    static void guardOptions(Operation op, String stmt, String where, Function<String, String> env)
-            throws Failure {
-        if (Statements.hasHint(stmt)) {
-            throw new Failure(REJECTED, where + ": SQL hints (/*+ ... */) are refused: an OPTIONS hint "
-                    + "could change a table's options after they were checked");
-        }
-        if (op instanceof AlterTableOperation) {
-            throw new Failure(REJECTED, where + ": ALTER TABLE is not run: it could change a table's "
-                    + "options after they were checked");
-        }
-        if (op instanceof CreateTableOperation) {
-            checkProviders(((CreateTableOperation) op).getCatalogTable().getOptions(), where, env);
-        }
-    }
-
-    /**
-     * Refuses a table whose Kafka config providers or ${...} references are
-     * not exactly what fluid-sqlgen writes (see KafkaProviders): exit 4 for
-     * the script, 2 for a variable the pod lacks; never a value.
-     */
-    static void checkProviders(Map<String, String> options, String where, Function<String, String> env)
-            throws Failure {
+    static void allowed(Operation op, String stmt, String where, ScriptPolicy.Context ctx) throws Failure {
         try {
-            KafkaProviders.check(options, env);
-        } catch (KafkaProviders.RefException e) {
-            throw new Failure(e.environment ? USAGE : REJECTED, where + ": " + e.getMessage());
+            ScriptPolicy.checkOperation(op, stmt, ctx);
+        } catch (ScriptPolicy.Refusal r) {
+            throw new Failure(r.environment ? USAGE : REJECTED, where + ": " + r.getMessage());
         }
     }
 
@@ -546,12 +538,7 @@ public final class FlinkRunner {
     }
 
     private static String firstLine(String stmt) {
-        String s = stmt.strip();
-        int nl = s.indexOf('\n');
-        if (nl >= 0) {
-            s = s.substring(0, nl);
-        }
-        return s.length() > 100 ? s.substring(0, 100) + "..." : s;
+        return ScriptPolicy.firstLine(stmt);
     }
 
     /** The exception and its causes, one message each, without repeats. */

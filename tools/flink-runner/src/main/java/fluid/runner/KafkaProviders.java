@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
  * option only in a 'kafka' table, and then exactly the three fluid writes:
  * the name {@code fluidenv}, its class EnvVarConfigProvider, and
  * param.allowlist.pattern {@code ^(A|B)$} of the sorted variables the
- * references name;
+ * references name, every one of them in the runner's --env-allow (the
+ * variables the plan binds, never the ones the script names);
  * <li>a {@code ${...}} in a Kafka table's value only in {@link #REFERENCED},
  * Kafka's PASSWORD-typed settings (printed as [hidden] in its own logs): each
  * a whole {@code ${fluidenv:NAME}}, or in the JAAS line the whole line or
@@ -71,10 +72,12 @@ final class KafkaProviders {
     }
 
     /**
-     * Checks a table's options (see the class comment); env is System::getenv
-     * in the pod. Returns whether the table uses the provider.
+     * Checks a table's options (see the class comment); allow is --env-allow,
+     * env is System::getenv in the pod. Returns whether the table uses the
+     * provider.
      */
-    static boolean check(Map<String, String> options, Function<String, String> env) throws RefException {
+    static boolean check(Map<String, String> options, java.util.Set<String> allow, Function<String, String> env)
+            throws RefException {
         boolean kafka = "kafka".equals(options.get("connector"));
         boolean providers = false;
         for (String key : options.keySet()) {
@@ -101,14 +104,14 @@ final class KafkaProviders {
                         + "may hold only in " + String.join(", ", new TreeSet<>(REFERENCED)), false);
             }
             if (key.equals(JAAS)) {
-                jaas(v, env, names);
+                jaas(v, allow, env, names);
             } else {
                 Matcher m = REF.matcher(v);
                 if (!m.matches()) {
                     throw new RefException("option '" + key + "' must be exactly one ${" + NAME
                             + ":NAME} reference", false);
                 }
-                names.add(value(key, m.group(1), env, false));
+                names.add(value(key, m.group(1), allow, env, false));
             }
         }
         if (names.isEmpty() && !providers) {
@@ -138,11 +141,11 @@ final class KafkaProviders {
      * The JAAS line: one reference that is all of it, or references each of
      * which is the whole of a double-quoted string.
      */
-    private static void jaas(String v, Function<String, String> env, TreeSet<String> names)
-            throws RefException {
+    private static void jaas(String v, java.util.Set<String> allow, Function<String, String> env,
+            TreeSet<String> names) throws RefException {
         Matcher m = REF.matcher(v);
         if (m.matches()) {
-            names.add(value(JAAS, m.group(1), env, false));
+            names.add(value(JAAS, m.group(1), allow, env, false));
             return;
         }
         while (m.find()) {
@@ -151,7 +154,7 @@ final class KafkaProviders {
                 throw new RefException("option '" + JAAS + "': a ${" + NAME + ":NAME} reference must be all "
                         + "of the line or all of a quoted string in it", false);
             }
-            names.add(value(JAAS, m.group(1), env, true));
+            names.add(value(JAAS, m.group(1), allow, env, true));
         }
         if (REF.matcher(v).replaceAll("").contains("${")) {
             throw new RefException("option '" + JAAS + "' holds a ${...} that is not a ${" + NAME
@@ -174,9 +177,17 @@ final class KafkaProviders {
         return quotes % 2 == 0;
     }
 
-    /** name, once its variable is known usable in this pod (never its value in an error). */
-    private static String value(String key, String name, Function<String, String> env, boolean quoted)
-            throws RefException {
+    /**
+     * name, once it is known allowed (--env-allow; not even looked up
+     * otherwise) and its variable usable in this pod (never its value in an
+     * error).
+     */
+    private static String value(String key, String name, java.util.Set<String> allow,
+            Function<String, String> env, boolean quoted) throws RefException {
+        if (!allow.contains(name)) {
+            throw new RefException("option '" + key + "' names the environment variable " + name
+                    + ", which --env-allow " + ScriptPolicy.allowText(allow) + " does not allow", false);
+        }
         String v = env.apply(name);
         if (v == null || v.isEmpty()) {
             throw new RefException("option '" + key + "' names the environment variable " + name

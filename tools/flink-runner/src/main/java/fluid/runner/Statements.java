@@ -26,8 +26,30 @@ public final class Statements {
         }
     }
 
+    /** A statement and the line of the script its text starts on. */
+    public static final class Statement {
+        public final String text;
+        public final int line;
+
+        Statement(String text, int line) {
+            this.text = text;
+            this.line = line;
+        }
+    }
+
     public static List<String> split(String script) throws SyntaxException {
+        List<String> out = new ArrayList<>();
+        for (Statement s : splitWithLines(script)) {
+            out.add(s.text);
+        }
+        return out;
+    }
+
+    /** As split, each statement with the line its first word is on. */
+    public static List<Statement> splitWithLines(String script) throws SyntaxException {
         List<String> raw = new ArrayList<>();
+        List<Integer> rawLine = new ArrayList<>();
+        int first = -1;
         StringBuilder cur = new StringBuilder();
         int n = script.length();
         int line = 1;
@@ -38,6 +60,9 @@ public final class Statements {
             }
             if (c == '\'' || c == '`' || c == '"') {
                 int start = line;
+                if (first < 0) {
+                    first = line;
+                }
                 cur.append(c);
                 i++;
                 boolean closed = false;
@@ -85,21 +110,28 @@ public final class Statements {
                 i = end + 1;
             } else if (c == ';') {
                 raw.add(cur.toString());
+                rawLine.add(first < 0 ? line : first);
                 cur.setLength(0);
+                first = -1;
             } else {
+                if (first < 0 && !Character.isWhitespace(c)) {
+                    first = line;
+                }
                 cur.append(c);
             }
         }
         raw.add(cur.toString());
+        rawLine.add(first < 0 ? line : first);
 
-        List<String> out = new ArrayList<>();
+        List<Statement> out = new ArrayList<>();
         StringBuilder set = null;
-        for (String s : raw) {
-            String t = s.strip();
+        int setLine = 0;
+        for (int k = 0; k < raw.size(); k++) {
+            String t = raw.get(k).strip();
             if (set != null) {
                 set.append(";\n").append(t);
                 if (t.toUpperCase(Locale.ROOT).equals("END")) {
-                    out.add(set.toString());
+                    out.add(new Statement(set.toString(), setLine));
                     set = null;
                 }
                 continue;
@@ -109,9 +141,10 @@ public final class Statements {
             }
             if (startsWithWords(t, "EXECUTE", "STATEMENT", "SET") || startsWithWords(t, "BEGIN", "STATEMENT", "SET")) {
                 set = new StringBuilder(t);
+                setLine = rawLine.get(k);
                 continue;
             }
-            out.add(t);
+            out.add(new Statement(t, rawLine.get(k)));
         }
         if (set != null) {
             throw new SyntaxException("statement set without END");

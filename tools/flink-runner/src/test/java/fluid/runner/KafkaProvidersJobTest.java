@@ -48,7 +48,7 @@ class KafkaProvidersJobTest {
         o.put("properties.bootstrap.servers", "127.0.0.1:1");
         o.put("properties.group.id", "g");
         o.put("scan.startup.mode", "earliest-offset");
-        o.put("format", "raw");
+        o.put("value.format", "json");
         o.put("properties.security.protocol", "SASL_SSL");
         o.put("properties.sasl.mechanism", "SCRAM-SHA-512");
         o.put("properties.sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required "
@@ -62,7 +62,7 @@ class KafkaProvidersJobTest {
     }
 
     private static String create(Map<String, String> o) {
-        StringBuilder sb = new StringBuilder("CREATE TEMPORARY TABLE src (a STRING) WITH (");
+        StringBuilder sb = new StringBuilder("CREATE TEMPORARY TABLE source_events (a STRING) WITH (");
         String sep = "";
         for (Map.Entry<String, String> e : o.entrySet()) {
             sb.append(sep).append('\'').append(e.getKey()).append("' = '")
@@ -86,6 +86,16 @@ class KafkaProvidersJobTest {
         return false;
     }
 
+    /** --env-allow as the plan binds it for options(). */
+    private static final java.util.Set<String> ALLOW = java.util.Set.of(USER, PASSWORD);
+
+    private static ScriptPolicy.Context context(StreamTableEnvironment tEnv) throws Exception {
+        return new ScriptPolicy.Context(ExpectedTable.parse(new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree("{\"namespace\":\"ns\",\"name\":\"t\",\"columns\":[{\"name\":\"a\","
+                        + "\"type\":\"string\",\"required\":false}]}")),
+                ALLOW, System::getenv, tEnv.getCurrentCatalog(), tEnv.getCurrentDatabase());
+    }
+
     @Test
     void theJobGraphHoldsTheReferencesAndNoValue() throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
@@ -93,11 +103,11 @@ class KafkaProvidersJobTest {
         TableEnvironmentInternal internal = (TableEnvironmentInternal) tEnv;
         String ddl = create(options("^(" + PASSWORD + "|" + USER + ")$"));
         List<Operation> ops = internal.getParser().parse(ddl);
-        FlinkRunner.guardOptions(ops.get(0), ddl, "statement 1", System::getenv);
+        FlinkRunner.allowed(ops.get(0), ddl, "statement 1", context(tEnv));
         tEnv.executeSql(ddl).await();
         tEnv.executeSql("CREATE TEMPORARY TABLE snk (a STRING) WITH ('connector' = 'blackhole')").await();
         StreamStatementSet set = tEnv.createStatementSet();
-        set.addInsertSql("INSERT INTO snk SELECT a FROM src");
+        set.addInsertSql("INSERT INTO snk SELECT a FROM source_events");
         set.attachAsDataStream();
         JobGraph graph = env.getStreamGraph().getJobGraph();
         byte[] bytes = InstantiationUtil.serializeObject(graph);
@@ -115,22 +125,25 @@ class KafkaProvidersJobTest {
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(
                 StreamExecutionEnvironment.getExecutionEnvironment());
         TableEnvironmentInternal internal = (TableEnvironmentInternal) tEnv;
+        ScriptPolicy.Context ctx = context(tEnv);
         // A catalog table: Flink parses no ALTER of a temporary one.
         String ddl = create(options("^(" + PASSWORD + "|" + USER + ")$")).replace("TEMPORARY ", "");
         tEnv.executeSql(ddl).await();
-        String alter = "ALTER TABLE src SET ('properties.config.providers.fluidenv.param.allowlist.pattern' = '.*')";
-        FlinkRunner.Failure f = assertThrows(FlinkRunner.Failure.class, () -> FlinkRunner.guardOptions(
-                internal.getParser().parse(alter).get(0), alter, "statement 2", System::getenv));
+        String alter = "ALTER TABLE source_events SET "
+                + "('properties.config.providers.fluidenv.param.allowlist.pattern' = '.*')";
+        FlinkRunner.Failure f = assertThrows(FlinkRunner.Failure.class, () -> FlinkRunner.allowed(
+                internal.getParser().parse(alter).get(0), alter, "statement 2", ctx));
         assertEquals(FlinkRunner.REJECTED, f.status);
         tEnv.executeSql("CREATE TEMPORARY TABLE snk (a STRING) WITH ('connector' = 'blackhole')").await();
-        String hint = "INSERT INTO snk SELECT a FROM src /*+ OPTIONS('properties.config.providers' = 'x') */";
-        f = assertThrows(FlinkRunner.Failure.class, () -> FlinkRunner.guardOptions(
-                internal.getParser().parse(hint).get(0), hint, "statement 3", System::getenv));
+        String hint = "INSERT INTO snk SELECT a FROM source_events "
+                + "/*+ OPTIONS('properties.config.providers' = 'x') */";
+        f = assertThrows(FlinkRunner.Failure.class, () -> FlinkRunner.allowed(
+                internal.getParser().parse(hint).get(0), hint, "statement 3", ctx));
         assertEquals(FlinkRunner.REJECTED, f.status);
         // A wider allowlist in the CREATE itself: refused, exit 4, no value in the message.
-        String wide = create(options("FLUID_TEST_.*")).replace("TABLE src", "TABLE src2");
-        f = assertThrows(FlinkRunner.Failure.class, () -> FlinkRunner.guardOptions(
-                internal.getParser().parse(wide).get(0), wide, "statement 4", System::getenv));
+        String wide = create(options("FLUID_TEST_.*"));
+        f = assertThrows(FlinkRunner.Failure.class, () -> FlinkRunner.allowed(
+                internal.getParser().parse(wide).get(0), wide, "statement 4", ctx));
         assertEquals(FlinkRunner.REJECTED, f.status);
         assertFalse(f.getMessage().contains(env(PASSWORD)), f.getMessage());
     }
@@ -166,6 +179,6 @@ class KafkaProvidersJobTest {
         o.put("properties.config.providers.fluidenv.param.allowlist.pattern", "FLUID_TEST_.*");
         jaas = new ConsumerConfig(client(o)).getPassword(SaslConfigs.SASL_JAAS_CONFIG).value();
         assertTrue(jaas.contains(env(OTHER)), "the unanchored pattern reads more (the runner refuses it)");
-        assertThrows(KafkaProviders.RefException.class, () -> KafkaProviders.check(o, System::getenv));
+        assertThrows(KafkaProviders.RefException.class, () -> KafkaProviders.check(o, ALLOW, System::getenv));
     }
 }

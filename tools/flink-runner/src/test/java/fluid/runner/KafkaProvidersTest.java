@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
@@ -43,9 +44,17 @@ class KafkaProvidersTest {
         return o;
     }
 
+    /** --env-allow as the plan would bind it for fluidTable(). */
+    private static final Set<String> ALLOW = Set.of("KAFKA_USERNAME", "KAFKA_PASSWORD", "KAFKA_TRUSTSTORE_PASSWORD");
+
     private static KafkaProviders.RefException refused(Map<String, String> o, Function<String, String> e) {
+        return refused(o, ALLOW, e);
+    }
+
+    private static KafkaProviders.RefException refused(Map<String, String> o, Set<String> allow,
+            Function<String, String> e) {
         KafkaProviders.RefException x = assertThrows(KafkaProviders.RefException.class,
-                () -> KafkaProviders.check(o, e));
+                () -> KafkaProviders.check(o, allow, e));
         assertFalse(x.getMessage().contains(SECRET), x.getMessage());
         return x;
     }
@@ -54,7 +63,7 @@ class KafkaProvidersTest {
     void acceptsWhatFluidWrites() throws Exception {
         Map<String, String> o = fluidTable();
         Map<String, String> before = new LinkedHashMap<>(o);
-        assertTrue(KafkaProviders.check(o, ENV));
+        assertTrue(KafkaProviders.check(o, ALLOW, ENV));
         assertEquals(before, o, "nothing resolved into the options");
     }
 
@@ -63,10 +72,10 @@ class KafkaProvidersTest {
         Map<String, String> o = new LinkedHashMap<>();
         o.put("connector", "kafka");
         o.put("properties.bootstrap.servers", "b:9092");
-        assertFalse(KafkaProviders.check(o, env()));
+        assertFalse(KafkaProviders.check(o, Set.of(), env()));
         o.put("connector", "iceberg");
         o.put("uri", "http://x");
-        assertFalse(KafkaProviders.check(o, env()));
+        assertFalse(KafkaProviders.check(o, Set.of(), env()));
     }
 
     @Test
@@ -139,7 +148,7 @@ class KafkaProvidersTest {
         o.remove("properties.ssl.truststore.password");
         o.put("properties.sasl.jaas.config", "${fluidenv:KAFKA_JAAS}");
         o.put("properties.config.providers.fluidenv.param.allowlist.pattern", "^(KAFKA_JAAS)$");
-        assertTrue(KafkaProviders.check(o, env("KAFKA_JAAS", "a \"b\" c;")));
+        assertTrue(KafkaProviders.check(o, Set.of("KAFKA_JAAS"), env("KAFKA_JAAS", "a \"b\" c;")));
     }
 
     @Test
@@ -158,6 +167,33 @@ class KafkaProvidersTest {
             assertTrue(x.environment);
             assertFalse(x.getMessage().contains("debug"), x.getMessage());
         }
+    }
+
+    @Test
+    void aVariableOutsideEnvAllowIsRefusedAndNotRead() {
+        java.util.List<String> read = new java.util.ArrayList<>();
+        Function<String, String> spy = n -> {
+            read.add(n);
+            return ENV.apply(n);
+        };
+        // The script names KAFKA_PASSWORD and its allowlist pattern admits it; the plan did not bind it.
+        KafkaProviders.RefException x = refused(fluidTable(), Set.of("KAFKA_USERNAME", "KAFKA_TRUSTSTORE_PASSWORD"),
+                spy);
+        assertFalse(x.environment, "the script's fault: exit 4, not 2");
+        assertTrue(x.getMessage().contains("KAFKA_PASSWORD") && x.getMessage().contains("--env-allow"),
+                x.getMessage());
+        assertFalse(read.contains("KAFKA_PASSWORD"), "a variable outside --env-allow was looked up: " + read);
+        // No --env-allow at all: no variable.
+        x = refused(fluidTable(), Set.of(), spy);
+        assertTrue(x.getMessage().contains("(absent: none)"), x.getMessage());
+        // The truststore password alone outside it.
+        refused(fluidTable(), Set.of("KAFKA_USERNAME", "KAFKA_PASSWORD"), ENV);
+        // A whole-line JAAS variable outside it.
+        Map<String, String> o = fluidTable();
+        o.remove("properties.ssl.truststore.password");
+        o.put("properties.sasl.jaas.config", "${fluidenv:KAFKA_JAAS}");
+        o.put("properties.config.providers.fluidenv.param.allowlist.pattern", "^(KAFKA_JAAS)$");
+        refused(o, ALLOW, env("KAFKA_JAAS", "x"));
     }
 
     @Test

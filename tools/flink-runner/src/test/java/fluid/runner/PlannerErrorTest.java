@@ -12,13 +12,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.internal.TableEnvironmentInternal;
+import org.apache.flink.table.catalog.CatalogDatabaseImpl;
 import org.apache.flink.table.delegation.Parser;
 import org.apache.flink.table.operations.Operation;
+import org.apache.flink.table.operations.ddl.CreateDatabaseOperation;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,8 +63,8 @@ class PlannerErrorTest {
     void files() throws Exception {
         Path sql = dir.resolve("BUILD.sql");
         Path json = dir.resolve("BUILD.table.json");
-        Files.writeString(sql, "CREATE DATABASE IF NOT EXISTS lake.ns;\n"
-                + "INSERT INTO lake.ns.t\nSELECT id FROM src;\n");
+        Files.writeString(sql, "CREATE DATABASE IF NOT EXISTS fluid_iceberg.ns;\n"
+                + "INSERT INTO fluid_iceberg.ns.t\nSELECT id FROM src;\n");
         Files.writeString(json, "{\"namespace\":\"ns\",\"name\":\"t\",\"columns\":"
                 + "[{\"name\":\"id\",\"type\":\"string\",\"required\":true}]}");
         args = new String[] {"--validate-only", sql.toString(), json.toString()};
@@ -94,6 +97,10 @@ class PlannerErrorTest {
                             return parser;
                         case "listCatalogs":
                             return new String[0];
+                        case "getCurrentCatalog":
+                            return "default_catalog";
+                        case "getCurrentDatabase":
+                            return "default_database";
                         case "executeSql":
                             return execute.apply((String) a[0]);
                         default:
@@ -103,11 +110,10 @@ class PlannerErrorTest {
         return conf -> fake;
     }
 
-    /** An operation that is none the runner treats specially (as CREATE DATABASE is). */
+    /** The CREATE DATABASE fluid writes, which the runner runs as it is. */
     private static List<Operation> plainOperation(String stmt) {
-        return List.of((Operation) Proxy.newProxyInstance(Operation.class.getClassLoader(),
-                new Class<?>[] {Operation.class}, (p, m, a) -> m.getName().equals("asSummaryString")
-                        ? stmt : null));
+        return List.of(new CreateDatabaseOperation("fluid_iceberg", "ns",
+                new CatalogDatabaseImpl(Map.of(), null), true));
     }
 
     /** A result whose await() returns at once. */
@@ -130,7 +136,8 @@ class PlannerErrorTest {
         }, PlannerErrorTest::done));
         assertEquals(FlinkRunner.REJECTED, rc);
         String e = errText();
-        assertEquals("fluid-flink-runner: statement 2 (INSERT INTO lake.ns.t): java.lang.AssertionError: "
+        assertEquals("fluid-flink-runner: statement 2, line 2 (INSERT INTO fluid_iceberg.ns.t): "
+                + "java.lang.AssertionError: "
                 + ONE_LINE + "\n", e);
         assertFalse(e.contains("\tat "), "no stack trace: " + e);
     }
@@ -141,7 +148,7 @@ class PlannerErrorTest {
             throw new AssertionError("type mismatch:\nrowtype of new rel:\nRecordType(INTEGER a)");
         }));
         assertEquals(FlinkRunner.REJECTED, rc);
-        assertEquals("fluid-flink-runner: statement 1 (CREATE DATABASE IF NOT EXISTS lake.ns): "
+        assertEquals("fluid-flink-runner: statement 1, line 1 (CREATE DATABASE IF NOT EXISTS fluid_iceberg.ns): "
                 + "java.lang.AssertionError: type mismatch: rowtype of new rel: RecordType(INTEGER a)\n",
                 errText());
     }
@@ -154,7 +161,7 @@ class PlannerErrorTest {
                     throw deep;
                 }, PlannerErrorTest::done)));
         assertSame(deep, thrown);
-        assertEquals("fluid-flink-runner: statement 1 (CREATE DATABASE IF NOT EXISTS lake.ns): "
+        assertEquals("fluid-flink-runner: statement 1, line 1 (CREATE DATABASE IF NOT EXISTS fluid_iceberg.ns): "
                 + "java.lang.StackOverflowError: planner recursion\n", errText());
     }
 

@@ -36,6 +36,15 @@ class StatementsTest {
     }
 
     @Test
+    void eachStatementKnowsTheLineItStartsOn() throws Exception {
+        List<Statements.Statement> s = Statements.splitWithLines(
+                "-- head\n\nSET 'a' = 'b';\n/* c\n d */ CREATE TABLE t (\n x INT);\n\n'lit'\n;INSERT INTO t\nSELECT 1;\n"
+                        + "EXECUTE STATEMENT SET BEGIN\nINSERT INTO a SELECT 1;\nEND;\n");
+        assertEquals(List.of(3, 5, 8, 9, 11), s.stream().map(x -> x.line).toList());
+        assertEquals("CREATE TABLE t (\n x INT)", s.get(1).text);
+    }
+
+    @Test
     void refusesUnterminated() {
         assertThrows(Statements.SyntaxException.class, () -> Statements.split("SELECT 'abc;"));
         assertThrows(Statements.SyntaxException.class, () -> Statements.split("SELECT `abc;"));

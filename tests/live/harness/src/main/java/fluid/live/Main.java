@@ -27,7 +27,7 @@ import java.util.List;
  *                             (--no-fail: a later step judges the report)
  * run --script S --table T [--expect-rows N|@FILE:KEY] [--settle] [--kill-tm-after-rows K]
  *     [--expect-failure] [--expect-error TEXT]
- *     [--expect-exit N] [--timeout-s S] [--set K=V]... [--during CMD...]
+ *     [--expect-exit N] [--timeout-s S] [--set K=V]... [--env-allow NAMES] [--during CMD...]
  * exec [--timeout-s S] CMD...  a command; a non-zero exit fails the step
  * spawn NAME CMD...           a command in the background (e.g. a producer across two runs)
  * join [--timeout-s S] NAME   waits for it; a non-zero exit fails the step

@@ -67,6 +67,7 @@ final class RunJob {
         String restorePrefix = null;
         String whileRunning = null;
         Path events = null;
+        String envAllow = null;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
@@ -80,6 +81,7 @@ final class RunJob {
                 case "--expect-exit": expectExit = Integer.parseInt(args.get(++i)); break;
                 case "--timeout-s": timeoutS = Long.parseLong(args.get(++i)); break;
                 case "--set": sets.add(args.get(++i)); break;
+                case "--env-allow": envAllow = args.get(++i); break;
                 case "--state-conf": stateConf = Path.of(args.get(++i)); break;
                 case "--stop-after-rows": stopAfter = Long.parseLong(args.get(++i)); break;
                 case "--savepoint-out": savepointOut = Path.of(args.get(++i)); break;
@@ -149,6 +151,11 @@ final class RunJob {
         for (String s : conf) {
             ra.add("--set");
             ra.add(s);
+        }
+        // The variables the plan binds, as fluid renders them into spec.job.args.
+        if (envAllow != null) {
+            ra.add("--env-allow");
+            ra.add(envAllow);
         }
         ra.add(script);
         ra.add(table);
