@@ -285,6 +285,14 @@ fake_kube() {
 	esac
 	if [ -n "$raw" ]; then
 		[ -e "$FAKE_DIR/$f.err" ] && { cat "$FAKE_DIR/$f.err" >&2; exit 1; }
+		# f.big: an answer of that many blanks, then {} (valid JSON);
+		# f.done says the fake wrote it all.
+		if [ -e "$FAKE_DIR/$f.big" ]; then
+			head -c "$(cat "$FAKE_DIR/$f.big")" /dev/zero | tr '\0' ' '
+			echo '{}'
+			touch "$FAKE_DIR/$f.done"
+			exit 0
+		fi
 		f=$f.json
 	fi
 	[ -n "$f" ] && [ -e "$FAKE_DIR/$f" ] && cat "$FAKE_DIR/$f"
@@ -676,4 +684,23 @@ generation() {
 	verify "$C" --strict --streaming-timeout 0 --out delivery.json
 	assert_status 0
 	! grep -q events calls || fail "events read on a pass" "$(cat calls)"
+}
+
+@test "verify: an answer through the service proxy is bounded (4 MiB): kubectl is stopped, nothing is parsed, no retry reads it again" {
+	fake --age 10
+	fake_kube "$running"
+	echo $(( 100 << 20 )) >ck.big
+	verify "$C" --strict --streaming-timeout 3 --out delivery.json
+	assert_status 1
+	[[ $(checkpoint_piece) == "unavailable the JobManager REST API through the service proxy: kubectl --context=development get --raw /api/v1/namespaces/data-products/services/commerce-orders-landed-rest:rest/proxy/jobs/7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6/checkpoints: the answer is larger than 4194304 bytes; not read" ]] ||
+	    fail "not bounded" "$(checkpoint_piece)"
+	[ ! -e ck.done ] || fail "kubectl was read to its end" ""
+	assert_equal "$(grep -c 'proxy/jobs/7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6/checkpoints$' calls)" 1 "checkpoint reads"
+	# Just under the bound is read and parsed.
+	rm calls
+	echo $(( (4 << 20) - 100 )) >ck.big
+	verify "$C" --strict --streaming-timeout 0 --out delivery.json
+	[ -e ck.done ] || fail "the fake did not finish" ""
+	[[ $(checkpoint_piece) == "unavailable the JobManager's answer for job 7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6 has no checkpoint counts" ]] ||
+	    fail "not read under the bound" "$(checkpoint_piece)"
 }
