@@ -704,3 +704,88 @@ generation() {
 	[[ $(checkpoint_piece) == "unavailable the JobManager's answer for job 7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6 has no checkpoint counts" ]] ||
 	    fail "not read under the bound" "$(checkpoint_piece)"
 }
+
+# --- fluid-verify, the filter ---------------------------------------------
+
+# fixed_clock: build tests/bats/fixtures/fixed-clock.c (LD_PRELOAD: the
+# real-time clock reads FIXED_TIME), so that two runs write the same
+# report; CLOCK is what to preload.
+fixed_clock() {
+	command -v cc >/dev/null || skip "no C compiler for the fixed clock"
+	cc -shared -fPIC -o fixed-clock.so "$TOP/tests/bats/fixtures/fixed-clock.c" -ldl ||
+	    fail "cannot build the fixed clock" ""
+	CLOCK=$TMP/fixed-clock.so
+	export FIXED_TIME
+	FIXED_TIME=$(date +%s)
+}
+
+# pipeline ARGS...: the filters, fluid-resolve to fluid-verify ARGS, with
+# the fixed clock; the document in pipe.json, stderr in pipe.err.
+pipeline() {
+	LD_PRELOAD=$CLOCK sh -c '"$1/fluid-resolve" "$2" | "$1/fluid-check" | "$1/fluid-sqlgen" |
+	    "$1/fluid-k8s" render | { shift 2; "$BIN_V/fluid-verify" "$@"; }' sh "$BIN" "$C" "$@" >pipe.json 2>pipe.err
+}
+
+@test "fluid-verify: ... | fluid-k8s render | fluid-verify --strict equals fluid verify --strict, byte for byte" {
+	fixed_clock
+	LD_PRELOAD=$CLOCK fake --age 10
+	fake_kube "$running"
+	jq -n --argjson ack "$(( (FIXED_TIME - 5) * 1000 ))" '{counts: {restored: 0, total: 8, in_progress: 0, completed: 7, failed: 1},
+	    latest: {completed: {id: 7, status: "COMPLETED", is_savepoint: false, trigger_timestamp: ($ack - 300),
+	        latest_ack_timestamp: $ack}, savepoint: null, failed: null, restored: null}, history: []}' >ck.json
+	st=0; LD_PRELOAD=$CLOCK "$BIN/fluid" verify --strict --streaming-timeout 0 --out delivery.json "$C" >drv.out 2>drv.err || st=$?
+	assert_equal "$st" 0 "fluid verify's status"
+	st=0; BIN_V=$BIN pipeline --strict --streaming-timeout 0 || st=$?
+	assert_equal "$st" 0 "the pipeline's status"
+	jq -e '.stages == ["resolve", "check", "sqlgen", "k8s", "verify"]' pipe.json >/dev/null ||
+	    fail "not the document with a verify section" "$(jq -c .stages pipe.json)"
+	jq -S --indent 2 .verify pipe.json >from-pipe.json
+	cmp from-pipe.json delivery.json || fail "the filter's report is not the driver's" "$(diff from-pipe.json delivery.json)"
+	cmp pipe.err drv.err || fail "not the same diagnostics" "$(diff pipe.err drv.err)"
+	[[ $(jq -r '.builds[0].evidence | map(.outcome) | join(" ")' delivery.json) == "pass pass pass pass" ]] ||
+	    fail "not four passes" "$(cat delivery.json)"
+	# Failing evidence: the same report, exit 1 from both, and the
+	# filter still writes the document (the report says fail).
+	fake_kube "$(op_status FAILED FAILED false '.' '.error = "java.lang.IllegalStateException: bad state"')"
+	st=0; LD_PRELOAD=$CLOCK "$BIN/fluid" verify --strict --streaming-timeout 0 --out delivery.json "$C" >drv.out 2>drv.err || st=$?
+	assert_equal "$st" 1 "fluid verify's status"
+	st=0; BIN_V=$BIN pipeline --strict --streaming-timeout 0 || st=$?
+	assert_equal "$st" 1 "the pipeline's status"
+	jq -S --indent 2 .verify pipe.json >from-pipe.json
+	cmp from-pipe.json delivery.json || fail "the failed report differs" "$(diff from-pipe.json delivery.json)"
+	cmp pipe.err drv.err || fail "not the same diagnostics" "$(diff pipe.err drv.err)"
+	[ "$(jq -r .verify.outcome pipe.json)" = fail ] || fail "not a failed report" "$(jq .verify pipe.json)"
+}
+
+@test "fluid-verify: a stage's wrong output says which it expects; usage, --help and --diagnostics=json" {
+	"$BIN/fluid-resolve" "$C" >resolved.json
+	run --separate-stderr "$BIN/fluid-verify" <resolved.json
+	assert_status 2
+	[[ $stderr == *"expects the output of fluid-k8s, got the output of fluid-resolve"* ]] || fail "not the stage" "$stderr"
+	[ -z "$output" ] || fail "wrote something" "$output"
+	"$BIN/fluid" plan --mode amend --out plan.json "$C" >/dev/null 2>&1 || fail "fluid plan failed" ""
+	run --separate-stderr "$BIN/fluid-verify" <plan.json
+	assert_status 2
+	[[ $stderr == *"fluid-verify reads the output of fluid-k8s render"* ]] || fail "a plan not named" "$stderr"
+	run "$BIN/fluid-verify" --help
+	assert_status 0
+	for opt in --strict --streaming-timeout --diagnostics --help --version; do
+		[[ $output == *"$opt"* ]] || fail "--help lacks $opt" "$output"
+	done
+	run "$BIN/fluid-verify" --streaming-timeout x
+	assert_status 2
+	[[ $output == *"--streaming-timeout expects seconds from 0 to 86400"* ]] || fail "no line" "$output"
+	run "$BIN/fluid-verify" file.json
+	assert_status 2
+	# A contract with no managed build: refused, nothing written.
+	"$BIN/fluid-resolve" "$C" | "$BIN/fluid-check" | "$BIN/fluid-sqlgen" | "$BIN/fluid-k8s" render |
+	    jq '.check.builds = []' >none.json
+	run --separate-stderr "$BIN/fluid-verify" <none.json
+	assert_status 1
+	[[ $stderr == *"no managed build to verify"* ]] || fail "not refused" "$stderr"
+	[ -z "$output" ] || fail "wrote something" "$output"
+	run --separate-stderr "$BIN/fluid-verify" --diagnostics=json <none.json
+	assert_status 1
+	jq -e 'select(.level == "error") | .message | test("no managed build to verify")' <<<"$stderr" >/dev/null ||
+	    fail "not JSON lines" "$stderr"
+}
