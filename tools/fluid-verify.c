@@ -34,6 +34,9 @@ static const char usage[] =
 "  --diagnostics=FORMAT       print diagnostics as text (default) or json\n"
 "  --help, --version\n"
 "\n"
+"fluid verify CONTRACT [--out DELIVERY] runs the same stages in one process\n"
+"and writes the report alone.\n"
+"\n"
 "Exit status: 0 every required piece passed, 1 refused or failed,\n"
 "2 usage or environment error.\n";
 
