@@ -392,6 +392,21 @@ get_token(struct vbuild *vb, const struct verify_opts *o, char **why)
 	return 0;
 }
 
+/*
+ * Whether asking again cannot change a failed request: a refused
+ * credential, a request fluid would not send, a certificate, or a host
+ * name that does not resolve (net.c reports that as NET_CONNECT, in
+ * libcurl's words, which it does not retry either).
+ */
+static bool
+net_final(const struct net_err *e)
+{
+	return e->status == 401 || e->status == 403 ||
+	    e->failure == NET_REFUSED || e->failure == NET_TLS ||
+	    (e->failure == NET_CONNECT &&
+	    strstr(e->msg, "Could not resolve host") != NULL);
+}
+
 /* Read the table once and set the two catalog pieces. */
 static void
 read_catalog(struct vbuild *vb, const struct verify_opts *o)
@@ -432,9 +447,7 @@ read_catalog(struct vbuild *vb, const struct verify_opts *o)
 		ps->endpoint = net_display_url(cfg_url);
 		free(pn->endpoint);
 		pn->endpoint = net_display_url(cfg_url);
-		set(ps, OUT_UNAVAILABLE, e.status == 401 || e.status == 403 ||
-		    e.failure == NET_REFUSED || e.failure == NET_TLS, "%s",
-		    e.msg);
+		set(ps, OUT_UNAVAILABLE, net_final(&e), "%s", e.msg);
 		set(pn, ps->outcome, ps->final, "%s", e.msg);
 		free(cfg_url);
 		free(base);
@@ -462,9 +475,7 @@ read_catalog(struct vbuild *vb, const struct verify_opts *o)
 	free(pn->endpoint);
 	pn->endpoint = net_display_url(url.buf);
 	if (net_get_json(o->net, url.buf, vb->token, &res, &e) == -1) {
-		set(ps, OUT_UNAVAILABLE, e.status == 401 || e.status == 403 ||
-		    e.failure == NET_REFUSED || e.failure == NET_TLS, "%s",
-		    e.msg);
+		set(ps, OUT_UNAVAILABLE, net_final(&e), "%s", e.msg);
 		set(pn, ps->outcome, ps->final, "%s", e.msg);
 		sb_release(&url);
 		return;
@@ -645,6 +656,9 @@ read_checkpoint(struct vbuild *vb, const struct verify_opts *o)
 	vfy_checkpoint(json_object_get(vb->cb, "deployment"), vb->job,
 	    json_is_integer(age) ? (long long)json_integer_value(age) : -1,
 	    o->env, &r);
+	/* No job id will come from a deployment that is not read again. */
+	if (vb->job == NULL && vb->p[2].final && vb->p[2].outcome != OUT_PASS)
+		r.final = true;
 	set(p, from[r.outcome], r.final, "%s", r.detail ? r.detail : "");
 	free(p->endpoint);
 	p->endpoint = r.endpoint;
@@ -833,6 +847,46 @@ settled(const struct vbuild *vb, size_t n)
 	return true;
 }
 
+/*
+ * One line for a re-read: the pieces still pending and why, each detail
+ * cut short, the whole escaped as a diagnostic is (the details quote
+ * the cluster and the catalog) and bounded (new).
+ */
+static char *
+pending_line(const struct vbuild *vb, size_t n, long spent, long total,
+    long next)
+{
+	struct diags d;
+	struct sb sb;
+	size_t i, k, len, cutn;
+	char *r;
+
+	sb_init(&sb);
+	sb_addf(&sb, "verify: %ld s of %ld, reading again in %ld s; pending:",
+	    spent, total, next);
+	for (i = 0; i < n; i++)
+		for (k = 0; k < 4; k++) {
+			if (vb[i].p[k].outcome == OUT_PASS || vb[i].p[k].final)
+				continue;
+			len = strlen(vb[i].p[k].detail);
+			cutn = len > 160 ? 160 : len;
+			while (cutn > 0 && cutn < len && ((unsigned char)
+			    vb[i].p[k].detail[cutn] & 0xc0) == 0x80)
+				cutn--;
+			sb_addf(&sb, " %s %s (%.*s%s);", vb[i].id,
+			    vb[i].p[k].kind, (int)cutn, vb[i].p[k].detail,
+			    cutn < len ? "..." : "");
+		}
+	if (sb.len > 4000)
+		sb.buf[sb.len = 4000] = '\0';
+	diags_init(&d);
+	diag_at(&d, DIAG_WARNING, NULL, "%s", sb.buf);
+	r = xstrdup(d.v[0].msg);
+	diags_release(&d);
+	sb_release(&sb);
+	return r;
+}
+
 static long
 mono_s(void)
 {
@@ -865,7 +919,7 @@ verify_run(json_t *doc, const struct verify_opts *o, struct diags *d)
 	struct vbuild *vb;
 	size_t i, k, n;
 	long t0, left, wait_s = 1;
-	char *started, line[256];
+	char *started, *line;
 	bool failed = false, bfailed, required;
 	enum diag_level lvl;
 
@@ -902,10 +956,10 @@ verify_run(json_t *doc, const struct verify_opts *o, struct diags *d)
 		if (wait_s > left)
 			wait_s = left;
 		if (o->progress != NULL) {
-			snprintf(line, sizeof(line), "verify: waiting for fresh "
-			    "evidence (%ld s of %ld; next reading in %ld s)",
-			    mono_s() - t0, o->timeout_s, wait_s);
+			line = pending_line(vb, n, mono_s() - t0, o->timeout_s,
+			    wait_s);
 			o->progress(o->arg, line);
+			free(line);
 		}
 		nanosleep(&(struct timespec){ wait_s, 0 }, NULL);
 		wait_s = wait_s * 2 > 10 ? 10 : wait_s * 2;

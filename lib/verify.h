@@ -44,7 +44,11 @@ struct verify_opts {
 	const struct net_opts *net;	/* borrowed */
 	/* Where catalogAuth variables and the allowlists are read. */
 	char		*(*env)(const char *);
-	/* Called with one line while waiting; NULL: silent. */
+	/*
+	 * Called at each re-read with one line (the pieces still pending
+	 * and why, escaped as a diagnostic is), then once with NULL;
+	 * NULL: silent.
+	 */
 	void		(*progress)(void *arg, const char *line);
 	void		*arg;
 	const char	*contract;	/* as the user named it */

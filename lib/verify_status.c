@@ -44,18 +44,26 @@ vfy_set(struct vfy_reading *r, enum vfy_outcome o, bool final,
 	r->final = final;
 }
 
-/* s, at most QUOTE_MAX bytes of it, cut at a character boundary (new). */
+
+/* s cut to at most max bytes, at a character boundary, with "..." (new). */
 static char *
-quote(const char *s)
+cut(const char *s, size_t max)
 {
 	size_t n = strlen(s);
 
-	if (n <= QUOTE_MAX)
+	if (n <= max)
 		return xstrdup(s);
-	n = QUOTE_MAX;
+	n = max;
 	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
 		n--;
 	return xasprintf("%.*s...", (int)n, s);
+}
+
+/* s, at most QUOTE_MAX bytes of it (new). */
+static char *
+cut_q(const char *s)
+{
+	return cut(s, QUOTE_MAX);
 }
 
 char *
@@ -75,7 +83,7 @@ vfy_operator_error(const char *error)
 	e = json_loads(error, 0, NULL);
 	if (!json_is_object(e)) {
 		json_decref(e);
-		return quote(error);
+		return cut_q(error);
 	}
 	msg = str(e, "message") != NULL ? str(e, "message") : str(e, "type");
 	list = json_object_get(e, "throwableList");
@@ -84,13 +92,13 @@ vfy_operator_error(const char *error)
 	if (msg == NULL && cause == NULL)
 		r = xstrdup("(status.error names no message)");
 	else if (msg == NULL || (cause != NULL && strstr(msg, cause) == NULL)) {
-		a = quote(msg != NULL ? msg : "(no message)");
-		b = quote(cause);
+		a = cut_q(msg != NULL ? msg : "(no message)");
+		b = cut_q(cause);
 		r = xasprintf("%s (its cause: %s)", a, b);
 		free(a);
 		free(b);
 	} else
-		r = quote(msg);
+		r = cut_q(msg);
 	json_decref(e);
 	return r;
 }
@@ -104,12 +112,9 @@ brief(json_t *v)
 
 	if (s == NULL)
 		return xstrdup("(absent)");
-	if (strlen(s) > 80) {
-		r = xasprintf("%.77s...", s);
-		free(s);
-		return r;
-	}
-	return s;
+	r = cut(s, 77);
+	free(s);
+	return r;
 }
 
 /*
@@ -352,9 +357,9 @@ vfy_events_reason(json_t *list, const char *name)
 		return NULL;
 	reason = str(best, "reason");
 	message = str(best, "message");
-	a = quote(reason);
-	b = quote(message != NULL ? message : "(no message)");
-	c = quote(event_time(best));
+	a = cut_q(reason);
+	b = cut_q(message != NULL ? message : "(no message)");
+	c = cut_q(event_time(best));
 	r = xasprintf("the operator's %s event %s%s%s: %s", best_warn ?
 	    "latest Warning" : "latest", a, *c ? " at " : "", c, b);
 	free(a);

@@ -40,15 +40,25 @@ static const char usage[] =
 "Exit status: 0 every required piece passed, 1 refused or failed,\n"
 "2 usage or environment error.\n";
 
-/* The waiting line: stderr, only when it is a terminal. */
+/*
+ * verify's line at each re-read: on a terminal, one line overwritten
+ * (cut to 79 bytes); otherwise, as in CI logs, a line each time.
+ */
 static void
 progress(void *arg, const char *line)
 {
-	(void)arg;
-	if (line != NULL)
-		fprintf(stderr, "\r\033[K%s", line);
-	else
-		fputs("\r\033[K", stderr);
+	size_t n;
+
+	if (*(const int *)arg) {
+		n = line != NULL ? strlen(line) : 0;
+		if (n > 79)
+			for (n = 79; n > 0 && ((unsigned char)line[n] & 0xc0) ==
+			    0x80; n--)
+				;
+		fprintf(stderr, "\r\033[K%.*s", (int)n, line != NULL ? line :
+		    "");
+	} else if (line != NULL)
+		fprintf(stderr, "%s\n", line);
 	fflush(stderr);
 }
 
@@ -72,7 +82,7 @@ main(int argc, char *argv[])
 	json_t *report;
 	char *end;
 	long v;
-	int c, status;
+	int c, status, tty;
 
 	cli_start(argv[0]);
 	memset(&vo, 0, sizeof(vo));
@@ -112,8 +122,9 @@ main(int argc, char *argv[])
 		return status;
 	}
 	if (verify_env(&vo, &no, getenv, &d) == 0) {
-		if (isatty(STDERR_FILENO))
-			vo.progress = progress;
+		tty = isatty(STDERR_FILENO);
+		vo.progress = progress;
+		vo.arg = &tty;
 		report = stage_verify(ir_doc(in), &vo, &d);
 	} else
 		report = NULL;

@@ -19,15 +19,25 @@
 #include "verify.h"
 #include "fluid_cmd.h"
 
-/* verify's progress line: stderr, only when it is a terminal. */
+/*
+ * verify's line at each re-read: on a terminal, one line overwritten
+ * (cut to 79 bytes); otherwise, as in CI logs, a line each time.
+ */
 static void
 verify_progress(void *arg, const char *line)
 {
-	(void)arg;
-	if (line != NULL)
-		fprintf(stderr, "\r\033[K%s", line);
-	else
-		fputs("\r\033[K", stderr);
+	size_t n;
+
+	if (*(const int *)arg) {
+		n = line != NULL ? strlen(line) : 0;
+		if (n > 79)
+			for (n = 79; n > 0 && ((unsigned char)line[n] & 0xc0) ==
+			    0x80; n--)
+				;
+		fprintf(stderr, "\r\033[K%.*s", (int)n, line != NULL ? line :
+		    "");
+	} else if (line != NULL)
+		fprintf(stderr, "%s\n", line);
 	fflush(stderr);
 }
 
@@ -58,7 +68,7 @@ cmd_verify(int argc, char *argv[])
 	char *text, *end;
 	size_t i, k;
 	long v;
-	int c, rc;
+	int c, rc, tty;
 
 	memset(&vo, 0, sizeof(vo));
 	memset(&no, 0, sizeof(no));
@@ -116,8 +126,9 @@ cmd_verify(int argc, char *argv[])
 		diag_print(&d, stderr, cli.diagfmt, "fluid");
 		return diag_status(&d);
 	}
-	if (isatty(STDERR_FILENO))
-		vo.progress = verify_progress;
+	tty = isatty(STDERR_FILENO);
+	vo.progress = verify_progress;
+	vo.arg = &tty;
 	report = stage_verify(doc, &vo, &d);
 	net_cleanup();
 	diag_print(&d, stderr, cli.diagfmt, "fluid");

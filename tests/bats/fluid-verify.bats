@@ -789,3 +789,40 @@ pipeline() {
 	jq -e 'select(.level == "error") | .message | test("no managed build to verify")' <<<"$stderr" >/dev/null ||
 	    fail "not JSON lines" "$stderr"
 }
+
+# --- waiting, as a CI log sees it --------------------------------------------
+
+@test "verify: off a terminal, each re-read is one line naming the pieces pending and why" {
+	fake --age 10
+	fake_kube "$(op_status STABLE RUNNING false '.')"
+	generation 2
+	verify "$C" --streaming-timeout 3 --out delivery.json
+	assert_status 1
+	grep -q "^verify: [0-9]* s of 3, reading again in [0-9]* s; pending: land-orders deployment (the change is pending: the operator has not reconciled generation 2 yet (status.observedGeneration 1; lifecycleState STABLE)); land-orders checkpoint (the JobManager REST API through the service proxy: " err.txt ||
+	    fail "no line per re-read" "$stderr"
+	n=$(grep -c '^verify: ' err.txt)
+	(( n >= 1 && n <= 3 )) || fail "not one line a re-read: $n" "$stderr"
+	[[ $stderr != *$'\r'* && $stderr != *$'\033['* ]] || fail "terminal controls off a terminal" "$stderr"
+	# Settled at once: no line at all.
+	fake_kube "$running"
+	fake_checkpoint 5
+	verify "$C" --strict --streaming-timeout 3
+	assert_status 0
+	[[ $stderr != *"verify: "* ]] || fail "a line without a re-read" "$stderr"
+}
+
+@test "verify: a catalog host that does not resolve is final, not read again" {
+	fake --age 10
+	sed -i "s|https://127.0.0.1:$PORT/api/catalog|https://no-such-host.invalid/api/catalog|" "$C"
+	export FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST=no-such-host.invalid
+	export FLUID_ACQUISITION_SECRET_REF_ALLOWLIST=ICEBERG_TOKEN@no-such-host.invalid
+	command -v cc >/dev/null || skip "no C compiler for the resolver counter"
+	cc -shared -fPIC -o count-resolve.so "$TOP/tests/bats/fixtures/count-resolve.c" -ldl ||
+	    fail "cannot build the resolver counter" ""
+	RESOLVE_LOG=$TMP/resolved LD_PRELOAD=$TMP/count-resolve.so verify "$C" --streaming-timeout 20
+	assert_status 1
+	[[ $stderr == *"catalog-schema: unavailable: 'https://no-such-host.invalid/api/catalog/v1/config"*"Could not resolve host"* ]] ||
+	    fail "not the resolve failure" "$stderr"
+	[[ $stderr != *"reading again"* ]] || fail "read again" "$stderr"
+	assert_equal "$(grep -c '^no-such-host.invalid$' resolved)" 1 "look-ups of the catalog's host"
+}
