@@ -293,7 +293,9 @@ kube_unreachable(const struct kube_run *r)
 	};
 	size_t i;
 
-	if (r->spawn_errno != 0 || r->timed_out || r->signal != 0)
+	/* An answer past the bound is the environment's failure too. */
+	if (r->spawn_errno != 0 || r->timed_out || r->signal != 0 ||
+	    r->too_big)
 		return 1;
 	if (r->err.buf == NULL)
 		return 0;

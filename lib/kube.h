@@ -82,8 +82,9 @@ void	kube_run_release(struct kube_run *);
 
 /*
  * Whether a failed run means the cluster was not reached (or kubectl
- * did not run): missing, deadline, killed, connection refused, a
- * context not in the kubeconfig, TLS or DNS failures.  Such a run is an
+ * did not run): missing, deadline, killed, an answer past the bound
+ * (stopped there), connection refused, a context not in the
+ * kubeconfig, TLS or DNS failures.  Such a run is an
  * environment error, whatever the command.
  */
 int	kube_unreachable(const struct kube_run *);
