@@ -63,16 +63,22 @@ now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Read what fd has into b, up to the cap; returns 0 at end of file. */
+/*
+ * Read what fd has into b; returns 0 at end of file, -1 when b would
+ * hold more than max bytes (the run is then stopped: nothing past a
+ * bound is read).
+ */
 static int
-drain(int fd, struct sb *b)
+drain(int fd, struct sb *b, size_t max)
 {
 	char buf[8192];
 	ssize_t n = read(fd, buf, sizeof(buf));
 
 	if (n < 0)
 		return errno == EINTR || errno == EAGAIN ? 1 : 0;
-	if (n > 0 && b->len + (size_t)n <= KUBE_OUTPUT_MAX)
+	if (n > 0 && b->len + (size_t)n > max)
+		return -1;
+	if (n > 0)
 		sb_addn(b, buf, (size_t)n);
 	return n > 0;
 }
@@ -108,18 +114,19 @@ make_argv(const struct kube *k, const char *const *args, char **ctx,
 }
 
 /*
- * Feed in, collect stdout and stderr, until both are closed or the
- * deadline passes.  Returns 0, or -1 at the deadline.
+ * Feed in, collect stdout (at most max bytes) and stderr, until both
+ * are closed or the deadline passes.  Returns 0, -1 at the deadline, -2
+ * past max (r->too_big).
  */
 static int
 pump(int fds[3], const char *in, size_t inlen, long long deadline,
-    struct kube_run *r)
+    size_t max, struct kube_run *r)
 {
 	struct pollfd p[3];
 	size_t off = 0, np;
 	long long left;
 	ssize_t n;
-	int i;
+	int i, rc;
 
 	for (;;) {
 		np = 0;
@@ -149,18 +156,26 @@ pump(int fds[3], const char *in, size_t inlen, long long deadline,
 				if ((n < 0 && errno != EINTR &&
 				    errno != EAGAIN) || off == inlen)
 					close_fd(&fds[0]);
-			} else if (p[i].fd == fds[1]) {
-				if (!drain(fds[1], &r->out))
-					close_fd(&fds[1]);
-			} else if (!drain(fds[2], &r->err))
-				close_fd(&fds[2]);
+			} else if (p[i].fd == fds[1] || p[i].fd == fds[2]) {
+				rc = p[i].fd == fds[1] ? drain(fds[1], &r->out,
+				    max) : drain(fds[2], &r->err,
+				    KUBE_OUTPUT_MAX);
+				if (rc == -1) {
+					r->too_big = 1;
+					return -2;
+				}
+				if (rc == 0)
+					close_fd(p[i].fd == fds[1] ? &fds[1] :
+					    &fds[2]);
+			}
 		}
 	}
 }
 
-int
-kube_exec(const struct kube *k, const char *const *args, const char *in,
-    size_t inlen, struct kube_run *r)
+/* kube_exec(), its standard output bounded by max bytes. */
+static int
+exec_max(const struct kube *k, const char *const *args, const char *in,
+    size_t inlen, size_t max, struct kube_run *r)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
@@ -218,8 +233,8 @@ kube_exec(const struct kube *k, const char *const *args, const char *in,
 	}
 	if (inlen == 0)
 		close_fd(&fds[0]);
-	if (pump(fds, in, inlen, deadline, r) == -1) {
-		r->timed_out = 1;
+	if ((rc = pump(fds, in, inlen, deadline, max, r)) != 0) {
+		r->timed_out = rc == -1;
 		kill(-pid, SIGKILL);
 		kill(pid, SIGKILL);
 	}
@@ -239,12 +254,19 @@ kube_exec(const struct kube *k, const char *const *args, const char *in,
 	}
 	if (WIFEXITED(ws))
 		r->status = WEXITSTATUS(ws);
-	else if (WIFSIGNALED(ws))
+	else if (WIFSIGNALED(ws) && !r->too_big)
 		r->signal = WTERMSIG(ws);
 	/* posix_spawnp may run the child and fail in exec: 127. */
 	if (r->status == 127 && r->err.len == 0)
 		r->spawn_errno = ENOENT;
-	return r->status == 0 && !r->timed_out ? 0 : -1;
+	return r->status == 0 && !r->timed_out && !r->too_big ? 0 : -1;
+}
+
+int
+kube_exec(const struct kube *k, const char *const *args, const char *in,
+    size_t inlen, struct kube_run *r)
+{
+	return exec_max(k, args, in, inlen, KUBE_OUTPUT_MAX, r);
 }
 
 int
@@ -271,7 +293,9 @@ kube_unreachable(const struct kube_run *r)
 	};
 	size_t i;
 
-	if (r->spawn_errno != 0 || r->timed_out || r->signal != 0)
+	/* An answer past the bound is the environment's failure too. */
+	if (r->spawn_errno != 0 || r->timed_out || r->signal != 0 ||
+	    r->too_big)
 		return 1;
 	if (r->err.buf == NULL)
 		return 0;
@@ -332,6 +356,12 @@ not_reached(const struct kube *k, const struct kube_run *r,
 	if (r->signal != 0) {
 		diag_fatal(d, "kubectl --context=%s was killed by signal %d "
 		    "during %s", k->context, r->signal, what);
+		return;
+	}
+	if (r->too_big) {
+		diag_fatal(d, "kubectl --context=%s: %s: the answer is larger "
+		    "than %u bytes; not read", k->context, what,
+		    KUBE_OUTPUT_MAX);
 		return;
 	}
 	msg = said(r);
@@ -445,8 +475,18 @@ kube_get_raw(const struct kube *k, const char *path, json_t **obj,
 
 	*obj = NULL;
 	*why = NULL;
-	if (kube_exec(k, args, NULL, 0, &r) == -1) {
-		if ((u = kube_unreachable(&r)) != 0) {
+	/*
+	 * Bounded like an HTTP answer (net.h): past KUBE_RAW_MAX kubectl is
+	 * stopped, nothing more is read or parsed, and the caller is told
+	 * (-2) that asking again would only read as much again.
+	 */
+	if (exec_max(k, args, NULL, 0, KUBE_RAW_MAX, &r) == -1) {
+		if (r.too_big) {
+			*why = xasprintf("kubectl --context=%s get --raw %s: "
+			    "the answer is larger than %u bytes; not read",
+			    k->context, path, KUBE_RAW_MAX);
+			rc = -2;
+		} else if ((u = kube_unreachable(&r)) != 0) {
 			diags_init(&d);
 			not_reached(k, &r, "read the API server", &d);
 			*why = xstrdup(d.n > 0 ? d.v[d.n - 1].msg :

@@ -35,7 +35,13 @@
 
 #define KUBE_REQUEST_TIMEOUT_S	10	/* --request-timeout, per request */
 #define KUBE_DEADLINE_S		60	/* fluid's own, per kubectl run */
-#define KUBE_OUTPUT_MAX		(64u << 20)	/* stdout or stderr kept */
+#define KUBE_OUTPUT_MAX		(64u << 20)	/* stdout or stderr read */
+/*
+ * What one answer through the API server's service proxy (or any get
+ * --raw) may be: the JobManager's checkpoint statistics and an Event
+ * list are kilobytes.
+ */
+#define KUBE_RAW_MAX		(4u << 20)
 
 struct kube {
 	const char	*kubectl;	/* borrowed: $KUBECTL or "kubectl" */
@@ -50,6 +56,7 @@ struct kube_run {
 	int		 spawn_errno;	/* kubectl could not be started */
 	int		 timed_out;	/* killed at fluid's deadline */
 	int		 signal;	/* killed by this signal, or 0 */
+	int		 too_big;	/* stopped: output past the bound */
 	struct sb	 out, err;	/* what it wrote (capped) */
 };
 
@@ -75,8 +82,9 @@ void	kube_run_release(struct kube_run *);
 
 /*
  * Whether a failed run means the cluster was not reached (or kubectl
- * did not run): missing, deadline, killed, connection refused, a
- * context not in the kubeconfig, TLS or DNS failures.  Such a run is an
+ * did not run): missing, deadline, killed, an answer past the bound
+ * (stopped there), connection refused, a context not in the
+ * kubeconfig, TLS or DNS failures.  Such a run is an
  * environment error, whatever the command.
  */
 int	kube_unreachable(const struct kube_run *);
@@ -104,10 +112,12 @@ int	kube_apply(const struct kube *k, const json_t *obj, json_t **live,
  * GET path of the API server (kubectl get --raw PATH), for fluid verify's
  * reads through the service proxy.  Returns 1 and *obj (a new reference)
  * when the answer is a JSON object; 0 when the API server, or the service
- * behind its proxy, says NotFound; -1 otherwise.  When it returns 0 or
- * -1, *why (new) is kubectl's words on one line, or fluid's, and
- * *unreached (may be NULL) says whether the cluster was not reached at
- * all (kube_unreachable()).
+ * behind its proxy, says NotFound; -2 when the answer is larger than
+ * KUBE_RAW_MAX (kubectl is stopped there: nothing past it is read, and
+ * no retry reads more); -1 otherwise.  When it returns 0 or less, *why
+ * (new) is kubectl's words on one line, or fluid's, and *unreached (may
+ * be NULL) says whether the cluster was not reached at all
+ * (kube_unreachable()).
  */
 int	kube_get_raw(const struct kube *k, const char *path, json_t **obj,
 	    char **why, int *unreached);

@@ -61,6 +61,7 @@ struct vbuild {
 	char		*token;		/* the catalog's bearer, or NULL */
 	char		*job;		/* status.jobStatus.jobId, or NULL */
 	bool		 auth_failed;
+	bool		 judged;	/* the operator's status was read */
 	struct piece	 p[4];		/* schema snapshot deployment checkpoint */
 };
 
@@ -391,6 +392,21 @@ get_token(struct vbuild *vb, const struct verify_opts *o, char **why)
 	return 0;
 }
 
+/*
+ * Whether asking again cannot change a failed request: a refused
+ * credential, a request fluid would not send, a certificate, or a host
+ * name that does not resolve (net.c reports that as NET_CONNECT, in
+ * libcurl's words, which it does not retry either).
+ */
+static bool
+net_final(const struct net_err *e)
+{
+	return e->status == 401 || e->status == 403 ||
+	    e->failure == NET_REFUSED || e->failure == NET_TLS ||
+	    (e->failure == NET_CONNECT &&
+	    strstr(e->msg, "Could not resolve host") != NULL);
+}
+
 /* Read the table once and set the two catalog pieces. */
 static void
 read_catalog(struct vbuild *vb, const struct verify_opts *o)
@@ -431,9 +447,7 @@ read_catalog(struct vbuild *vb, const struct verify_opts *o)
 		ps->endpoint = net_display_url(cfg_url);
 		free(pn->endpoint);
 		pn->endpoint = net_display_url(cfg_url);
-		set(ps, OUT_UNAVAILABLE, e.status == 401 || e.status == 403 ||
-		    e.failure == NET_REFUSED || e.failure == NET_TLS, "%s",
-		    e.msg);
+		set(ps, OUT_UNAVAILABLE, net_final(&e), "%s", e.msg);
 		set(pn, ps->outcome, ps->final, "%s", e.msg);
 		free(cfg_url);
 		free(base);
@@ -461,9 +475,7 @@ read_catalog(struct vbuild *vb, const struct verify_opts *o)
 	free(pn->endpoint);
 	pn->endpoint = net_display_url(url.buf);
 	if (net_get_json(o->net, url.buf, vb->token, &res, &e) == -1) {
-		set(ps, OUT_UNAVAILABLE, e.status == 401 || e.status == 403 ||
-		    e.failure == NET_REFUSED || e.failure == NET_TLS, "%s",
-		    e.msg);
+		set(ps, OUT_UNAVAILABLE, net_final(&e), "%s", e.msg);
 		set(pn, ps->outcome, ps->final, "%s", e.msg);
 		sb_release(&url);
 		return;
@@ -532,78 +544,8 @@ read_catalog(struct vbuild *vb, const struct verify_opts *o)
 
 /* --- the deployment ------------------------------------------------------ */
 
-/* v as compact JSON, at most about 80 bytes of it (new). */
-static char *
-brief(json_t *v)
-{
-	char *s = v ? json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
-	char *r;
-
-	if (s == NULL)
-		return xstrdup("(absent)");
-	if (strlen(s) > 80) {
-		r = xasprintf("%.77s...", s);
-		free(s);
-		return r;
-	}
-	r = xstrdup(s);
-	free(s);
-	return r;
-}
-
-/*
- * Whether have (the operator's reconciled spec) carries every field of
- * want (the applied spec) with the same value; the operator adds its
- * defaults, so fields fluid does not set are not compared.  On the first
- * difference, *where is its path (new), *what the two values there
- * (new), and 0 is returned.
- */
-static int
-covers(json_t *have, json_t *want, const char *path, char **where,
-    char **what)
-{
-	const char *k;
-	json_t *v;
-	size_t i;
-	char *sub, *a, *b;
-	int ok;
-
-	if (json_is_number(want) && json_is_number(have) &&
-	    json_number_value(want) == json_number_value(have))
-		return 1;
-	if (json_is_object(want) && json_is_object(have)) {
-		json_object_foreach(want, k, v) {
-			sub = xasprintf("%s.%s", path, k);
-			ok = covers(json_object_get(have, k), v, sub, where,
-			    what);
-			free(sub);
-			if (!ok)
-				return 0;
-		}
-		return 1;
-	}
-	if (json_is_array(want) && json_is_array(have) &&
-	    json_array_size(want) == json_array_size(have)) {
-		json_array_foreach(want, i, v) {
-			sub = xasprintf("%s[%zu]", path, i);
-			ok = covers(json_array_get(have, i), v, sub, where,
-			    what);
-			free(sub);
-			if (!ok)
-				return 0;
-		}
-		return 1;
-	}
-	if (json_equal(have, want))
-		return 1;
-	*where = xstrdup(path);
-	a = brief(have);
-	b = brief(want);
-	*what = xasprintf("%s reconciled, %s applied", a, b);
-	free(a);
-	free(b);
-	return 0;
-}
+static const enum outcome from[] = { [VFY_PASS] = OUT_PASS,
+    [VFY_FAIL] = OUT_FAIL, [VFY_UNAVAILABLE] = OUT_UNAVAILABLE };
 
 /* The FlinkDeployment item of a last-applied record (borrowed), or NULL. */
 static json_t *
@@ -637,89 +579,6 @@ fluids(json_t *live, const struct vbuild *vb)
 	    strcmp(nm, product) == 0 && b && strcmp(b, vb->id) == 0;
 }
 
-/* Judge the operator's status of live against the applied spec. */
-static void
-judge_status(struct piece *p, json_t *live, json_t *applied,
-    const char *want_state)
-{
-	json_t *st = json_object_get(live, "status"), *rs, *spec, *rec_spec;
-	json_t *js = json_object_get(st, "jobStatus");
-	const char *text = str(json_object_get(st, "reconciliationStatus"),
-	    "lastReconciledSpec"), *lc = str(st, "lifecycleState"),
-	    *job = str(js, "state"), *rstate = str(json_object_get(st,
-	    "reconciliationStatus"), "state"), *err = str(st, "error");
-	/* Named only when it is a job id: it goes into the report. */
-	const char *jid = str(js, "jobId") != NULL &&
-	    vfy_job_id(str(js, "jobId")) ? str(js, "jobId") : NULL;
-	const char *applied_state;
-	char *where = NULL, *what = NULL;
-	bool suspended = want_state && strcmp(want_state, "suspended") == 0;
-	json_error_t e;
-
-	applied_state = str(json_object_get(applied, "job"), "state");
-	if (want_state != NULL && (applied_state == NULL ||
-	    strcmp(applied_state, want_state) != 0)) {
-		set(p, OUT_FAIL, true, "the contract says state %s, fluid "
-		    "apply applied %s: apply the contract's plan", want_state,
-		    applied_state ? applied_state : "no state");
-		return;
-	}
-	if (text == NULL || *text == '\0') {
-		set(p, OUT_FAIL, false, "the operator has not reconciled the "
-		    "deployment (no status.reconciliationStatus."
-		    "lastReconciledSpec)");
-		return;
-	}
-	/* json_is_object() is a macro that reads its argument twice. */
-	rs = json_loads(text, 0, &e);
-	if (!json_is_object(rs)) {
-		set(p, OUT_FAIL, true, "status.reconciliationStatus."
-		    "lastReconciledSpec is not a JSON object: %s", e.text);
-		json_decref(rs);
-		return;
-	}
-	/* The operator writes {"spec": ..., "resource_metadata": ...}. */
-	spec = json_object_get(rs, "spec");
-	rec_spec = json_is_object(spec) && json_object_get(rs,
-	    "resource_metadata") != NULL ? spec : rs;
-	if (!covers(rec_spec, applied, "spec", &where, &what)) {
-		set(p, OUT_FAIL, false, "the operator's reconciled spec is not "
-		    "the applied one: %s is %s", where, what);
-		free(where);
-		free(what);
-		json_decref(rs);
-		return;
-	}
-	json_decref(rs);
-	if ((job && strcmp(job, "FAILED") == 0) ||
-	    (lc && strcmp(lc, "FAILED") == 0)) {
-		set(p, OUT_FAIL, true, "the job failed (lifecycleState %s, "
-		    "jobStatus.state %s)%s%s", lc ? lc : "(none)",
-		    job ? job : "(none)", err && *err ? ": " : "",
-		    err && *err ? err : "");
-		return;
-	}
-	if (rstate && strcmp(rstate, "ROLLED_BACK") == 0) {
-		set(p, OUT_FAIL, true, "the operator rolled the deployment back "
-		    "(reconciliationStatus.state ROLLED_BACK)%s%s",
-		    err && *err ? ": " : "", err && *err ? err : "");
-		return;
-	}
-	if (suspended ? (lc && strcmp(lc, "SUSPENDED") == 0 && job &&
-	    strcmp(job, "SUSPENDED") == 0) : (lc && (strcmp(lc, "STABLE") ==
-	    0 || strcmp(lc, "DEPLOYED") == 0) && job && strcmp(job,
-	    "RUNNING") == 0)) {
-		set(p, OUT_PASS, true, "the reconciled spec is the applied one; "
-		    "lifecycleState %s, jobStatus.state %s%s%s", lc, job,
-		    jid != NULL ? ", job " : "", jid != NULL ? jid : "");
-		return;
-	}
-	set(p, OUT_FAIL, false, "lifecycleState %s, jobStatus.state %s: want "
-	    "%s", lc ? lc : "(none)", job ? job : "(none)", suspended ?
-	    "SUSPENDED and SUSPENDED (the contract says suspended)" :
-	    "STABLE or DEPLOYED, and RUNNING");
-}
-
 /*
  * Read the FlinkDeployment and fluid apply's record of it, and set the
  * deployment piece.  A cluster that cannot be read makes the piece
@@ -731,6 +590,7 @@ read_deployment(struct vbuild *vb, const struct verify_opts *o)
 	json_t *dep = json_object_get(vb->cb, "deployment");
 	const char *ns = str(dep, "namespace"), *name = str(dep, "name");
 	struct piece *p = &vb->p[2];
+	struct vfy_reading r = { VFY_UNAVAILABLE, false, NULL, NULL };
 	json_t *live = NULL, *rec = NULL, *list = NULL, *applied;
 	const char *job;
 	struct diags kd;
@@ -770,8 +630,12 @@ read_deployment(struct vbuild *vb, const struct verify_opts *o)
 	    "spec")) == NULL)
 		set(p, OUT_FAIL, true, "ConfigMap %s/%s holds no applied "
 		    "FlinkDeployment spec (data resources.json)", ns, recn);
-	else
-		judge_status(p, live, applied, str(dep, "state"));
+	else {
+		vfy_judge_status(live, applied, str(dep, "state"), &r);
+		vb->judged = true;
+		set(p, from[r.outcome], r.final, "%s", r.detail);
+		free(r.detail);
+	}
 out:
 	json_decref(list);
 	json_decref(live);
@@ -784,8 +648,6 @@ out:
 static void
 read_checkpoint(struct vbuild *vb, const struct verify_opts *o)
 {
-	static const enum outcome from[] = { [VFY_PASS] = OUT_PASS,
-	    [VFY_FAIL] = OUT_FAIL, [VFY_UNAVAILABLE] = OUT_UNAVAILABLE };
 	json_t *age = json_object_get(json_object_get(vb->cb, "table"),
 	    "maxSnapshotAgeSeconds");
 	struct piece *p = &vb->p[3];
@@ -794,10 +656,82 @@ read_checkpoint(struct vbuild *vb, const struct verify_opts *o)
 	vfy_checkpoint(json_object_get(vb->cb, "deployment"), vb->job,
 	    json_is_integer(age) ? (long long)json_integer_value(age) : -1,
 	    o->env, &r);
+	/* No job id will come from a deployment that is not read again. */
+	if (vb->job == NULL && vb->p[2].final && vb->p[2].outcome != OUT_PASS)
+		r.final = true;
 	set(p, from[r.outcome], r.final, "%s", r.detail ? r.detail : "");
 	free(p->endpoint);
 	p->endpoint = r.endpoint;
 	free(r.detail);
+}
+
+/*
+ * When the deployment or the checkpoint failed on fluid's deployment,
+ * the operator's Events for it say why (SavepointError, a pod's
+ * CreateContainerConfigError, ...): add the newest one's reason to the
+ * first failed piece.  Read once, after the last reading.
+ */
+static void
+read_events(struct vbuild *vb, const struct verify_opts *o)
+{
+	json_t *dep = json_object_get(vb->cb, "deployment"), *list = NULL;
+	const char *ns = str(dep, "namespace"), *name = str(dep, "name");
+	struct piece *p = vb->p[2].outcome == OUT_FAIL ? &vb->p[2] :
+	    vb->p[3].outcome == OUT_FAIL ? &vb->p[3] : NULL;
+	struct diags kd;
+	struct kube k;
+	char *path, *why = NULL, *reason, *detail;
+	int unreached;
+
+	if (p == NULL || !vb->judged)
+		return;
+	diags_init(&kd);
+	if (kube_init(&k, str(dep, "context"), o->env, &kd) == -1) {
+		diags_release(&kd);
+		return;
+	}
+	diags_release(&kd);
+	path = xasprintf("/api/v1/namespaces/%s/events?fieldSelector="
+	    "involvedObject.kind%%3DFlinkDeployment%%2CinvolvedObject.name"
+	    "%%3D%s", ns, name);
+	if (kube_get_raw(&k, path, &list, &why, &unreached) == 1 &&
+	    (reason = vfy_events_reason(list, name)) != NULL) {
+		detail = xasprintf("%s; %s", p->detail, reason);
+		free(p->detail);
+		p->detail = detail;
+		free(reason);
+	}
+	free(why);
+	free(path);
+	json_decref(list);
+}
+
+/* --- the options ------------------------------------------------------- */
+
+int
+verify_env(struct verify_opts *o, struct net_opts *no,
+    char *(*env)(const char *), struct diags *d)
+{
+	const char *text;
+	char *end;
+	long v;
+
+	/* The CA bundle of a private catalog; libcurl's otherwise. */
+	no->ca_bundle = env("FLUID_CA_BUNDLE");
+	/* Each request's own bound, in seconds (fluid-verify(1)). */
+	if ((text = env("FLUID_HTTP_TIMEOUT")) != NULL && *text != '\0') {
+		errno = 0;
+		v = strtol(text, &end, 10);
+		if (errno != 0 || *end != '\0' || v < 1 || v > 600) {
+			diag_fatal(d, "FLUID_HTTP_TIMEOUT expects seconds from "
+			    "1 to 600");
+			return -1;
+		}
+		no->total_ms = v * 1000;
+	}
+	o->net = no;
+	o->env = env;
+	return 0;
 }
 
 /* --- builds ------------------------------------------------------------ */
@@ -913,6 +847,46 @@ settled(const struct vbuild *vb, size_t n)
 	return true;
 }
 
+/*
+ * One line for a re-read: the pieces still pending and why, each detail
+ * cut short, the whole escaped as a diagnostic is (the details quote
+ * the cluster and the catalog) and bounded (new).
+ */
+static char *
+pending_line(const struct vbuild *vb, size_t n, long spent, long total,
+    long next)
+{
+	struct diags d;
+	struct sb sb;
+	size_t i, k, len, cutn;
+	char *r;
+
+	sb_init(&sb);
+	sb_addf(&sb, "verify: %ld s of %ld, reading again in %ld s; pending:",
+	    spent, total, next);
+	for (i = 0; i < n; i++)
+		for (k = 0; k < 4; k++) {
+			if (vb[i].p[k].outcome == OUT_PASS || vb[i].p[k].final)
+				continue;
+			len = strlen(vb[i].p[k].detail);
+			cutn = len > 160 ? 160 : len;
+			while (cutn > 0 && cutn < len && ((unsigned char)
+			    vb[i].p[k].detail[cutn] & 0xc0) == 0x80)
+				cutn--;
+			sb_addf(&sb, " %s %s (%.*s%s);", vb[i].id,
+			    vb[i].p[k].kind, (int)cutn, vb[i].p[k].detail,
+			    cutn < len ? "..." : "");
+		}
+	if (sb.len > 4000)
+		sb.buf[sb.len = 4000] = '\0';
+	diags_init(&d);
+	diag_at(&d, DIAG_WARNING, NULL, "%s", sb.buf);
+	r = xstrdup(d.v[0].msg);
+	diags_release(&d);
+	sb_release(&sb);
+	return r;
+}
+
 static long
 mono_s(void)
 {
@@ -945,7 +919,7 @@ verify_run(json_t *doc, const struct verify_opts *o, struct diags *d)
 	struct vbuild *vb;
 	size_t i, k, n;
 	long t0, left, wait_s = 1;
-	char *started, line[256];
+	char *started, *line;
 	bool failed = false, bfailed, required;
 	enum diag_level lvl;
 
@@ -982,16 +956,18 @@ verify_run(json_t *doc, const struct verify_opts *o, struct diags *d)
 		if (wait_s > left)
 			wait_s = left;
 		if (o->progress != NULL) {
-			snprintf(line, sizeof(line), "verify: waiting for fresh "
-			    "evidence (%ld s of %ld; next reading in %ld s)",
-			    mono_s() - t0, o->timeout_s, wait_s);
+			line = pending_line(vb, n, mono_s() - t0, o->timeout_s,
+			    wait_s);
 			o->progress(o->arg, line);
+			free(line);
 		}
 		nanosleep(&(struct timespec){ wait_s, 0 }, NULL);
 		wait_s = wait_s * 2 > 10 ? 10 : wait_s * 2;
 	}
 	if (o->progress != NULL)
 		o->progress(o->arg, NULL);
+	for (i = 0; i < n; i++)
+		read_events(&vb[i], o);
 	report = json_pack("{s:i, s:s, s:s?, s:s?, s:b, s:I, s:s, s:o, s:[]}",
 	    "fluidDelivery", 1, "notice", NOTICE,
 	    "contract", o->contract,

@@ -44,11 +44,33 @@ struct verify_opts {
 	const struct net_opts *net;	/* borrowed */
 	/* Where catalogAuth variables and the allowlists are read. */
 	char		*(*env)(const char *);
-	/* Called with one line while waiting; NULL: silent. */
+	/*
+	 * Called at each re-read with one line (the pieces still pending
+	 * and why, escaped as a diagnostic is), then once with NULL;
+	 * NULL: silent.
+	 */
 	void		(*progress)(void *arg, const char *line);
 	void		*arg;
 	const char	*contract;	/* as the user named it */
 };
+
+/*
+ * The options verify takes from the environment: FLUID_CA_BUNDLE and
+ * FLUID_HTTP_TIMEOUT into no, and o->net = no, o->env = env.  Returns 0,
+ * or -1 with a fatal diagnostic in d.
+ */
+int	verify_env(struct verify_opts *o, struct net_opts *no,
+	    char *(*env)(const char *), struct diags *d);
+
+/*
+ * fluid-verify's stage (stage_verify.c): verify_run() on doc (after
+ * fluid-k8s render, or fluid-check), its report added to doc as the
+ * "verify" section.  Returns the report (borrowed), or NULL (no managed
+ * build, or the allowlists refused; errors in d).  o->contract is taken
+ * from the document: the file the user named to fluid-resolve.
+ */
+json_t	*stage_verify(json_t *doc, const struct verify_opts *o,
+	    struct diags *d);
 
 /*
  * Verify the managed builds of doc (checked).  Adds the diagnostics to

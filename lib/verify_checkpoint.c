@@ -25,24 +25,6 @@
 /* The operator's JobManager service port name (Flink's REST_PORT_NAME). */
 #define REST_PORT_NAME	"rest"
 
-static void
-reading(struct vfy_reading *r, enum vfy_outcome o, bool final,
-    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static void
-reading(struct vfy_reading *r, enum vfy_outcome o, bool final,
-    const char *fmt, ...)
-{
-	va_list ap;
-
-	free(r->detail);
-	va_start(ap, fmt);
-	r->detail = xvasprintf(fmt, ap);
-	va_end(ap);
-	r->outcome = o;
-	r->final = final;
-}
-
 static json_int_t
 num(json_t *o, const char *key)
 {
@@ -61,9 +43,8 @@ vfy_job_id(const char *s)
 	return s[32] == '\0';
 }
 
-/* Judge GET /jobs/JOB/checkpoints (Flink's CheckpointingStatistics). */
-static void
-judge(json_t *st, const char *job, long long max_age_s,
+void
+vfy_checkpoint_judge(json_t *st, const char *job, long long max_age_s,
     struct vfy_reading *r)
 {
 	json_t *counts = json_object_get(st, "counts");
@@ -75,13 +56,13 @@ judge(json_t *st, const char *job, long long max_age_s,
 	long long age, ack;
 
 	if (!json_is_object(counts)) {
-		reading(r, VFY_UNAVAILABLE, false, "the JobManager's answer for "
+		vfy_set(r, VFY_UNAVAILABLE, false, "the JobManager's answer for "
 		    "job %s has no checkpoint counts", job);
 		return;
 	}
 	if (!json_is_object(done)) {
 		/* A checkpoint may still complete: not final. */
-		reading(r, VFY_FAIL, false, "no checkpoint completed: job %s "
+		vfy_set(r, VFY_FAIL, false, "no checkpoint completed: job %s "
 		    "has %lld completed, %lld in progress, %lld failed%s%s",
 		    job, (long long)num(counts, "completed"),
 		    (long long)num(counts, "in_progress"),
@@ -95,13 +76,13 @@ judge(json_t *st, const char *job, long long max_age_s,
 	if (age < 0)
 		age = 0;
 	if (max_age_s >= 0 && age > max_age_s) {
-		reading(r, VFY_FAIL, false, "no checkpoint is young enough: the "
+		vfy_set(r, VFY_FAIL, false, "no checkpoint is young enough: the "
 		    "latest completed one, %lld of job %s, was acknowledged "
 		    "%lld s ago, maxSnapshotAgeSeconds is %lld",
 		    (long long)num(done, "id"), job, age, max_age_s);
 		return;
 	}
-	reading(r, VFY_PASS, true, "checkpoint %lld of job %s completed %lld s "
+	vfy_set(r, VFY_PASS, true, "checkpoint %lld of job %s completed %lld s "
 	    "ago (%lld completed, %lld failed)%s",
 	    (long long)num(done, "id"), job, age,
 	    (long long)num(counts, "completed"),
@@ -130,20 +111,54 @@ not_found(const struct kube *k, const char *ns, const char *name,
 	    "jobs/%s", ns, name, REST_PORT_NAME, job);
 	rc = kube_get_raw(k, path, &jd, &why2, &unreached);
 	if (rc == 1)
-		reading(r, VFY_FAIL, true, "checkpointing is not enabled for "
+		vfy_set(r, VFY_FAIL, true, "checkpointing is not enabled for "
 		    "job %s: the Iceberg sink commits only on checkpoints (the "
 		    "JobManager knows the job, and has no checkpoint "
 		    "statistics for it)", job);
 	else if (rc == 0)
-		reading(r, VFY_FAIL, false, "the JobManager behind service "
+		vfy_set(r, VFY_FAIL, false, "the JobManager behind service "
 		    "%s/%s-rest does not know job %s: %s", ns, name, job, why);
 	else
-		reading(r, VFY_UNAVAILABLE, unreached != 0, "%s%s",
+		vfy_set(r, VFY_UNAVAILABLE, unreached != 0 || rc == -2, "%s%s",
 		    unreached ? "" : "the JobManager REST API through the "
 		    "service proxy: ", why2);
 	free(why2);
 	free(path);
 	json_decref(jd);
+}
+
+/*
+ * The proxy said services "NAME-rest" not found.  The API server says
+ * that both when the Service does not exist and when it has no endpoint
+ * to send the request to (no ready JobManager pod, or no endpoints
+ * controller): read the Service itself to tell which.
+ */
+static void
+no_service(const struct kube *k, const char *ns, const char *name,
+    const char *why, struct vfy_reading *r)
+{
+	struct diags kd;
+	json_t *svc = NULL;
+	char *svcname = xasprintf("%s-rest", name);
+	int rc;
+
+	diags_init(&kd);
+	rc = kube_get(k, "service", ns, svcname, &svc, &kd);
+	if (rc == 1)
+		vfy_set(r, VFY_UNAVAILABLE, false, "service %s/%s exists, but "
+		    "the API server's proxy has no endpoint for it: no "
+		    "JobManager pod of FlinkDeployment %s is ready (%s)", ns,
+		    svcname, name, why);
+	else if (rc == 0)
+		vfy_set(r, VFY_FAIL, false, "service %s/%s does not exist: no "
+		    "JobManager runs for FlinkDeployment %s (%s)", ns, svcname,
+		    name, why);
+	else
+		vfy_set(r, VFY_UNAVAILABLE, false, "%s", kd.n > 0 ?
+		    kd.v[kd.n - 1].msg : "kubectl failed");
+	json_decref(svc);
+	diags_release(&kd);
+	free(svcname);
 }
 
 void
@@ -166,25 +181,25 @@ vfy_checkpoint(json_t *dep, const char *job, long long max_age_s,
 	    ctx, ns, name, REST_PORT_NAME, job != NULL && vfy_job_id(job) ?
 	    job : "JOB");
 	if (state != NULL && strcmp(state, "suspended") == 0) {
-		reading(r, VFY_UNAVAILABLE, true, "the contract says suspended: "
-		    "no JobManager runs, so there is no checkpoint to read");
+		vfy_set(r, VFY_UNAVAILABLE, true, "the contract says suspended: "
+		    "the job is stopped, so it takes no checkpoint to read");
 		return;
 	}
 	if (job == NULL || *job == '\0') {
 		/* The operator writes the job id once the job is submitted. */
-		reading(r, VFY_UNAVAILABLE, false, "the FlinkDeployment's status "
+		vfy_set(r, VFY_UNAVAILABLE, false, "the FlinkDeployment's status "
 		    "names no job yet (status.jobStatus.jobId)");
 		return;
 	}
 	if (!vfy_job_id(job)) {
-		reading(r, VFY_UNAVAILABLE, true, "status.jobStatus.jobId is "
+		vfy_set(r, VFY_UNAVAILABLE, true, "status.jobStatus.jobId is "
 		    "not a Flink job id (32 lowercase hex digits): no "
 		    "JobManager is asked about it");
 		return;
 	}
 	diags_init(&kd);
 	if (kube_init(&k, ctx, env, &kd) == -1) {
-		reading(r, VFY_UNAVAILABLE, true, "%s", kd.v[kd.n - 1].msg);
+		vfy_set(r, VFY_UNAVAILABLE, true, "%s", kd.v[kd.n - 1].msg);
 		diags_release(&kd);
 		return;
 	}
@@ -193,16 +208,14 @@ vfy_checkpoint(json_t *dep, const char *job, long long max_age_s,
 	    "jobs/%s/checkpoints", ns, name, REST_PORT_NAME, job);
 	rc = kube_get_raw(&k, path, &st, &why, &unreached);
 	if (rc == 1)
-		judge(st, job, max_age_s, r);
+		vfy_checkpoint_judge(st, job, max_age_s, r);
 	else if (rc == 0 && strstr(why, "services ") != NULL &&
 	    strstr(why, " not found") != NULL)
-		reading(r, VFY_FAIL, false, "service %s/%s-rest does not exist: "
-		    "no JobManager runs for FlinkDeployment %s (%s)", ns, name,
-		    name, why);
+		no_service(&k, ns, name, why, r);
 	else if (rc == 0)
 		not_found(&k, ns, name, job, why, r);
 	else
-		reading(r, VFY_UNAVAILABLE, unreached != 0, "%s%s",
+		vfy_set(r, VFY_UNAVAILABLE, unreached != 0 || rc == -2, "%s%s",
 		    unreached ? "" :
 		    "the JobManager REST API through the service proxy: ", why);
 	free(why);

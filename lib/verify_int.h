@@ -20,6 +20,32 @@ struct vfy_reading {
 	char		*endpoint;	/* what was read, for the report (new) */
 };
 
+/* Set r's outcome, finality and detail (printf-like). */
+void	vfy_set(struct vfy_reading *r, enum vfy_outcome o, bool final,
+	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/*
+ * The operator's side (verify_status.c).  vfy_judge_status() judges the
+ * FlinkDeployment live (as kubectl get returned it) against applied, the
+ * spec fluid apply recorded, and want_state, the contract's state (NULL:
+ * running): the pending generation, the reconciled spec, the lifecycle
+ * and job state, with the operator's status.error quoted.
+ */
+void	vfy_judge_status(json_t *live, json_t *applied,
+	    const char *want_state, struct vfy_reading *r);
+/*
+ * The message of the operator's status.error (FlinkResourceException as
+ * JSON, or plain text), bounded (new), or NULL when there is none.  Not
+ * escaped: the diagnostics escape what they print.
+ */
+char	*vfy_operator_error(const char *error);
+/*
+ * The reason an EventList (GET .../events) gives for FlinkDeployment
+ * name: its newest Warning event, else its newest event, as one bounded
+ * line (new), or NULL when it has none.
+ */
+char	*vfy_events_reason(json_t *list, const char *name);
+
 /*
  * The checkpoint piece (verify_checkpoint.c): the JobManager REST API's
  * GET /jobs/JOB/checkpoints, read through the Kubernetes API server's
@@ -39,5 +65,12 @@ void	vfy_checkpoint(json_t *dep, const char *job, long long max_age_s,
  * walk the proxy path elsewhere, so it is neither asked about nor echoed.
  */
 bool	vfy_job_id(const char *s);
+
+/*
+ * Judge the JobManager's GET /jobs/JOB/checkpoints answer st (Flink's
+ * CheckpointingStatistics) for job, against max_age_s (-1: none).
+ */
+void	vfy_checkpoint_judge(json_t *st, const char *job, long long max_age_s,
+	    struct vfy_reading *r);
 
 #endif

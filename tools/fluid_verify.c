@@ -1,7 +1,9 @@
 /*
  * fluid_verify.c - fluid verify CONTRACT, a command of the driver
  * (fluid.c) in a file of its own: it contacts the catalog (net.h),
- * which no other command of the driver does.
+ * which no other command of the driver does.  The evidence is
+ * lib/stage_verify.c's, as fluid-verify's; this file only reads the
+ * options and prints.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,22 +19,33 @@
 #include "verify.h"
 #include "fluid_cmd.h"
 
-/* verify's progress line: stderr, only when it is a terminal. */
+/*
+ * verify's line at each re-read: on a terminal, one line overwritten
+ * (cut to 79 bytes); otherwise, as in CI logs, a line each time.
+ */
 static void
 verify_progress(void *arg, const char *line)
 {
-	(void)arg;
-	if (line != NULL)
-		fprintf(stderr, "\r\033[K%s", line);
-	else
-		fputs("\r\033[K", stderr);
+	size_t n;
+
+	if (*(const int *)arg) {
+		n = line != NULL ? strlen(line) : 0;
+		if (n > 79)
+			for (n = 79; n > 0 && ((unsigned char)line[n] & 0xc0) ==
+			    0x80; n--)
+				;
+		fprintf(stderr, "\r\033[K%.*s", (int)n, line != NULL ? line :
+		    "");
+	} else if (line != NULL)
+		fprintf(stderr, "%s\n", line);
 	fflush(stderr);
 }
 
 /*
  * fluid verify CONTRACT [--strict] [--streaming-timeout S] [--out F]:
- * the contract checked, then lib/verify.c's evidence, printed one line
- * a piece; --out writes the report (delivery.json) whole or not at all.
+ * fluid-resolve | fluid-check | fluid-sqlgen | fluid-k8s render |
+ * fluid-verify in one process, its evidence printed one line a piece;
+ * --out writes the report (delivery.json) whole or not at all.
  */
 int
 cmd_verify(int argc, char *argv[])
@@ -55,7 +68,7 @@ cmd_verify(int argc, char *argv[])
 	char *text, *end;
 	size_t i, k;
 	long v;
-	int c, rc;
+	int c, rc, tty;
 
 	memset(&vo, 0, sizeof(vo));
 	memset(&no, 0, sizeof(no));
@@ -99,32 +112,24 @@ cmd_verify(int argc, char *argv[])
 	 */
 	if (net_init() == -1)
 		fl_fatal("cannot initialise libcurl");
-	rc = pipeline_run(&ro, cli.diagfmt, PIPELINE_CHECK, &doc, "fluid");
+	rc = pipeline_run(&ro, cli.diagfmt, PIPELINE_SQLGEN, &doc, "fluid");
 	if (rc != 0)
 		return rc;
 	ir_keep_to_end(doc);	/* fluid exits after this */
 	if (json_array_size(json_object_get(ir_section(doc, "check"),
 	    "builds")) == 0)
 		return no_managed_build(doc, cli.diagfmt, "verify");
-	/* The CA bundle of a private catalog; libcurl's otherwise. */
-	no.ca_bundle = getenv("FLUID_CA_BUNDLE");
-	/* Each request's own bound, in seconds (fluid-verify(1)). */
-	if ((text = getenv("FLUID_HTTP_TIMEOUT")) != NULL && *text != '\0') {
-		errno = 0;
-		v = strtol(text, &end, 10);
-		if (errno != 0 || *end != '\0' || v < 1 || v > 600)
-			fl_fatal("FLUID_HTTP_TIMEOUT expects seconds from 1 to "
-			    "600");
-		no.total_ms = v * 1000;
-	}
-	vo.net = &no;
-	vo.env = getenv;
-	vo.contract = argv[optind];
-	if (isatty(STDERR_FILENO))
-		vo.progress = verify_progress;
+	if ((rc = run_k8s(doc, cli.diagfmt)) != 0)
+		return rc;
 	diags_init(&d);
-	diags_set_resolve(&d, ir_section(doc, "resolve"));
-	report = verify_run(doc, &vo, &d);
+	if (verify_env(&vo, &no, getenv, &d) == -1) {
+		diag_print(&d, stderr, cli.diagfmt, "fluid");
+		return diag_status(&d);
+	}
+	tty = isatty(STDERR_FILENO);
+	vo.progress = verify_progress;
+	vo.arg = &tty;
+	report = stage_verify(doc, &vo, &d);
 	net_cleanup();
 	diag_print(&d, stderr, cli.diagfmt, "fluid");
 	rc = diag_status(&d);
@@ -152,7 +157,6 @@ cmd_verify(int argc, char *argv[])
 		free(end);
 		printf("wrote %s\n", out);
 	}
-	json_decref(report);
 	c = flush_stdout();
 	return c != 0 ? c : rc;
 }

@@ -272,17 +272,27 @@ fake_kube() {
 	for a; do
 		[ "$raw" = 1 ] && raw=$a
 		case $a in flinkdeployment) f=fd.json ;; configmap) f=rec.json ;;
-		--raw) raw=1 ;; esac
+		service) f=svc.json ;; --raw) raw=1 ;; esac
 	done
 	# get --raw: ck.json (job.json) is the JobManager's answer for
-	# /jobs/JOB/checkpoints (/jobs/JOB), ck.err (job.err) an error.
+	# /jobs/JOB/checkpoints (/jobs/JOB), ck.err (job.err) an error;
+	# ev.json the API server's EventList for .../events?fieldSelector=...
 	case $raw in
 	'') ;;
 	*/checkpoints) f=ck ;;
+	*/events\?*) f=ev ;;
 	*) f=job ;;
 	esac
 	if [ -n "$raw" ]; then
 		[ -e "$FAKE_DIR/$f.err" ] && { cat "$FAKE_DIR/$f.err" >&2; exit 1; }
+		# f.big: an answer of that many blanks, then {} (valid JSON);
+		# f.done says the fake wrote it all.
+		if [ -e "$FAKE_DIR/$f.big" ]; then
+			head -c "$(cat "$FAKE_DIR/$f.big")" /dev/zero | tr '\0' ' '
+			echo '{}'
+			touch "$FAKE_DIR/$f.done"
+			exit 0
+		fi
 		f=$f.json
 	fi
 	[ -n "$f" ] && [ -e "$FAKE_DIR/$f" ] && cat "$FAKE_DIR/$f"
@@ -360,7 +370,7 @@ deployment_piece() {
 	    reconciliationStatus: {state: "ROLLED_BACK", lastReconciledSpec: ($spec | tojson)}}'
 	verify "$C" --streaming-timeout 0 --out delivery.json
 	assert_status 1
-	[[ $(deployment_piece) == "fail the operator rolled the deployment back (reconciliationStatus.state ROLLED_BACK): bad config" ]] ||
+	[[ $(deployment_piece) == "fail the operator rolled the deployment back (reconciliationStatus.state ROLLED_BACK); the operator's status.error: bad config" ]] ||
 	    fail "not the rollback" "$(deployment_piece)"
 	fake_kube '{lifecycleState: "DEPLOYED", jobStatus: {state: "RECONCILING"},
 	    reconciliationStatus: {lastReconciledSpec: ($spec | tojson)}}'
@@ -483,4 +493,336 @@ checkpoint_piece() {
 	[[ $stderr == *"error: Flink build land-orders: checkpoint: unavailable: the FlinkDeployment's status names no job yet (status.jobStatus.jobId)"* ]] ||
 	    fail "no job id" "$stderr"
 	! grep -q -- "--raw" calls || fail "asked the JobManager without a job" "$(cat calls)"
+}
+
+# --- what the real operator (1.13) writes ----------------------------------
+# The shapes below are the Flink Kubernetes operator's own, read from its
+# 1.13.0 source (../shared/operator): SpecUtils.writeSpecWithMeta() writes
+# lastReconciledSpec as {"spec", "resource_metadata": {"apiVersion",
+# "firstDeployment"}}; updateStatusBeforeFirstDeployment() records
+# upgradeMode stateless (savepoint with an initialSavepointPath);
+# cancelJob() leaves a suspended job FINISHED; FlinkResourceExceptionUtils
+# writes status.error as JSON; EventUtils records core/v1 Events with
+# involvedObject the FlinkDeployment.  The Kubernetes lane runs the real
+# operator (tests/k8s).
+
+# op_status LIFECYCLE JOBSTATE FIRST SPEC-JQ [STATUS-JQ]: the operator's
+# status, its reconciled spec the applied one edited by SPEC-JQ, with
+# firstDeployment FIRST, then the whole status edited by STATUS-JQ.
+op_status() {
+	printf '%s' '{
+	    clusterInfo: {"flink-version": "1.20.1", "flink-revision": "7a1b3c5 @ 2025-02-10T12:00:00+01:00", "total-cpu": "2.0", "total-memory": "3489660928"},
+	    jobManagerDeploymentStatus: "READY",
+	    jobStatus: {jobName: "insert-into_default_catalog.default_database.orders_landed",
+	        jobId: "7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6", state: "'"$2"'",
+	        startTime: "1764676800000", updateTime: "1764676830000",
+	        savepointInfo: {lastSavepoint: null, triggerId: null, savepointHistory: []}},
+	    error: null, observedGeneration: 1, lifecycleState: "'"$1"'",
+	    reconciliationStatus: {reconciliationTimestamp: 1764676800000, state: "DEPLOYED",
+	        lastReconciledSpec: ({spec: ($spec | '"$4"'), resource_metadata: {apiVersion: "flink.apache.org/v1beta1", firstDeployment: '"$3"'}} | tojson),
+	        lastStableSpec: ({spec: ($spec | '"$4"'), resource_metadata: {apiVersion: "flink.apache.org/v1beta1", firstDeployment: '"$3"'}} | tojson)},
+	    taskManager: {labelSelector: "component=taskmanager,app=commerce-orders-landed", replicas: 1}}'" | ${5:-.}"
+}
+
+# generation N: the FlinkDeployment's metadata.generation.
+generation() {
+	jq --argjson g "$1" '.metadata.generation = $g' fd.json >x && mv x fd.json
+}
+
+@test "verify: the operator's first deployment (upgradeMode stateless, firstDeployment true) is the applied spec" {
+	fake --age 10
+	fake_kube "$(op_status STABLE RUNNING true '.job.upgradeMode = "stateless"')"
+	generation 1
+	[ "$(jq -r '.spec.job.upgradeMode' fd.json)" = savepoint ] || fail "the example is not savepoint" "$(cat fd.json)"
+	verify "$C" --streaming-timeout 0 --out delivery.json
+	assert_status 0
+	[[ $(deployment_piece) == "pass the reconciled spec is the applied one (first deployment: the operator records upgradeMode stateless until the first upgrade); lifecycleState STABLE, jobStatus.state RUNNING, job 7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6" ]] ||
+	    fail "not the first deployment" "$(deployment_piece)"
+	# After the first upgrade the operator records the mode it used:
+	# stateless then is not what was applied.
+	fake_kube "$(op_status STABLE RUNNING false '.job.upgradeMode = "stateless"')"
+	verify "$C" --streaming-timeout 0 --out delivery.json
+	assert_status 1
+	[[ $(deployment_piece) == 'fail the operator'"'"'s reconciled spec is not the applied one: spec.job.upgradeMode is "stateless" reconciled, "savepoint" applied' ]] ||
+	    fail "stateless taken after the first deployment" "$(deployment_piece)"
+	# An initial savepoint makes the first deployment's mode savepoint.
+	fake_kube "$(op_status STABLE RUNNING true '.job.upgradeMode = "stateless" | .job.initialSavepointPath = "s3://x/sp-1"')"
+	verify "$C" --streaming-timeout 0 --out delivery.json
+	assert_status 1
+	[[ $(deployment_piece) == *"spec.job.upgradeMode is \"stateless\" reconciled"* ]] || fail "not refused" "$(deployment_piece)"
+}
+
+@test "verify: a suspended contract passes on SUSPENDED with FINISHED (stop-with-savepoint); a running one does not" {
+	fake --age 10
+	sed -i 's/^\( *\)context: development$/&\n\1state: suspended/' "$C"
+	grep -q 'state: suspended' "$C" || fail "the test could not edit the contract" ""
+	fake_kube "$(op_status SUSPENDED FINISHED false '.' '.jobManagerDeploymentStatus = "READY"')"
+	[ "$(jq -r '.spec.job.state' fd.json)" = suspended ] || fail "not a suspended spec" "$(jq .spec.job fd.json)"
+	verify "$C" --strict --streaming-timeout 0 --out delivery.json
+	[[ $(deployment_piece) == "pass the reconciled spec is the applied one; lifecycleState SUSPENDED, jobStatus.state FINISHED, job 7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6" ]] ||
+	    fail "suspended not taken" "$(deployment_piece)"
+	[[ $(checkpoint_piece) == "unavailable the contract says suspended: the job is stopped, so it takes no checkpoint to read" ]] ||
+	    fail "the checkpoint" "$(checkpoint_piece)"
+	# Still RUNNING after the suspension was applied: not suspended.
+	fake_kube "$(op_status STABLE RUNNING false '.')"
+	verify "$C" --streaming-timeout 0 --out delivery.json
+	assert_status 1
+	[[ $(deployment_piece) == "fail lifecycleState STABLE, jobStatus.state RUNNING: want SUSPENDED, and FINISHED or CANCELED (the contract says suspended)" ]] ||
+	    fail "running taken as suspended" "$(deployment_piece)"
+	# A running contract and a suspended job.
+	cp "$EXAMPLES/shapes/landed/orders-landed.fluid.yaml" "$C"
+	sed -i "s|https://catalog.example.com/api/catalog|https://127.0.0.1:$PORT/api/catalog|" "$C"
+	fake_kube "$(op_status SUSPENDED FINISHED false '.job.state = "suspended"')"
+	verify "$C" --streaming-timeout 0 --out delivery.json
+	assert_status 1
+	[[ $(deployment_piece) == *'spec.job.state is "suspended" reconciled, "running" applied'* ]] ||
+	    fail "a suspended job taken as running" "$(deployment_piece)"
+}
+
+@test "verify: status.error as the operator writes it (JSON) shows its message and cause, escaped" {
+	fake --age 10
+	# FlinkResourceException: type, message, additionalMetadata,
+	# throwableList; the message carries an ESC sequence and a newline.
+	err='{"type":"org.apache.flink.kubernetes.operator.exception.ReconciliationException","message":"org.apache.flink.util.FlinkRuntimeException: Could not start the job \u001b[2Jcleared\nsecond line","additionalMetadata":{},"throwableList":[{"type":"org.apache.flink.util.FlinkRuntimeException","message":"Could not start the job","additionalMetadata":{}},{"type":"java.io.IOException","message":"Could not find a file system implementation for scheme '"'"'s3'"'"'.","additionalMetadata":{}}]}'
+	fake_kube "$(op_status FAILED FAILED false '.' ".error = $(jq -Rn --arg e "$err" '$e')")"
+	verify "$C" --streaming-timeout 0 --out delivery.json
+	assert_status 1
+	[[ $stderr == *"deployment: the job failed (lifecycleState FAILED, jobStatus.state FAILED); the operator's status.error: org.apache.flink.util.FlinkRuntimeException: Could not start the job \\x1b[2Jcleared\\nsecond line (its cause: Could not find a file system implementation for scheme 's3'.)"* ]] ||
+	    fail "not the message" "$stderr"
+	[[ $stderr != *"additionalMetadata"* && $stderr != *"ReconciliationException"* ]] || fail "the JSON, not its message" "$stderr"
+	! grep -q $'\x1b' err.txt || fail "a raw escape reached the terminal" "$stderr"
+	# The operator's fallback: the exception's text, not JSON.
+	fake_kube "$(op_status FAILED FAILED false '.' '.error = "java.lang.IllegalStateException: bad state"')"
+	verify "$C" --streaming-timeout 0 --out delivery.json
+	assert_status 1
+	[[ $(deployment_piece) == *"; the operator's status.error: java.lang.IllegalStateException: bad state" ]] ||
+	    fail "not the text" "$(deployment_piece)"
+}
+
+@test "verify: a change the operator has not reconciled (observedGeneration behind generation) is named as pending" {
+	fake --age 10
+	# The operator waits for an upgradeable state: the reconciled spec is
+	# still the previous one, observedGeneration 1, generation 2.
+	fake_kube "$(op_status STABLE RUNNING false '.image = "registry.example.com/forge-flink@sha256:0000000000000000000000000000000000000000000000000000000000000000"')"
+	generation 2
+	verify "$C" --streaming-timeout 2 --out delivery.json
+	assert_status 1
+	[[ $(deployment_piece) == "fail the change is pending: the operator has not reconciled generation 2 yet (status.observedGeneration 1; lifecycleState STABLE)" ]] ||
+	    fail "not pending" "$(deployment_piece)"
+	(( $(grep -c "get flinkdeployment" calls) >= 2 )) || fail "pending is final" "$(cat calls)"
+	# Refused by the operator's validator: pending, with its error.
+	fake_kube "$(op_status STABLE RUNNING false '.' '.error = ({type: "org.apache.flink.kubernetes.operator.exception.ValidationException", message: "Job parallelism must be larger than 0", additionalMetadata: {}, throwableList: []} | tojson)')"
+	generation 3
+	verify "$C" --streaming-timeout 0 --out delivery.json
+	assert_status 1
+	[[ $(deployment_piece) == "fail the change is pending: the operator has not reconciled generation 3 yet (status.observedGeneration 1; lifecycleState STABLE); the operator's status.error: Job parallelism must be larger than 0" ]] ||
+	    fail "not pending with the error" "$(deployment_piece)"
+	# Reconciled: generation and observedGeneration equal.
+	fake_kube "$(op_status STABLE RUNNING false '.' '.observedGeneration = 3')"
+	generation 3
+	verify "$C" --streaming-timeout 0 --out delivery.json
+	assert_status 0
+	[[ $(deployment_piece) == pass* ]] || fail "not reconciled" "$(deployment_piece)"
+}
+
+@test "verify: the service proxy's not found is told apart: a Service without endpoints is not a missing Service" {
+	fake --age 10
+	fake_kube "$running"
+	# What the API server's proxy answers when the Service has no
+	# endpoint (no controller-manager, or no ready JobManager pod).
+	printf '%s\n' 'Error from server (NotFound): services "commerce-orders-landed-rest" not found' >ck.err
+	jq -n '{apiVersion: "v1", kind: "Service", metadata: {name: "commerce-orders-landed-rest", namespace: "data-products"},
+	    spec: {type: "ClusterIP", ports: [{name: "rest", port: 8081, protocol: "TCP", targetPort: 8081}],
+	        selector: {app: "commerce-orders-landed", component: "jobmanager", type: "flink-native-kubernetes"}}}' >svc.json
+	verify "$C" --strict --streaming-timeout 0 --out delivery.json
+	assert_status 1
+	[[ $(checkpoint_piece) == "unavailable service data-products/commerce-orders-landed-rest exists, but the API server's proxy has no endpoint for it: no JobManager pod of FlinkDeployment commerce-orders-landed is ready (Error from server (NotFound): services \"commerce-orders-landed-rest\" not found)" ]] ||
+	    fail "not told apart" "$(checkpoint_piece)"
+	grep -q "get service commerce-orders-landed-rest --namespace data-products" calls || fail "the Service not read" "$(cat calls)"
+	rm svc.json
+	verify "$C" --strict --streaming-timeout 0 --out delivery.json
+	assert_status 1
+	[[ $(checkpoint_piece) == "fail service data-products/commerce-orders-landed-rest does not exist: no JobManager runs"* ]] ||
+	    fail "a missing Service" "$(checkpoint_piece)"
+}
+
+@test "verify: the operator's Events for the FlinkDeployment say why it failed; none are read when it passes" {
+	fake --age 10
+	fake_kube "$(op_status FAILED FAILED false '.')"
+	# core/v1 Events as the operator's EventUtils records them.
+	jq -n '{apiVersion: "v1", kind: "EventList", metadata: {resourceVersion: "812"}, items: [
+	  {metadata: {name: "commerce-orders-landed.Submit", namespace: "data-products"},
+	   involvedObject: {apiVersion: "flink.apache.org/v1beta1", kind: "FlinkDeployment", name: "commerce-orders-landed", namespace: "data-products"},
+	   type: "Normal", reason: "Submit", message: "Starting deployment", count: 1,
+	   firstTimestamp: "2026-12-02T10:00:00Z", lastTimestamp: "2026-12-02T10:00:00Z", source: {component: "JobManagerDeployment"}},
+	  {metadata: {name: "commerce-orders-landed.SavepointError", namespace: "data-products"},
+	   involvedObject: {apiVersion: "flink.apache.org/v1beta1", kind: "FlinkDeployment", name: "commerce-orders-landed", namespace: "data-products"},
+	   type: "Warning", reason: "SavepointError", message: "Savepoint failed for savepointTriggerNonce: null", count: 2,
+	   firstTimestamp: "2026-12-02T10:01:00Z", lastTimestamp: "2026-12-02T10:02:00Z", source: {component: "Job"}},
+	  {metadata: {name: "commerce-orders-landed.JobStatusChanged", namespace: "data-products"},
+	   involvedObject: {apiVersion: "flink.apache.org/v1beta1", kind: "FlinkDeployment", name: "commerce-orders-landed", namespace: "data-products"},
+	   type: "Normal", reason: "JobStatusChanged", message: "Job status changed from RUNNING to FAILED", count: 1,
+	   firstTimestamp: "2026-12-02T10:03:00Z", lastTimestamp: "2026-12-02T10:03:00Z", source: {component: "Job"}},
+	  {metadata: {name: "other.Error", namespace: "data-products"},
+	   involvedObject: {apiVersion: "flink.apache.org/v1beta1", kind: "FlinkDeployment", name: "other", namespace: "data-products"},
+	   type: "Warning", reason: "Error", message: "not ours", count: 1,
+	   firstTimestamp: "2026-12-02T10:04:00Z", lastTimestamp: "2026-12-02T10:04:00Z"}]}' >ev.json
+	verify "$C" --streaming-timeout 0 --out delivery.json
+	assert_status 1
+	[[ $(deployment_piece) == "fail the job failed (lifecycleState FAILED, jobStatus.state FAILED); the operator's latest Warning event SavepointError at 2026-12-02T10:02:00Z: Savepoint failed for savepointTriggerNonce: null" ]] ||
+	    fail "not the event" "$(deployment_piece)"
+	grep -q -- "get --raw /api/v1/namespaces/data-products/events?fieldSelector=involvedObject.kind%3DFlinkDeployment%2CinvolvedObject.name%3Dcommerce-orders-landed$" calls ||
+	    fail "not the deployment's events" "$(cat calls)"
+	# Only Normal events: the newest one.
+	jq '.items |= map(select(.type == "Normal"))' ev.json >x && mv x ev.json
+	verify "$C" --streaming-timeout 0 --out delivery.json
+	[[ $(deployment_piece) == *"; the operator's latest event JobStatusChanged at 2026-12-02T10:03:00Z: Job status changed from RUNNING to FAILED" ]] ||
+	    fail "not the newest event" "$(deployment_piece)"
+	rm calls
+	fake_kube "$running"
+	fake_checkpoint 5
+	verify "$C" --strict --streaming-timeout 0 --out delivery.json
+	assert_status 0
+	! grep -q events calls || fail "events read on a pass" "$(cat calls)"
+}
+
+@test "verify: an answer through the service proxy is bounded (4 MiB): kubectl is stopped, nothing is parsed, no retry reads it again" {
+	fake --age 10
+	fake_kube "$running"
+	echo $(( 100 << 20 )) >ck.big
+	verify "$C" --strict --streaming-timeout 3 --out delivery.json
+	assert_status 1
+	[[ $(checkpoint_piece) == "unavailable the JobManager REST API through the service proxy: kubectl --context=development get --raw /api/v1/namespaces/data-products/services/commerce-orders-landed-rest:rest/proxy/jobs/7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6/checkpoints: the answer is larger than 4194304 bytes; not read" ]] ||
+	    fail "not bounded" "$(checkpoint_piece)"
+	[ ! -e ck.done ] || fail "kubectl was read to its end" ""
+	assert_equal "$(grep -c 'proxy/jobs/7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6/checkpoints$' calls)" 1 "checkpoint reads"
+	# Just under the bound is read and parsed.
+	rm calls
+	echo $(( (4 << 20) - 100 )) >ck.big
+	verify "$C" --strict --streaming-timeout 0 --out delivery.json
+	[ -e ck.done ] || fail "the fake did not finish" ""
+	[[ $(checkpoint_piece) == "unavailable the JobManager's answer for job 7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6 has no checkpoint counts" ]] ||
+	    fail "not read under the bound" "$(checkpoint_piece)"
+}
+
+# --- fluid-verify, the filter ---------------------------------------------
+
+# fixed_clock: build tests/bats/fixtures/fixed-clock.c (LD_PRELOAD: the
+# real-time clock reads FIXED_TIME), so that two runs write the same
+# report; CLOCK is what to preload.
+fixed_clock() {
+	command -v cc >/dev/null || skip "no C compiler for the fixed clock"
+	cc -shared -fPIC -o fixed-clock.so "$TOP/tests/bats/fixtures/fixed-clock.c" -ldl ||
+	    fail "cannot build the fixed clock" ""
+	CLOCK=$TMP/fixed-clock.so
+	export FIXED_TIME
+	FIXED_TIME=$(date +%s)
+}
+
+# pipeline ARGS...: the filters, fluid-resolve to fluid-verify ARGS, with
+# the fixed clock; the document in pipe.json, stderr in pipe.err.
+pipeline() {
+	LD_PRELOAD=$CLOCK sh -c '"$1/fluid-resolve" "$2" | "$1/fluid-check" | "$1/fluid-sqlgen" |
+	    "$1/fluid-k8s" render | { shift 2; "$BIN_V/fluid-verify" "$@"; }' sh "$BIN" "$C" "$@" >pipe.json 2>pipe.err
+}
+
+@test "fluid-verify: ... | fluid-k8s render | fluid-verify --strict equals fluid verify --strict, byte for byte" {
+	fixed_clock
+	LD_PRELOAD=$CLOCK fake --age 10
+	fake_kube "$running"
+	jq -n --argjson ack "$(( (FIXED_TIME - 5) * 1000 ))" '{counts: {restored: 0, total: 8, in_progress: 0, completed: 7, failed: 1},
+	    latest: {completed: {id: 7, status: "COMPLETED", is_savepoint: false, trigger_timestamp: ($ack - 300),
+	        latest_ack_timestamp: $ack}, savepoint: null, failed: null, restored: null}, history: []}' >ck.json
+	st=0; LD_PRELOAD=$CLOCK "$BIN/fluid" verify --strict --streaming-timeout 0 --out delivery.json "$C" >drv.out 2>drv.err || st=$?
+	assert_equal "$st" 0 "fluid verify's status"
+	st=0; BIN_V=$BIN pipeline --strict --streaming-timeout 0 || st=$?
+	assert_equal "$st" 0 "the pipeline's status"
+	jq -e '.stages == ["resolve", "check", "sqlgen", "k8s", "verify"]' pipe.json >/dev/null ||
+	    fail "not the document with a verify section" "$(jq -c .stages pipe.json)"
+	jq -S --indent 2 .verify pipe.json >from-pipe.json
+	cmp from-pipe.json delivery.json || fail "the filter's report is not the driver's" "$(diff from-pipe.json delivery.json)"
+	cmp pipe.err drv.err || fail "not the same diagnostics" "$(diff pipe.err drv.err)"
+	[[ $(jq -r '.builds[0].evidence | map(.outcome) | join(" ")' delivery.json) == "pass pass pass pass" ]] ||
+	    fail "not four passes" "$(cat delivery.json)"
+	# Failing evidence: the same report, exit 1 from both, and the
+	# filter still writes the document (the report says fail).
+	fake_kube "$(op_status FAILED FAILED false '.' '.error = "java.lang.IllegalStateException: bad state"')"
+	st=0; LD_PRELOAD=$CLOCK "$BIN/fluid" verify --strict --streaming-timeout 0 --out delivery.json "$C" >drv.out 2>drv.err || st=$?
+	assert_equal "$st" 1 "fluid verify's status"
+	st=0; BIN_V=$BIN pipeline --strict --streaming-timeout 0 || st=$?
+	assert_equal "$st" 1 "the pipeline's status"
+	jq -S --indent 2 .verify pipe.json >from-pipe.json
+	cmp from-pipe.json delivery.json || fail "the failed report differs" "$(diff from-pipe.json delivery.json)"
+	cmp pipe.err drv.err || fail "not the same diagnostics" "$(diff pipe.err drv.err)"
+	[ "$(jq -r .verify.outcome pipe.json)" = fail ] || fail "not a failed report" "$(jq .verify pipe.json)"
+}
+
+@test "fluid-verify: a stage's wrong output says which it expects; usage, --help and --diagnostics=json" {
+	"$BIN/fluid-resolve" "$C" >resolved.json
+	run --separate-stderr "$BIN/fluid-verify" <resolved.json
+	assert_status 2
+	[[ $stderr == *"expects the output of fluid-k8s, got the output of fluid-resolve"* ]] || fail "not the stage" "$stderr"
+	[ -z "$output" ] || fail "wrote something" "$output"
+	"$BIN/fluid" plan --mode amend --out plan.json "$C" >/dev/null 2>&1 || fail "fluid plan failed" ""
+	run --separate-stderr "$BIN/fluid-verify" <plan.json
+	assert_status 2
+	[[ $stderr == *"fluid-verify reads the output of fluid-k8s render"* ]] || fail "a plan not named" "$stderr"
+	run "$BIN/fluid-verify" --help
+	assert_status 0
+	for opt in --strict --streaming-timeout --diagnostics --help --version; do
+		[[ $output == *"$opt"* ]] || fail "--help lacks $opt" "$output"
+	done
+	run "$BIN/fluid-verify" --streaming-timeout x
+	assert_status 2
+	[[ $output == *"--streaming-timeout expects seconds from 0 to 86400"* ]] || fail "no line" "$output"
+	run "$BIN/fluid-verify" file.json
+	assert_status 2
+	# A contract with no managed build: refused, nothing written.
+	"$BIN/fluid-resolve" "$C" | "$BIN/fluid-check" | "$BIN/fluid-sqlgen" | "$BIN/fluid-k8s" render |
+	    jq '.check.builds = []' >none.json
+	run --separate-stderr "$BIN/fluid-verify" <none.json
+	assert_status 1
+	[[ $stderr == *"no managed build to verify"* ]] || fail "not refused" "$stderr"
+	[ -z "$output" ] || fail "wrote something" "$output"
+	run --separate-stderr "$BIN/fluid-verify" --diagnostics=json <none.json
+	assert_status 1
+	jq -e 'select(.level == "error") | .message | test("no managed build to verify")' <<<"$stderr" >/dev/null ||
+	    fail "not JSON lines" "$stderr"
+}
+
+# --- waiting, as a CI log sees it --------------------------------------------
+
+@test "verify: off a terminal, each re-read is one line naming the pieces pending and why" {
+	fake --age 10
+	fake_kube "$(op_status STABLE RUNNING false '.')"
+	generation 2
+	verify "$C" --streaming-timeout 3 --out delivery.json
+	assert_status 1
+	grep -q "^verify: [0-9]* s of 3, reading again in [0-9]* s; pending: land-orders deployment (the change is pending: the operator has not reconciled generation 2 yet (status.observedGeneration 1; lifecycleState STABLE)); land-orders checkpoint (the JobManager REST API through the service proxy: " err.txt ||
+	    fail "no line per re-read" "$stderr"
+	n=$(grep -c '^verify: ' err.txt)
+	(( n >= 1 && n <= 3 )) || fail "not one line a re-read: $n" "$stderr"
+	[[ $stderr != *$'\r'* && $stderr != *$'\033['* ]] || fail "terminal controls off a terminal" "$stderr"
+	# Settled at once: no line at all.
+	fake_kube "$running"
+	fake_checkpoint 5
+	verify "$C" --strict --streaming-timeout 3
+	assert_status 0
+	[[ $stderr != *"verify: "* ]] || fail "a line without a re-read" "$stderr"
+}
+
+@test "verify: a catalog host that does not resolve is final, not read again" {
+	fake --age 10
+	sed -i "s|https://127.0.0.1:$PORT/api/catalog|https://no-such-host.invalid/api/catalog|" "$C"
+	export FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST=no-such-host.invalid
+	export FLUID_ACQUISITION_SECRET_REF_ALLOWLIST=ICEBERG_TOKEN@no-such-host.invalid
+	command -v cc >/dev/null || skip "no C compiler for the resolver counter"
+	cc -shared -fPIC -o count-resolve.so "$TOP/tests/bats/fixtures/count-resolve.c" -ldl ||
+	    fail "cannot build the resolver counter" ""
+	RESOLVE_LOG=$TMP/resolved LD_PRELOAD=$TMP/count-resolve.so verify "$C" --streaming-timeout 20
+	assert_status 1
+	[[ $stderr == *"catalog-schema: unavailable: 'https://no-such-host.invalid/api/catalog/v1/config"*"Could not resolve host"* ]] ||
+	    fail "not the resolve failure" "$stderr"
+	[[ $stderr != *"reading again"* ]] || fail "read again" "$stderr"
+	assert_equal "$(grep -c '^no-such-host.invalid$' resolved)" 1 "look-ups of the catalog's host"
 }

@@ -1,0 +1,369 @@
+/*
+ * verify_status.c - what the Flink Kubernetes operator (1.13) writes,
+ * read for fluid verify's deployment piece (verify_int.h): the
+ * FlinkDeployment's status, judged against the spec fluid apply
+ * applied, its status.error, and the Events it records for the
+ * deployment.  Everything here is the cluster's text: it is parsed, never
+ * trusted to be well formed, and only ever quoted (bounded) in a detail.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verify_int.h"
+
+#include "xalloc.h"
+
+/* How much of the operator's words a detail quotes. */
+#define QUOTE_MAX	400
+
+static const char *
+str(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+static bool
+is(const char *s, const char *want)
+{
+	return s != NULL && strcmp(s, want) == 0;
+}
+
+void
+vfy_set(struct vfy_reading *r, enum vfy_outcome o, bool final,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	free(r->detail);
+	va_start(ap, fmt);
+	r->detail = xvasprintf(fmt, ap);
+	va_end(ap);
+	r->outcome = o;
+	r->final = final;
+}
+
+
+/* s cut to at most max bytes, at a character boundary, with "..." (new). */
+static char *
+cut(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (n <= max)
+		return xstrdup(s);
+	n = max;
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	return xasprintf("%.*s...", (int)n, s);
+}
+
+/* s, at most QUOTE_MAX bytes of it (new). */
+static char *
+cut_q(const char *s)
+{
+	return cut(s, QUOTE_MAX);
+}
+
+char *
+vfy_operator_error(const char *error)
+{
+	json_t *e, *list, *last;
+	const char *msg, *cause;
+	char *a, *b, *r;
+
+	if (error == NULL || *error == '\0')
+		return NULL;
+	/*
+	 * FlinkResourceException as JSON: {"type", "message",
+	 * "additionalMetadata", "throwableList"}; the operator falls back
+	 * to the exception's text when it cannot write that.
+	 */
+	e = json_loads(error, 0, NULL);
+	if (!json_is_object(e)) {
+		json_decref(e);
+		return cut_q(error);
+	}
+	msg = str(e, "message") != NULL ? str(e, "message") : str(e, "type");
+	list = json_object_get(e, "throwableList");
+	last = json_array_get(list, json_array_size(list) - 1);
+	cause = str(last, "message");
+	if (msg == NULL && cause == NULL)
+		r = xstrdup("(status.error names no message)");
+	else if (msg == NULL || (cause != NULL && strstr(msg, cause) == NULL)) {
+		a = cut_q(msg != NULL ? msg : "(no message)");
+		b = cut_q(cause);
+		r = xasprintf("%s (its cause: %s)", a, b);
+		free(a);
+		free(b);
+	} else
+		r = cut_q(msg);
+	json_decref(e);
+	return r;
+}
+
+/* v as compact JSON, at most about 80 bytes of it (new). */
+static char *
+brief(json_t *v)
+{
+	char *s = v ? json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+	char *r;
+
+	if (s == NULL)
+		return xstrdup("(absent)");
+	r = cut(s, 77);
+	free(s);
+	return r;
+}
+
+/*
+ * Whether have (the operator's reconciled spec) carries every field of
+ * want (the applied spec) with the same value; the operator adds its
+ * defaults, so fields fluid does not set are not compared.  On the first
+ * difference, *where is its path (new), *what the two values there
+ * (new), and 0 is returned.  depth bounds the walk: the cluster's JSON
+ * is as deep as jansson lets it be.
+ */
+static int
+covers(json_t *have, json_t *want, const char *path, int depth,
+    char **where, char **what)
+{
+	const char *k;
+	json_t *v;
+	size_t i;
+	char *sub, *a, *b;
+	int ok;
+
+	if (json_is_number(want) && json_is_number(have) &&
+	    json_number_value(want) == json_number_value(have))
+		return 1;
+	if (depth < 64 && json_is_object(want) && json_is_object(have)) {
+		json_object_foreach(want, k, v) {
+			sub = xasprintf("%s.%s", path, k);
+			ok = covers(json_object_get(have, k), v, sub, depth + 1,
+			    where, what);
+			free(sub);
+			if (!ok)
+				return 0;
+		}
+		return 1;
+	}
+	if (depth < 64 && json_is_array(want) && json_is_array(have) &&
+	    json_array_size(want) == json_array_size(have)) {
+		json_array_foreach(want, i, v) {
+			sub = xasprintf("%s[%zu]", path, i);
+			ok = covers(json_array_get(have, i), v, sub, depth + 1,
+			    where, what);
+			free(sub);
+			if (!ok)
+				return 0;
+		}
+		return 1;
+	}
+	if (json_equal(have, want))
+		return 1;
+	*where = xstrdup(path);
+	a = brief(have);
+	b = brief(want);
+	*what = xasprintf("%s reconciled, %s applied", a, b);
+	free(a);
+	free(b);
+	return 0;
+}
+
+/*
+ * The reconciled spec to compare (a new reference), from the parsed
+ * lastReconciledSpec rs.  The operator (1.13) writes {"spec": ...,
+ * "resource_metadata": {"apiVersion", "firstDeployment"}}; before 1.3 it
+ * wrote the spec alone.  Its job.upgradeMode is the mode the operator
+ * last deployed with, not the spec's: before the first upgrade it
+ * records "stateless" (savepoint with an initialSavepointPath), with
+ * firstDeployment true.  That one case is taken as the applied mode,
+ * and *first says so.
+ */
+static json_t *
+reconciled_spec(json_t *rs, json_t *applied, bool *first)
+{
+	json_t *spec = json_object_get(rs, "spec"), *meta, *job, *copy;
+	const char *want = str(json_object_get(applied, "job"), "upgradeMode");
+
+	*first = false;
+	meta = json_object_get(rs, "resource_metadata");
+	if (!json_is_object(spec) || meta == NULL)
+		return json_incref(rs);
+	job = json_object_get(spec, "job");
+	if (!json_is_true(json_object_get(meta, "firstDeployment")) ||
+	    !is(str(job, "upgradeMode"), "stateless") || want == NULL ||
+	    is(want, "stateless") || (json_object_get(job,
+	    "initialSavepointPath") != NULL && !json_is_null(
+	    json_object_get(job, "initialSavepointPath"))))
+		return json_incref(spec);
+	*first = true;
+	copy = json_copy(spec);
+	job = json_copy(job);
+	json_object_set_new(job, "upgradeMode", json_string(want));
+	json_object_set_new(copy, "job", job);
+	return copy;
+}
+
+/* ", the operator's error: MSG" when there is one (new). */
+static char *
+with_error(const char *msg)
+{
+	return msg != NULL ? xasprintf("; the operator's status.error: %s",
+	    msg) : xstrdup("");
+}
+
+void
+vfy_judge_status(json_t *live, json_t *applied, const char *want_state,
+    struct vfy_reading *r)
+{
+	json_t *st = json_object_get(live, "status"), *rs, *spec;
+	json_t *js = json_object_get(st, "jobStatus");
+	json_t *recon = json_object_get(st, "reconciliationStatus");
+	json_t *gen = json_object_get(json_object_get(live, "metadata"),
+	    "generation"), *obs = json_object_get(st, "observedGeneration");
+	const char *text = str(recon, "lastReconciledSpec"),
+	    *lc = str(st, "lifecycleState"), *job = str(js, "state"),
+	    *rstate = str(recon, "state"), *applied_state;
+	/* Named only when it is a job id: it goes into the report. */
+	const char *jid = str(js, "jobId") != NULL &&
+	    vfy_job_id(str(js, "jobId")) ? str(js, "jobId") : NULL;
+	char *where = NULL, *what = NULL, *msg, *err;
+	bool suspended = is(want_state, "suspended"), first = false;
+	json_error_t e;
+
+	applied_state = str(json_object_get(applied, "job"), "state");
+	if (want_state != NULL && !is(applied_state, want_state)) {
+		vfy_set(r, VFY_FAIL, true, "the contract says state %s, fluid "
+		    "apply applied %s: apply the contract's plan", want_state,
+		    applied_state ? applied_state : "no state");
+		return;
+	}
+	msg = vfy_operator_error(str(st, "error"));
+	err = with_error(msg);
+	/*
+	 * The operator sets observedGeneration when it records a spec as
+	 * reconciled; until then the spec the API server holds is pending
+	 * (an upgrade waiting for an upgradeable state, or refused).
+	 */
+	if (json_is_integer(gen) && json_is_integer(obs) &&
+	    json_integer_value(obs) < json_integer_value(gen)) {
+		vfy_set(r, VFY_FAIL, false, "the change is pending: the "
+		    "operator has not reconciled generation %lld yet "
+		    "(status.observedGeneration %lld; lifecycleState %s)%s",
+		    (long long)json_integer_value(gen),
+		    (long long)json_integer_value(obs), lc ? lc : "(none)",
+		    err);
+		goto out;
+	}
+	if (text == NULL || *text == '\0') {
+		vfy_set(r, VFY_FAIL, false, "the operator has not reconciled "
+		    "the deployment (no status.reconciliationStatus."
+		    "lastReconciledSpec)%s", err);
+		goto out;
+	}
+	/* json_is_object() is a macro that reads its argument twice. */
+	rs = json_loads(text, 0, &e);
+	if (!json_is_object(rs)) {
+		vfy_set(r, VFY_FAIL, true, "status.reconciliationStatus."
+		    "lastReconciledSpec is not a JSON object: %s", e.text);
+		json_decref(rs);
+		goto out;
+	}
+	spec = reconciled_spec(rs, applied, &first);
+	json_decref(rs);
+	if (!covers(spec, applied, "spec", 0, &where, &what)) {
+		vfy_set(r, VFY_FAIL, false, "the operator's reconciled spec is "
+		    "not the applied one: %s is %s%s", where, what, err);
+		free(where);
+		free(what);
+		json_decref(spec);
+		goto out;
+	}
+	json_decref(spec);
+	if (is(job, "FAILED") || is(lc, "FAILED")) {
+		vfy_set(r, VFY_FAIL, true, "the job failed (lifecycleState %s, "
+		    "jobStatus.state %s)%s", lc ? lc : "(none)",
+		    job ? job : "(none)", err);
+		goto out;
+	}
+	if (is(rstate, "ROLLED_BACK")) {
+		vfy_set(r, VFY_FAIL, true, "the operator rolled the deployment "
+		    "back (reconciliationStatus.state ROLLED_BACK)%s", err);
+		goto out;
+	}
+	/*
+	 * Suspended, the operator stops the job (with a savepoint:
+	 * FINISHED; cancelled: CANCELED) and marks the resource SUSPENDED.
+	 */
+	if (suspended ? is(lc, "SUSPENDED") && (is(job, "FINISHED") ||
+	    is(job, "CANCELED") || is(job, "SUSPENDED")) :
+	    (is(lc, "STABLE") || is(lc, "DEPLOYED")) && is(job, "RUNNING")) {
+		vfy_set(r, VFY_PASS, true, "the reconciled spec is the applied "
+		    "one%s; lifecycleState %s, jobStatus.state %s%s%s",
+		    first ? " (first deployment: the operator records "
+		    "upgradeMode stateless until the first upgrade)" : "",
+		    lc, job, jid != NULL ? ", job " : "", jid != NULL ? jid :
+		    "");
+		goto out;
+	}
+	vfy_set(r, VFY_FAIL, false, "lifecycleState %s, jobStatus.state %s: "
+	    "want %s%s", lc ? lc : "(none)", job ? job : "(none)", suspended ?
+	    "SUSPENDED, and FINISHED or CANCELED (the contract says "
+	    "suspended)" : "STABLE or DEPLOYED, and RUNNING", err);
+out:
+	free(msg);
+	free(err);
+}
+
+/* When an event last happened, as the API server writes it, or "". */
+static const char *
+event_time(json_t *ev)
+{
+	const char *t = str(ev, "lastTimestamp");
+
+	if (t == NULL)
+		t = str(ev, "eventTime");
+	if (t == NULL)
+		t = str(json_object_get(ev, "metadata"), "creationTimestamp");
+	return t != NULL ? t : "";
+}
+
+char *
+vfy_events_reason(json_t *list, const char *name)
+{
+	json_t *ev, *obj, *best = NULL;
+	bool best_warn = false, warn;
+	const char *reason, *message;
+	char *a, *b, *c, *r;
+	size_t i;
+
+	json_array_foreach(json_object_get(list, "items"), i, ev) {
+		obj = json_object_get(ev, "involvedObject");
+		if (!is(str(obj, "kind"), "FlinkDeployment") ||
+		    !is(str(obj, "name"), name) || str(ev, "reason") == NULL)
+			continue;
+		/* The newest Warning, else the newest event. */
+		warn = is(str(ev, "type"), "Warning");
+		if (best == NULL || (warn && !best_warn) || (warn == best_warn &&
+		    strcmp(event_time(ev), event_time(best)) >= 0)) {
+			best = ev;
+			best_warn = warn;
+		}
+	}
+	if (best == NULL)
+		return NULL;
+	reason = str(best, "reason");
+	message = str(best, "message");
+	a = cut_q(reason);
+	b = cut_q(message != NULL ? message : "(no message)");
+	c = cut_q(event_time(best));
+	r = xasprintf("the operator's %s event %s%s%s: %s", best_warn ?
+	    "latest Warning" : "latest", a, *c ? " at " : "", c, b);
+	free(a);
+	free(b);
+	free(c);
+	return r;
+}

@@ -1,0 +1,144 @@
+/*
+ * fluid-verify - the evidence that each managed build's stream is live,
+ * as a filter: the document after fluid-k8s render in, the same
+ * document with a "verify" section (the report fluid verify --out
+ * writes) out.  The work is lib/stage_verify.c's; this file reads the
+ * options, the document and the environment, and picks the exit status.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fluid.h"
+#include "cli.h"
+#include "net.h"
+#include "verify.h"
+
+static const char usage[] =
+"usage: fluid-verify [--strict] [--streaming-timeout SECONDS]\n"
+"           [--diagnostics=text|json] < RENDERED\n"
+"\n"
+"Gather the evidence that each managed build of a contract is live (the\n"
+"output of fluid-k8s render): the Iceberg table's schema and a young\n"
+"enough snapshot from the REST catalog, the FlinkDeployment's status\n"
+"from the operator, and a recent checkpoint through the Kubernetes\n"
+"service proxy.  Writes the document with a \"verify\" section, the\n"
+"report, pass or fail.\n"
+"\n"
+"  --strict                   the deployment and checkpoint are required\n"
+"  --streaming-timeout S      read again until S seconds (default 120;\n"
+"                             0: read once)\n"
+"  --diagnostics=FORMAT       print diagnostics as text (default) or json\n"
+"  --help, --version\n"
+"\n"
+"fluid verify CONTRACT [--out DELIVERY] runs the same stages in one process\n"
+"and writes the report alone.\n"
+"\n"
+"Exit status: 0 every required piece passed, 1 refused or failed,\n"
+"2 usage or environment error.\n";
+
+/*
+ * verify's line at each re-read: on a terminal, one line overwritten
+ * (cut to 79 bytes); otherwise, as in CI logs, a line each time.
+ */
+static void
+progress(void *arg, const char *line)
+{
+	size_t n;
+
+	if (*(const int *)arg) {
+		n = line != NULL ? strlen(line) : 0;
+		if (n > 79)
+			for (n = 79; n > 0 && ((unsigned char)line[n] & 0xc0) ==
+			    0x80; n--)
+				;
+		fprintf(stderr, "\r\033[K%.*s", (int)n, line != NULL ? line :
+		    "");
+	} else if (line != NULL)
+		fprintf(stderr, "%s\n", line);
+	fflush(stderr);
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const char *const sections[] = { "resolve", "check", NULL };
+	static const struct option opts[] = {
+		{ "strict", no_argument, NULL, 'S' },
+		{ "streaming-timeout", required_argument, NULL, 't' },
+		{ "diagnostics", required_argument, NULL, 'D' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct cli cli = { usage, DIAG_FORMAT_TEXT };
+	struct verify_opts vo;
+	struct net_opts no;
+	struct diags d;
+	struct ir *in;
+	json_t *report;
+	char *end;
+	long v;
+	int c, status, tty;
+
+	cli_start(argv[0]);
+	memset(&vo, 0, sizeof(vo));
+	memset(&no, 0, sizeof(no));
+	vo.timeout_s = 120;
+	while ((c = cli_getopt(&cli, argc, argv, opts)) != -1) {
+		switch (c) {
+		case 'S':
+			vo.strict = true;
+			break;
+		case 't':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno != 0 || end == optarg || *end != '\0' ||
+			    v < 0 || v > 86400)
+				cli_usage_error(&cli, "--streaming-timeout "
+				    "expects seconds from 0 to 86400");
+			vo.timeout_s = v;
+			break;
+		default:
+			cli_bad_option(&cli, argv, c);
+		}
+	}
+	if (optind != argc)
+		cli_usage_error(&cli, "reads standard input; no FILE");
+	/* Before anything starts OpenSSL (see fluid_verify.c). */
+	if (net_init() == -1)
+		fl_fatal("cannot initialise libcurl");
+	diags_init(&d);
+	if ((in = ir_read(stdin, "k8s", sections, &d)) == NULL) {
+		diag_fatal(&d, "fluid-verify reads the output of fluid-k8s "
+		    "render: fluid-resolve C | fluid-check | fluid-sqlgen | "
+		    "fluid-k8s render | fluid-verify");
+		diag_print(&d, stderr, cli.diagfmt, fl_progname());
+		status = diag_status(&d);
+		diags_release(&d);
+		return status;
+	}
+	if (verify_env(&vo, &no, getenv, &d) == 0) {
+		tty = isatty(STDERR_FILENO);
+		vo.progress = progress;
+		vo.arg = &tty;
+		report = stage_verify(ir_doc(in), &vo, &d);
+	} else
+		report = NULL;
+	net_cleanup();
+	diag_print(&d, stderr, cli.diagfmt, fl_progname());
+	status = diag_status(&d);
+	/* The report is written whether the evidence passed or not. */
+	if (report != NULL && status != EXIT_USAGE &&
+	    ir_write(stdout, in, &d) == -1) {
+		fprintf(stderr, "%s: %s\n", fl_progname(), d.v[d.n - 1].msg);
+		status = diag_status(&d);
+	}
+	ir_keep_to_end(json_incref(ir_doc(in)));
+	ir_free(in);
+	diags_release(&d);
+	return status;
+}
