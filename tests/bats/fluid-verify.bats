@@ -272,7 +272,7 @@ fake_kube() {
 	for a; do
 		[ "$raw" = 1 ] && raw=$a
 		case $a in flinkdeployment) f=fd.json ;; configmap) f=rec.json ;;
-		--raw) raw=1 ;; esac
+		--raw) raw=1 ;; --raw=*) raw=${a#--raw=} ;; esac
 	done
 	# get --raw: ck.json (job.json) is the JobManager's answer for
 	# /jobs/JOB/checkpoints (/jobs/JOB), ck.err (job.err) an error.
@@ -308,9 +308,9 @@ deployment_piece() {
 	[[ $(deployment_piece) == "pass the reconciled spec is the applied one; lifecycleState STABLE, jobStatus.state RUNNING, job 7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6" ]] ||
 	    fail "not the pass" "$(deployment_piece)"
 	grep -q -- "--context=development" calls || fail "kubectl without the contract's context" "$(cat calls)"
-	grep -q "get flinkdeployment commerce-orders-landed --namespace data-products" calls ||
+	grep -q -- "get --namespace=data-products --output=json --ignore-not-found -- flinkdeployment commerce-orders-landed" calls ||
 	    fail "not the contract's deployment" "$(cat calls)"
-	grep -q "get configmap commerce-orders-landed-fluid-last-applied --namespace data-products" calls ||
+	grep -q -- "get --namespace=data-products --output=json --ignore-not-found -- configmap commerce-orders-landed-fluid-last-applied" calls ||
 	    fail "not the record" "$(cat calls)"
 	# Only the checkpoint is left: --strict makes it the one error.
 	assert_status 1
@@ -368,7 +368,7 @@ deployment_piece() {
 	assert_status 1
 	[[ $(deployment_piece) == "fail lifecycleState DEPLOYED, jobStatus.state RECONCILING: want STABLE or DEPLOYED, and RUNNING" ]] ||
 	    fail "not the state" "$(deployment_piece)"
-	(( $(grep -c "get flinkdeployment" calls) >= 2 )) || fail "not read again" "$(cat calls)"
+	(( $(grep -c -- "-- flinkdeployment" calls) >= 2 )) || fail "not read again" "$(cat calls)"
 }
 
 # --- the checkpoint, read through the same FAKE kubectl --------------------
@@ -409,7 +409,7 @@ checkpoint_piece() {
 	[[ $output == *"land-orders: checkpoint: pass"* ]] || fail "no checkpoint pass" "$output$stderr"
 	[[ $(checkpoint_piece) == "pass checkpoint 7 of job 7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6 completed "[5-9]" s ago (7 completed, 1 failed), within maxSnapshotAgeSeconds" ]] ||
 	    fail "not the pass" "$(checkpoint_piece)"
-	grep -qx -- "--context=development --request-timeout=[0-9]*s get --raw /api/v1/namespaces/data-products/services/commerce-orders-landed-rest:rest/proxy/jobs/7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6/checkpoints" calls ||
+	grep -qx -- "--context=development --request-timeout=[0-9]*s get --raw=/api/v1/namespaces/data-products/services/commerce-orders-landed-rest:rest/proxy/jobs/7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6/checkpoints" calls ||
 	    fail "not the service proxy of the operator's rest service, with the context" "$(cat calls)"
 	[[ $(jq -r '.builds[0].evidence[] | select(.evidence == "checkpoint") | .endpoint' delivery.json) == \
 	    "kubectl --context=development get --raw /api/v1/namespaces/data-products/services/commerce-orders-landed-rest:rest/proxy/jobs/7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6/checkpoints" ]] ||
@@ -442,7 +442,7 @@ checkpoint_piece() {
 	verify "$C" --streaming-timeout 5
 	assert_status 1
 	[[ $stderr == *"checkpoint: checkpointing is not enabled for job 7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6: the Iceberg sink commits only on checkpoints"* ]] || fail "not disabled" "$stderr"
-	grep -qx -- "--context=development --request-timeout=[0-9]*s get --raw /api/v1/namespaces/data-products/services/commerce-orders-landed-rest:rest/proxy/jobs/7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6" calls ||
+	grep -qx -- "--context=development --request-timeout=[0-9]*s get --raw=/api/v1/namespaces/data-products/services/commerce-orders-landed-rest:rest/proxy/jobs/7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6" calls ||
 	    fail "the job not read through the same proxy" "$(cat calls)"
 	# Final: read once, not again until the timeout.
 	assert_equal "$(grep -c 'proxy/jobs/7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6/checkpoints$' calls)" 1 "checkpoint reads"
