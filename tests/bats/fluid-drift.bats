@@ -285,3 +285,47 @@ added() {
 	jq -e '.data | .mode == "amend" and (."plan-digest" | startswith("sha256:"))' applied.2.json >/dev/null ||
 	    fail "no mode or plan digest" "$(jq .data applied.2.json)"
 }
+
+# rendered: the document after fluid-k8s render, in rendered.json.
+rendered() {
+	"$BIN/fluid-resolve" "$LANDED" | "$BIN/fluid-check" | "$BIN/fluid-sqlgen" |
+	    "$BIN/fluid-k8s" render >rendered.json || fail "the pipeline failed"
+}
+
+@test "fluid-diff --live: the drift section is what fluid diff --exit-on-drift prints; --exit-on-drift exits 1" {
+	local mf
+	record
+	mf=$(managed someone '{"f:spec": {"f:restartNonce": {}}}')
+	live ".spec.restartNonce = 3 | .metadata.managedFields += [$mf]"
+	rendered
+	TOOL=fluid-diff tool --live --report <rendered.json
+	assert_status 0
+	printf '%s\n' "$output" >pipe.json
+	run --separate-stderr "$BIN/fluid" diff --exit-on-drift "$LANDED"
+	assert_status 1
+	printf '%s\n' "$output" >driver.json
+	cmp pipe.json driver.json || fail "the bytes differ" "$(diff pipe.json driver.json)"
+	TOOL=fluid-diff tool --live --exit-on-drift <rendered.json
+	assert_status 1
+	assert_jq --slurpfile d driver.json '.drift == $d[0] and .stages[-1] == "drift" and has("k8s")'
+	assert_jq '.drift.builds[0].fields[0] | .field == ".spec.restartNonce" and .manager == "someone"'
+	# A forged record: no answer, no document.
+	record '.items[0].metadata.namespace = "kube-system"'
+	TOOL=fluid-diff tool --live <rendered.json
+	assert_status 2
+	assert_no_stdout
+	assert_match "$stderr" "^fluid-diff: build 'land-orders': the last-applied record ConfigMap"
+	calls_in_namespace
+}
+
+@test "fluid-diff --live: the allowlists first, as JSON diagnostics too: exit 1, no kubectl" {
+	rendered
+	export FLUID_FLINK_NAMESPACE_ALLOWLIST=other
+	TOOL=fluid-diff tool --live --diagnostics=json <rendered.json
+	assert_status 1
+	assert_no_stdout
+	jq -se 'length == 1 and (.[0] | .level == "error" and (.message |
+	    test("build .land-orders.: deployment.namespace: namespace .data-products. is not allowed")))' \
+	    <<<"$stderr" >/dev/null || fail "not the refusal as JSON" "$stderr"
+	[ ! -e calls ] || fail "kubectl was called" "$(cat calls)"
+}
