@@ -40,9 +40,9 @@ static const char usage[] =
 "  --diagnostics=FORMAT  print diagnostics as text (default) or json lines\n"
 "  --help, --version\n"
 "\n"
-"Exit status: 0 written, 1 refused (a breaking change or drift with\n"
-"--exit-on-*, a deployment target not allowed), 2 usage or environment\n"
-"error (no drift answer).\n";
+"Exit status: 0 written, 1 refused (a breaking change or drift, with\n"
+"--exit-on-breaking or --exit-on-drift; a deployment target not allowed),\n"
+"2 usage or environment error (no drift answer).\n";
 
 /* The baseline document, read from path, or NULL (fatal in d). */
 static struct ir *
