@@ -4,6 +4,7 @@
  * run here is a get, by a name fluid renders.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,23 +78,38 @@ drift_get(const struct kube *k, const char *kind, const char *ns,
 		}
 		goto out;
 	}
-	if (strspn(r.out.buf, " \t\r\n") == r.out.len) {
-		rc = 0;
-		goto out;
-	}
-	*obj = json_loadb(r.out.buf, r.out.len, 0, &err);
-	if (!json_is_object(*obj)) {
-		json_decref(*obj);
-		*obj = NULL;
+	if ((rc = kube_drift_answer(r.out.buf, r.out.len, obj, &err)) == -1)
 		diag_fatal(d, "kubectl --context=%s: read %s %s/%s: not a "
 		    "JSON object: %s", k->context, kind, ns, name, err.text);
-		goto out;
-	}
-	rc = 1;
 out:
 	kube_run_release(&r);
 	free(nsf);
 	return rc;
+}
+
+int
+kube_drift_answer(const char *buf, size_t len, json_t **obj,
+    json_error_t *err)
+{
+	size_t i;
+
+	*obj = NULL;
+	/* --ignore-not-found: nothing at all when it does not exist. */
+	for (i = 0; i < len; i++)
+		if (strchr(" \t\r\n", buf[i]) == NULL || buf[i] == '\0')
+			break;
+	if (i == len)
+		return 0;
+	*obj = json_loadb(buf, len, JSON_REJECT_DUPLICATES, err);
+	if (!json_is_object(*obj)) {
+		if (*obj != NULL)
+			snprintf(err->text, sizeof(err->text), "%s",
+			    "not an object");
+		json_decref(*obj);
+		*obj = NULL;
+		return -1;
+	}
+	return 1;
 }
 
 /* path (a JSON array of keys and indexes) as ".spec.job.parallelism". */

@@ -84,6 +84,15 @@ json_t	*kube_drift_build(const struct kube *k, json_t *doc, const char *id,
 	    const char *ns, const char *deployment, struct diags *d);
 
 /*
+ * kubectl get --output=json --ignore-not-found's standard output (len
+ * bytes, not NUL-terminated): 1 and *obj (a new reference) when it is
+ * one JSON object, 0 when it is only blanks (the object does not
+ * exist), -1 with err's text otherwise.  Duplicate keys are refused.
+ */
+int	kube_drift_answer(const char *buf, size_t len, json_t **obj,
+	    json_error_t *err);
+
+/*
  * The fields where live is not applied, appended to out as
  * {"resource", "field", "applied", "live", "manager"} (resource is a
  * label such as "FlinkDeployment ns/name"; a side that has no such

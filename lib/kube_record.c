@@ -87,6 +87,21 @@ kube_record_make(const json_t *plan, const json_t *cm, const json_t *fd)
 	return rec;
 }
 
+/*
+ * jansson's reason, which may quote the text it stopped at, as
+ * printable ASCII on one line (in place).
+ */
+static const char *
+plain(char *s)
+{
+	char *p;
+
+	for (p = s; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+			*p = '?';
+	return s;
+}
+
 /* Whether s is "sha256:" and 64 lower-case hex digits. */
 static int
 digest_ok(const char *s)
@@ -201,7 +216,8 @@ kube_record_read(const json_t *rec, const char *ns, const char *deployment,
 	    (fd = only_item(items, "FlinkDeployment")) == NULL) {
 		*why = xasprintf("has no resources.json listing a ConfigMap "
 		    "and a FlinkDeployment%s%s", text != NULL && list == NULL ?
-		    ": " : "", text != NULL && list == NULL ? err.text : "");
+		    ": " : "", text != NULL && list == NULL ? plain(err.text) :
+		    "");
 		goto fail;
 	}
 	if ((w = item_why(fd, RECORD_FD_API, ns, deployment)) != NULL ||
