@@ -118,7 +118,9 @@ field_name(const json_t *path)
 {
 	struct sb s;
 	const json_t *seg;
+	json_t *str;
 	const char *k;
+	char *q;
 	size_t i;
 
 	sb_init(&s);
@@ -129,10 +131,19 @@ field_name(const json_t *path)
 			continue;
 		}
 		k = json_string_value(seg);
-		/* Label and annotation keys have dots and slashes. */
-		if (strpbrk(k, "./") != NULL)
-			sb_addf(&s, "[\"%s\"]", k);
-		else
+		/*
+		 * Label and annotation keys have dots and slashes; a key
+		 * someone else wrote may hold anything: quoted as a JSON
+		 * string, in ASCII, so that a name is one unambiguous line.
+		 */
+		if (*k == '\0' || strspn(k, "abcdefghijklmnopqrstuvwxyz"
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != strlen(k)) {
+			str = json_string(k);
+			q = json_dumps(str, JSON_ENCODE_ANY | JSON_ENSURE_ASCII);
+			sb_addf(&s, "[%s]", q != NULL ? q : "\"?\"");
+			free(q);
+			json_decref(str);
+		} else
 			sb_addf(&s, ".%s", k);
 	}
 	return sb_steal(&s);
