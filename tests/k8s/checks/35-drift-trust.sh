@@ -61,7 +61,8 @@ check_drift_forged_record_refused() {
 	! grep -q value-of-the-other-namespace "$ERR" || { fail "the other namespace was read"; return 1; }
 	calls_in_namespace "$other" || return
 	# The record's ConfigMap named as a kubectl flag.
-	must "forge the name" forge '.items[0].metadata.name = "--server=http://127.0.0.1:9"' || return
+	must "forge the name" forge '.items[0].metadata.namespace = "'"$CHECK_NS"'"
+		| .items[0].metadata.name = "--server=http://127.0.0.1:9"' || return
 	: >"$CHECK_DIR/calls.log"
 	drift "$c"
 	eq "exit status (name)" "$?" 2 || return
