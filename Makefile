@@ -44,8 +44,8 @@ LIB_OBJS = $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
 LIB_HDRS = $(wildcard lib/*.h)
 LIBFLUID = $(O)/lib/libfluid.a
 
-TOOLS = fluid fluid-resolve fluid-check fluid-sqlgen fluid-k8s fluid-verify \
-	fluid-odcs fluid-gateway
+TOOLS = fluid fluid-resolve fluid-check fluid-sqlgen fluid-k8s fluid-diff \
+	fluid-verify fluid-odcs fluid-gateway
 TOOL_BINS = $(addprefix $(O)/bin/,$(TOOLS))
 # What every tool's main() shares, and the only code that exits.
 TOOL_COMMON = $(O)/tools/cli.o

@@ -374,8 +374,10 @@ int
 kube_get(const struct kube *k, const char *kind, const char *ns,
     const char *name, json_t **obj, struct diags *d)
 {
-	const char *args[] = { "get", kind, name, "--namespace", ns,
-	    "--output=json", "--ignore-not-found", NULL };
+	/* Data only as --flag=value or after "--": never a flag. */
+	char *nsf = xasprintf("--namespace=%s", ns);
+	const char *args[] = { "get", nsf, "--output=json",
+	    "--ignore-not-found", "--", kind, name, NULL };
 	struct kube_run r;
 	json_error_t err;
 	char *what;
@@ -403,6 +405,7 @@ kube_get(const struct kube *k, const char *kind, const char *ns,
 	rc = 1;
 out:
 	free(what);
+	free(nsf);
 	kube_run_release(&r);
 	return rc;
 }
@@ -467,7 +470,8 @@ int
 kube_get_raw(const struct kube *k, const char *path, json_t **obj,
     char **why, int *unreached)
 {
-	const char *args[] = { "get", "--raw", path, NULL };
+	char *raw = xasprintf("--raw=%s", path);
+	const char *args[] = { "get", raw, NULL };
 	struct kube_run r;
 	struct diags d;
 	json_error_t err;
@@ -513,5 +517,6 @@ out:
 	if (unreached != NULL)
 		*unreached = u;
 	kube_run_release(&r);
+	free(raw);
 	return rc;
 }

@@ -10,6 +10,10 @@
  *
  *	KUBECTL --context=CONTEXT --request-timeout=Ns ARGS...
  *
+ * and every argument that comes from data (a namespace, a name, a path)
+ * is in --flag=value form or after "--", so that none can be read as a
+ * flag (--server=..., --kubeconfig=...), whatever it holds.
+ *
  * started with posix_spawnp (no shell: no argument is ever parsed
  * again), in a process group of its own, its standard input, output and
  * error through pipes.  KUBECTL is $KUBECTL, or "kubectl" on PATH.

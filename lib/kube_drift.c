@@ -1,14 +1,18 @@
 /*
  * kube_drift.c - a build's live resources against fluid apply's record
  * and the contract's plan (kube_drift.h).  Reads only: every kubectl
- * run here is a get.
+ * run here is a get, by a name fluid renders.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kube_drift.h"
+#include "allow.h"
+#include "ir.h"
 #include "k8s.h"
+#include "kube_drift.h"
+#include "kube_record.h"
 #include "xalloc.h"
 
 /* A string inside v, by two keys (b may be NULL), or NULL. */
@@ -42,8 +46,10 @@ static int
 drift_get(const struct kube *k, const char *kind, const char *ns,
     const char *name, json_t **obj, struct diags *d)
 {
-	const char *args[] = { "get", kind, name, "--namespace", ns,
-	    "--output=json", "--ignore-not-found", "--show-managed-fields",
+	/* Data only as --flag=value or after "--": never a flag. */
+	char *nsf = xasprintf("--namespace=%s", ns);
+	const char *args[] = { "get", nsf, "--output=json",
+	    "--ignore-not-found", "--show-managed-fields", "--", kind, name,
 	    NULL };
 	struct kube_run r;
 	json_error_t err;
@@ -72,22 +78,38 @@ drift_get(const struct kube *k, const char *kind, const char *ns,
 		}
 		goto out;
 	}
-	if (strspn(r.out.buf, " \t\r\n") == r.out.len) {
-		rc = 0;
-		goto out;
-	}
-	*obj = json_loadb(r.out.buf, r.out.len, 0, &err);
-	if (!json_is_object(*obj)) {
-		json_decref(*obj);
-		*obj = NULL;
+	if ((rc = kube_drift_answer(r.out.buf, r.out.len, obj, &err)) == -1)
 		diag_fatal(d, "kubectl --context=%s: read %s %s/%s: not a "
 		    "JSON object: %s", k->context, kind, ns, name, err.text);
-		goto out;
-	}
-	rc = 1;
 out:
 	kube_run_release(&r);
+	free(nsf);
 	return rc;
+}
+
+int
+kube_drift_answer(const char *buf, size_t len, json_t **obj,
+    json_error_t *err)
+{
+	size_t i;
+
+	*obj = NULL;
+	/* --ignore-not-found: nothing at all when it does not exist. */
+	for (i = 0; i < len; i++)
+		if (strchr(" \t\r\n", buf[i]) == NULL || buf[i] == '\0')
+			break;
+	if (i == len)
+		return 0;
+	*obj = json_loadb(buf, len, JSON_REJECT_DUPLICATES, err);
+	if (!json_is_object(*obj)) {
+		if (*obj != NULL)
+			snprintf(err->text, sizeof(err->text), "%s",
+			    "not an object");
+		json_decref(*obj);
+		*obj = NULL;
+		return -1;
+	}
+	return 1;
 }
 
 /* path (a JSON array of keys and indexes) as ".spec.job.parallelism". */
@@ -96,7 +118,9 @@ field_name(const json_t *path)
 {
 	struct sb s;
 	const json_t *seg;
+	json_t *str;
 	const char *k;
+	char *q;
 	size_t i;
 
 	sb_init(&s);
@@ -107,10 +131,19 @@ field_name(const json_t *path)
 			continue;
 		}
 		k = json_string_value(seg);
-		/* Label and annotation keys have dots and slashes. */
-		if (strpbrk(k, "./") != NULL)
-			sb_addf(&s, "[\"%s\"]", k);
-		else
+		/*
+		 * Label and annotation keys have dots and slashes; a key
+		 * someone else wrote may hold anything: quoted as a JSON
+		 * string, in ASCII, so that a name is one unambiguous line.
+		 */
+		if (*k == '\0' || strspn(k, "abcdefghijklmnopqrstuvwxyz"
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != strlen(k)) {
+			str = json_string(k);
+			q = json_dumps(str, JSON_ENCODE_ANY | JSON_ENSURE_ASCII);
+			sb_addf(&s, "[%s]", q != NULL ? q : "\"?\"");
+			free(q);
+			json_decref(str);
+		} else
 			sb_addf(&s, ".%s", k);
 	}
 	return sb_steal(&s);
@@ -208,6 +241,7 @@ struct walk {
 	json_t		*out;
 };
 
+/* One field: applied or live is NULL when that side does not have it. */
 static void
 walk_add(struct walk *w, const json_t *path, const json_t *applied,
     const json_t *live)
@@ -216,15 +250,21 @@ walk_add(struct walk *w, const json_t *path, const json_t *applied,
 	    path);
 
 	json_array_append_new(w->out, json_pack("{s:s, s:s, s:O, s:O, s:s?}",
-	    "resource", w->resource, "field", name, "applied", applied,
-	    "live", live != NULL ? live : json_null(), "manager", mgr));
+	    "resource", w->resource, "field", name, "applied",
+	    applied != NULL ? applied : json_null(), "live",
+	    live != NULL ? live : json_null(), "manager", mgr));
 	free(name);
 	free(mgr);
 }
 
-/* Every field under applied (at path) that live does not hold. */
+/*
+ * Every field where live (at path) is not applied.  both: a key only
+ * live has is a field too (someone else added it); else only the keys
+ * of applied are walked (the labels and annotations fluid set).
+ */
 static void
-walk(struct walk *w, json_t *path, const json_t *applied, const json_t *live)
+walk(struct walk *w, json_t *path, const json_t *applied, const json_t *live,
+    int both)
 {
 	const char *k;
 	json_t *v;
@@ -233,7 +273,16 @@ walk(struct walk *w, json_t *path, const json_t *applied, const json_t *live)
 	if (json_is_object(applied) && json_is_object(live)) {
 		json_object_foreach((json_t *)applied, k, v) {
 			json_array_append_new(path, json_string(k));
-			walk(w, path, v, json_object_get(live, k));
+			walk(w, path, v, json_object_get(live, k), both);
+			json_array_remove(path, json_array_size(path) - 1);
+		}
+		if (!both)
+			return;
+		json_object_foreach((json_t *)live, k, v) {
+			if (json_object_get(applied, k) != NULL)
+				continue;
+			json_array_append_new(path, json_string(k));
+			walk_add(w, path, NULL, v);
 			json_array_remove(path, json_array_size(path) - 1);
 		}
 		return;
@@ -242,7 +291,7 @@ walk(struct walk *w, json_t *path, const json_t *applied, const json_t *live)
 	    json_array_size(applied) == json_array_size(live)) {
 		json_array_foreach(applied, i, v) {
 			json_array_append_new(path, json_integer((json_int_t)i));
-			walk(w, path, v, json_array_get(live, i));
+			walk(w, path, v, json_array_get(live, i), both);
 			json_array_remove(path, json_array_size(path) - 1);
 		}
 		return;
@@ -251,50 +300,70 @@ walk(struct walk *w, json_t *path, const json_t *applied, const json_t *live)
 		walk_add(w, path, applied, live);
 }
 
+/* A shallow copy of obj without the keys fluid does not compare. */
+static json_t *
+compared(const json_t *obj)
+{
+	static const char *const skip[] = { "apiVersion", "kind", "metadata",
+	    "status" };
+	json_t *c = json_object();
+	size_t i;
+
+	if (json_is_object(obj))
+		json_object_update(c, (json_t *)obj);
+	for (i = 0; i < sizeof(skip) / sizeof(*skip); i++)
+		json_object_del(c, skip[i]);
+	return c;
+}
+
 void
 kube_drift_fields(const char *resource, const json_t *applied,
     const json_t *live, json_t *out)
 {
 	static const char *const meta[] = { "labels", "annotations" };
 	struct walk w = { resource, live, out };
-	json_t *path = json_array(), *v;
+	json_t *path = json_array(), *v, *a, *l;
 	const json_t *am = json_object_get(applied, "metadata");
 	const json_t *lm = json_object_get(live, "metadata");
-	const char *k;
 	size_t i;
 
-	/* What fluid names the object by is how it was found: not compared. */
+	/*
+	 * What fluid names the object by is how it was found: not compared.
+	 * Others may add labels and annotations (kubectl, the operator).
+	 */
 	for (i = 0; i < 2; i++) {
 		if ((v = json_object_get(am, meta[i])) == NULL)
 			continue;
 		json_array_append_new(path, json_string("metadata"));
 		json_array_append_new(path, json_string(meta[i]));
-		walk(&w, path, v, json_object_get(lm, meta[i]));
+		walk(&w, path, v, json_object_get(lm, meta[i]), 0);
 		json_array_clear(path);
 	}
-	json_object_foreach((json_t *)applied, k, v) {
-		if (strcmp(k, "metadata") == 0 || strcmp(k, "apiVersion") == 0 ||
-		    strcmp(k, "kind") == 0)
-			continue;
-		json_array_append_new(path, json_string(k));
-		walk(&w, path, v, json_object_get(live, k));
-		json_array_clear(path);
-	}
+	/* The rest both ways: a field someone added is drift too. */
+	a = compared(applied);
+	l = compared(live);
+	walk(&w, path, a, l, 1);
+	json_decref(a);
+	json_decref(l);
 	json_decref(path);
 }
 
-/* The record's resource of kind (borrowed), or NULL. */
-static json_t *
-record_item(const json_t *list, const char *kind)
+/* The rendered resource of build id and kind (borrowed), or NULL. */
+static const json_t *
+rendered(json_t *doc, const char *id, const char *kind)
 {
-	json_t *r;
-	size_t i;
+	const json_t *b, *r;
+	size_t i, j;
 
-	json_array_foreach(json_object_get(list, "items"), i, r) {
-		if (str_at(r, "kind", NULL) != NULL &&
-		    str_at(r, "metadata", "name") != NULL &&
-		    strcmp(str_at(r, "kind", NULL), kind) == 0)
-			return r;
+	json_array_foreach(json_object_get(ir_section(doc, "k8s"), "builds"),
+	    i, b) {
+		if (!json_is_string(json_object_get(b, "build")) ||
+		    strcmp(str_at(b, "build", NULL), id) != 0)
+			continue;
+		json_array_foreach(json_object_get(b, "resources"), j, r)
+			if (str_at(r, "kind", NULL) != NULL &&
+			    strcmp(str_at(r, "kind", NULL), kind) == 0)
+				return r;
 	}
 	return NULL;
 }
@@ -332,34 +401,60 @@ plan_changes(json_t *doc, const char *id, const json_t *last,
 	json_decref(plan);
 }
 
+/* A resource gone: the whole resource is the drifted field. */
+static void
+gone(const char *label, json_t *fields)
+{
+	json_array_append_new(fields, json_pack("{s:s, s:s, s:s, s:n, s:n}",
+	    "resource", label, "field", "", "applied", "exists", "live",
+	    "manager"));
+}
+
 /*
- * The live counterpart of the recorded resource applied, compared field
- * by field into fields; -1 (fatal in d) when it cannot be read.
+ * The live script ConfigMap against the recorded one (applied: with its
+ * data when the contract still renders them, else without, and then the
+ * data are compared by digest), field by field into fields; -1 (fatal
+ * in d) when it cannot be read.
  */
 static int
-compare_live(const struct kube *k, const json_t *applied, const char *kind,
-    json_t *fields, struct diags *d)
+compare_cm(const struct kube *k, const json_t *applied,
+    const char *data_digest, json_t *fields, struct diags *d)
 {
 	const char *ns = str_at(applied, "metadata", "namespace");
 	const char *name = str_at(applied, "metadata", "name");
-	char *label;
-	json_t *live;
+	char *label, *mgr, live_digest[DIGEST_STRLEN];
+	json_t *live, *cmp, *path;
 	int has;
 
-	if (ns == NULL)
-		ns = "";
-	if ((has = drift_get(k, kind, ns, name, &live, d)) == -1)
+	/* kube_record_read() checked both: the deployment's own. */
+	if ((has = drift_get(k, "configmap", ns, name, &live, d)) == -1)
 		return -1;
-	label = xasprintf("%s %s/%s", str_at(applied, "kind", NULL), ns, name);
-	if (has)
-		kube_drift_fields(label, applied, live, fields);
-	else
-		/* Deleted: the whole resource is the drifted field. */
-		json_array_append_new(fields, json_pack("{s:s, s:s, s:s, s:n, "
-		    "s:n}", "resource", label, "field", "", "applied",
-		    "exists", "live", "manager"));
-	free(label);
+	label = xasprintf("ConfigMap %s/%s", ns, name);
+	if (!has) {
+		gone(label, fields);
+		free(label);
+		return 0;
+	}
+	cmp = json_deep_copy(live);
+	if (json_object_get(applied, "data") == NULL) {
+		kube_record_data_digest(live, live_digest);
+		if (strcmp(live_digest, data_digest) != 0) {
+			/* The data applied are known by digest only. */
+			path = json_pack("[s]", "data");
+			mgr = field_manager(live, path);
+			json_array_append_new(fields, json_pack("{s:s, s:s, "
+			    "s:s, s:s, s:s?}", "resource", label, "field",
+			    ".data", "applied", data_digest, "live",
+			    live_digest, "manager", mgr));
+			free(mgr);
+			json_decref(path);
+		}
+		json_object_del(cmp, "data");
+	}
+	kube_drift_fields(label, applied, cmp, fields);
+	json_decref(cmp);
 	json_decref(live);
+	free(label);
 	return 0;
 }
 
@@ -367,15 +462,22 @@ json_t *
 kube_drift_build(const struct kube *k, json_t *doc, const char *id,
     const char *ns, const char *deployment, struct diags *d)
 {
-	char *recn = xasprintf("%s%s", deployment, KUBE_RECORD_SUFFIX);
-	json_t *rec = NULL, *fd = NULL, *list = NULL, *fields = NULL;
-	json_t *changes = NULL, *res = NULL, *afd, *acm;
-	const char *text, *status, *mode_s, *why;
-	char *label;
-	enum k8s_mode mode = K8S_AMEND;
-	json_error_t err;
+	char *recn, *why = NULL, *label;
+	json_t *rec = NULL, *fd = NULL, *fields = NULL, *changes = NULL;
+	json_t *res = NULL, *applied = NULL;
+	struct kube_record r = { NULL, NULL, "", K8S_AMEND };
+	const char *status;
 	int has_rec, has_fd;
 
+	/* Read by names fluid renders, or not at all. */
+	if (!kube_record_label_ok(ns, 63) ||
+	    !kube_record_label_ok(deployment, 45)) {
+		diag_fatal(d, "build '%s': namespace '%s' or deployment '%s' "
+		    "is not a DNS-1123 label: nothing read, no drift answer",
+		    id, ns ? ns : "", deployment ? deployment : "");
+		return NULL;
+	}
+	recn = kube_record_name(deployment);
 	if ((has_rec = drift_get(k, "configmap", ns, recn, &rec, d)) == -1 ||
 	    (has_fd = drift_get(k, "flinkdeployment", ns, deployment, &fd,
 	    d)) == -1)
@@ -394,32 +496,24 @@ kube_drift_build(const struct kube *k, json_t *doc, const char *id,
 		    "no drift answer", id, ns, deployment, ns, recn);
 		goto out;
 	}
-	text = str_at(rec, "data", "resources.json");
-	if (text == NULL || (list = json_loads(text, 0, &err)) == NULL ||
-	    (afd = record_item(list, "FlinkDeployment")) == NULL ||
-	    (acm = record_item(list, "ConfigMap")) == NULL) {
+	if (kube_record_read(rec, ns, deployment, &r, &why) == -1) {
 		diag_fatal(d, "build '%s': the last-applied record ConfigMap "
-		    "%s/%s has no resources.json listing a ConfigMap and a "
-		    "FlinkDeployment%s%s: no drift answer", id, ns, recn,
-		    text != NULL && list == NULL ? ": " : "",
-		    text != NULL && list == NULL ? err.text : "");
+		    "%s/%s %s: it is not fluid's record of this deployment, so "
+		    "nothing of it is read; no drift answer", id, ns, recn,
+		    why);
 		goto out;
 	}
-	if ((mode_s = str_at(rec, "data", "mode")) != NULL &&
-	    k8s_mode_parse(mode_s, &mode, &why) == -1)
-		mode = K8S_AMEND;
 	label = xasprintf("FlinkDeployment %s/%s", ns, deployment);
 	if (has_fd)
-		kube_drift_fields(label, afd, fd, fields);
+		kube_drift_fields(label, r.fd, fd, fields);
 	else
-		/* Deleted: the whole resource is the drifted field. */
-		json_array_append_new(fields, json_pack("{s:s, s:s, s:s, s:n, "
-		    "s:n}", "resource", label, "field", "", "applied", "exists",
-		    "live", "manager"));
+		gone(label, fields);
 	free(label);
-	if (compare_live(k, acm, "configmap", fields, d) == -1)
+	applied = kube_record_applied(&r, rendered(doc, id, "ConfigMap"));
+	if (compare_cm(k, json_array_get(json_object_get(applied, "items"), 0),
+	    r.data_digest, fields, d) == -1)
 		goto out;
-	plan_changes(doc, id, list, mode, changes);
+	plan_changes(doc, id, applied, r.mode, changes);
 answer:
 	status = json_array_size(fields) > 0 ? "drift" :
 	    json_array_size(changes) > 0 ? "pending" : "clean";
@@ -427,11 +521,128 @@ answer:
 	    "namespace", ns, "flinkDeployment", deployment, "status", status,
 	    "fields", fields, "changes", changes);
 out:
+	kube_record_release(&r);
+	json_decref(applied);
 	json_decref(rec);
 	json_decref(fd);
-	json_decref(list);
 	json_decref(fields);
 	json_decref(changes);
+	free(why);
 	free(recn);
+	return res;
+}
+
+/* The plan's FlinkDeployment of build b (borrowed), or NULL. */
+static const json_t *
+plan_fd(const json_t *plan, const json_t *b)
+{
+	const char *name = str_at(b, "flinkDeployment", NULL), *kind, *n;
+	json_t *e, *r;
+	size_t i;
+
+	json_array_foreach(json_object_get(plan, "resources"), i, e) {
+		r = json_object_get(e, "resource");
+		kind = str_at(r, "kind", NULL);
+		n = str_at(r, "metadata", "name");
+		if (name != NULL && kind != NULL && n != NULL &&
+		    strcmp(kind, "FlinkDeployment") == 0 && strcmp(n, name) == 0)
+			return r;
+	}
+	return NULL;
+}
+
+/*
+ * The deployment-target allowlists (ALLOW_CMD_DIFF: context, namespace,
+ * image, service account, Secrets), for every build, before any kubectl
+ * run: fluid reads no cluster it would not write to.  Refusals are
+ * errors in d, placed at path.
+ */
+static void
+check_allow(const json_t *plan, const char *path, char *(*env)(const char *),
+    struct diags *d)
+{
+	struct allow al;
+	struct allow_refusals r;
+	struct allow_targets t;
+	struct allow_target *sec;
+	const json_t *fd, *pod, *b, *v, *spec;
+	const char *id;
+	size_t i, j, n;
+
+	allow_load(&al, env);
+	allow_refusals_init(&r);
+	json_array_foreach(json_object_get(plan, "builds"), i, b) {
+		id = str_at(b, "build", NULL);
+		fd = plan_fd(plan, b);
+		spec = json_object_get(fd, "spec");
+		memset(&t, 0, sizeof(t));
+		t.context = (struct allow_target){ str_at(b, "context", NULL),
+		    "deployment.context" };
+		t.ns = (struct allow_target){ str_at(fd, "metadata",
+		    "namespace"), "deployment.namespace" };
+		t.image = (struct allow_target){ str_at(spec, "image", NULL),
+		    "deployment.image" };
+		t.service_account = (struct allow_target){ str_at(spec,
+		    "serviceAccount", NULL), "deployment.serviceAccount" };
+		pod = json_array_get(json_object_get(json_object_get(
+		    json_object_get(spec, "podTemplate"), "spec"),
+		    "containers"), 0);
+		sec = xcalloc(json_array_size(json_object_get(pod,
+		    "envFrom")) + 1, sizeof(*sec));
+		n = 0;
+		json_array_foreach(json_object_get(pod, "envFrom"), j, v)
+			sec[n++] = (struct allow_target){ str_at(v,
+			    "secretRef", "name"), "deployment.secretRefs" };
+		t.secrets = sec;
+		t.nsecrets = n;
+		t.product = str_at(plan, "product", NULL);
+		t.build = id;
+		allow_check(&al, ALLOW_CMD_DIFF, &t, &r);
+		for (j = 0; j < r.n; j++)
+			diag_pos(d, DIAG_ERROR, path, 0, 0, "build '%s': %s: %s",
+			    id ? id : "", r.v[j].where, r.v[j].msg);
+		allow_refusals_release(&r);
+		allow_refusals_init(&r);
+		free(sec);
+	}
+	allow_refusals_release(&r);
+	allow_release(&al);
+}
+
+json_t *
+kube_drift_run(json_t *doc, const char *contract, const char *path,
+    char *(*env)(const char *), struct diags *d)
+{
+	json_t *plan, *builds = NULL, *b, *e, *res = NULL;
+	size_t i, counts[3] = { 0, 0, 0 };
+	const char *st;
+	struct kube k;
+
+	/* The plan says each build's context, namespace and deployment. */
+	plan = k8s_plan(doc, K8S_DRY_RUN, NULL);
+	check_allow(plan, path, env, d);
+	if (diag_status(d) != 0)
+		goto out;
+	builds = json_array();
+	json_array_foreach(json_object_get(plan, "builds"), i, b) {
+		if (kube_init(&k, str_at(b, "context", NULL), env, d) == -1)
+			goto out;
+		e = kube_drift_build(&k, doc, str_at(b, "build", NULL),
+		    str_at(b, "namespace", NULL),
+		    str_at(b, "flinkDeployment", NULL), d);
+		if (e == NULL)
+			goto out;
+		st = str_at(e, "status", NULL);
+		counts[strcmp(st, "clean") == 0 ? 0 :
+		    strcmp(st, "pending") == 0 ? 1 : 2]++;
+		json_array_append_new(builds, e);
+	}
+	res = json_pack("{s:i, s:s, s:{s:I, s:I, s:I}, s:O}", "fluidDrift", 1,
+	    "contract", contract, "counts", "clean", (json_int_t)counts[0],
+	    "pending", (json_int_t)counts[1], "drift", (json_int_t)counts[2],
+	    "builds", builds);
+out:
+	json_decref(builds);
+	json_decref(plan);
 	return res;
 }

@@ -1,39 +1,48 @@
 /*
- * kube_drift.h - fluid diff --exit-on-drift: what a build's live
- * FlinkDeployment and ConfigMap are, against what fluid apply recorded
- * and what the contract renders now.
+ * kube_drift.h - drift: what each build's live FlinkDeployment and
+ * ConfigMap are, against what fluid apply recorded and what the
+ * contract renders now.  fluid-diff --live and fluid diff
+ * --exit-on-drift (fluid-diff(1)).
  *
- * A kube module: it reads the cluster through kube.h, and only the tool
- * (tools/fluid_diff.c) includes it (lib/fluid.h, tests/bats/layout.bats).
- * It writes nothing.
+ * A kube module: it reads the cluster through kube.h, so only the tools
+ * and the other kube modules include it (lib/fluid.h,
+ * tests/bats/layout.bats).  It writes nothing.
  *
- * Per build, three reads (kubectl get --show-managed-fields):
+ * Before any kubectl run, every build's deployment targets are checked
+ * against the operator allowlists (allow.h, ALLOW_CMD_DIFF: context,
+ * namespace, image, service account, Secrets): fluid reads no cluster
+ * it would not write to.  Then, per build, three reads (kubectl get
+ * --show-managed-fields), by names fluid renders only:
  *
- *	ConfigMap	<deployment>-fluid-last-applied, fluid apply's record:
- *			data["resources.json"], a kubectl List of the
- *			ConfigMap and the FlinkDeployment it applied, and
- *			data.mode
+ *	ConfigMap	<deployment>-fluid-last-applied, fluid apply's
+ *			record (kube_record.h), checked to be the
+ *			deployment's own before anything of it is used
  *	FlinkDeployment	<deployment>, live
- *	ConfigMap	the one the record names, live
+ *	ConfigMap	<deployment>-sql-<12 hex>, the one the record names,
+ *			live
  *
  * and one of three answers:
  *
- *	drift	a field fluid applied has another value live (or is gone,
- *		or the resource is): someone else wrote it.  Only fields
- *		fluid sent are compared, never those the API server or the
- *		operator add (defaults, status, managedFields).  Each field
- *		is listed with both values and the manager that owns it now
- *		(metadata.managedFields).
- *	pending	the live spec is what was applied, and the contract's plan
- *		(k8s_plan() against the record) is not: an intentional
- *		change, not yet applied; or the deployment is new (neither
- *		it nor a record exists).
- *	clean	the live spec is what was applied, and the contract still
- *		renders it.
+ *	drift	a field of the live spec (everything outside metadata and
+ *		status), or of the ConfigMap, is not the one fluid applied:
+ *		another value, gone, or added by someone else; or a label
+ *		or annotation fluid set has another value; or a resource
+ *		is gone.  Each field is listed with both values and the
+ *		manager that owns it now (metadata.managedFields).  The
+ *		operator writes no field of the spec (fluid-diff(1) says
+ *		what it writes instead), so no field of the spec is
+ *		ignored.
+ *	pending	the live resources are what was applied, and the
+ *		contract's plan (k8s_plan() against the record) is not:
+ *		an intentional change, not yet applied; or the deployment
+ *		is new (neither it nor a record exists).
+ *	clean	the live resources are what was applied, and the contract
+ *		still renders them.
  *
- * A record that is missing while the deployment exists, one that cannot
- * be read, or a cluster that cannot be reached, is a fatal diagnostic
- * (EXIT_USAGE): never a clean answer.
+ * A record that is missing while the deployment exists, one that is not
+ * the deployment's own, one that cannot be read, or a cluster that
+ * cannot be reached, is a fatal diagnostic (EXIT_USAGE): never an
+ * answer, and never a read elsewhere.
  */
 #ifndef FLUID_KUBE_DRIFT_H
 #define FLUID_KUBE_DRIFT_H
@@ -43,12 +52,25 @@
 #include "diag.h"
 #include "kube.h"
 
-#define KUBE_RECORD_SUFFIX	"-fluid-last-applied"
+/*
+ * The drift answer for every build of doc (the pipeline document after
+ * fluid-k8s render), a new reference:
+ *
+ *	{"fluidDrift": 1, "contract": contract,
+ *	 "counts": {"clean": N, "pending": N, "drift": N},
+ *	 "builds": [kube_drift_build() of each build]}
+ *
+ * env is getenv-like (KUBECTL, FLUID_KUBECTL_DEADLINE_S, the
+ * allowlists).  path places the allowlist refusals (errors: EXIT_REFUSED,
+ * no kubectl run).  NULL with diagnostics in d when there is no answer:
+ * one build without an answer is no answer.
+ */
+json_t	*kube_drift_run(json_t *doc, const char *contract, const char *path,
+	    char *(*env)(const char *), struct diags *d);
 
 /*
  * The answer for build id (deployment in ns, through k), against the
- * k8s section of doc (the pipeline document after fluid-k8s render):
- * a new reference,
+ * k8s section of doc: a new reference,
  *
  *	{"build", "namespace", "flinkDeployment", "status": "clean" |
  *	 "pending" | "drift", "fields": [{"resource", "field", "applied",
@@ -62,14 +84,25 @@ json_t	*kube_drift_build(const struct kube *k, json_t *doc, const char *id,
 	    const char *ns, const char *deployment, struct diags *d);
 
 /*
- * The fields of applied whose value live does not have, appended to out
- * as {"resource", "field", "applied", "live", "manager"} (resource is a
- * label such as "FlinkDeployment ns/name").  Compared: metadata.labels,
- * metadata.annotations and everything outside metadata, numbers as
- * numbers (the API server writes 1 for 1.0); an array of another length
- * is one field.  The manager is the one metadata.managedFields of live
- * gives the deepest ownership of the field, another manager's before
- * fluid's, or null.
+ * kubectl get --output=json --ignore-not-found's standard output (len
+ * bytes, not NUL-terminated): 1 and *obj (a new reference) when it is
+ * one JSON object, 0 when it is only blanks (the object does not
+ * exist), -1 with err's text otherwise.  Duplicate keys are refused.
+ */
+int	kube_drift_answer(const char *buf, size_t len, json_t **obj,
+	    json_error_t *err);
+
+/*
+ * The fields where live is not applied, appended to out as
+ * {"resource", "field", "applied", "live", "manager"} (resource is a
+ * label such as "FlinkDeployment ns/name"; a side that has no such
+ * field is null).  Compared both ways: everything outside metadata,
+ * status, apiVersion and kind, numbers as numbers (the API server
+ * writes 1 for 1.0), an array of another length as one field, a field
+ * only one side has as one field (its topmost key); and one way the
+ * labels and annotations applied (others may add their own).  The
+ * manager is the one metadata.managedFields of live gives the deepest
+ * ownership of the field, another manager's before fluid's, or null.
  */
 void	kube_drift_fields(const char *resource, const json_t *applied,
 	    const json_t *live, json_t *out);

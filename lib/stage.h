@@ -35,5 +35,16 @@ json_t	*stage_sqlgen_builds(json_t *doc, const char *want, struct diags *d);
  * (borrowed), or NULL (errors in d).
  */
 json_t	*stage_k8s(json_t *doc, struct diags *d);
+/*
+ * fluid-diff --baseline: the changes from baseline to doc (both after
+ * fluid-check, without errors; borrowed), a new reference:
+ * {"fluidDiff": 1, "contract", "baseline", "counts": {"breaking",
+ * "non-breaking", "info"}, "changes": [diff.h's changes]}, the two
+ * names as given.
+ */
+json_t	*stage_diff(json_t *doc, json_t *baseline, const char *contract,
+	    const char *baseline_name);
+/* The contract a document was resolved from (files[0]), or NULL. */
+const char *stage_diff_name(json_t *doc);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "fluid.h"
 #include "kube.h"
+#include "kube_record.h"
 #include "net.h"
 #include "cli.h"
 #include "fluid_cmd.h"
@@ -407,35 +408,6 @@ out:
 	free(recn);
 }
 
-/*
- * The last-applied record of a build (a new reference): a mutable
- * ConfigMap <deployment>-fluid-last-applied with fluid's labels, whose
- * resources.json is a kubectl List of what was applied, which is what
- * fluid plan --last-applied and fluid diff read.
- */
-static json_t *
-apply_record(const json_t *plan, const struct apply_build *ab)
-{
-	json_t *list = json_pack("{s:s, s:s, s:[O, O]}", "apiVersion", "v1",
-	    "kind", "List", "items", ab->cm, ab->fd), *rec;
-	char *text = json_dumps(list, JSON_INDENT(2) | JSON_SORT_KEYS);
-	char *name = xasprintf("%s-fluid-last-applied",
-	    apply_str(ab->fd, "metadata", "name", NULL));
-
-	rec = json_pack("{s:s, s:s, s:{s:s, s:s?, s:O?}, s:{s:s?, s:s?, "
-	    "s:s?, s:s?}}", "apiVersion", "v1", "kind", "ConfigMap",
-	    "metadata", "name", name, "namespace", ab->ns, "labels",
-	    json_object_get(json_object_get(ab->fd, "metadata"), "labels"),
-	    "data", "resources.json", text, "plan-digest",
-	    apply_str(plan, "digest", NULL), "bundle-digest",
-	    apply_str(plan, "bundleDigest", NULL), "mode",
-	    apply_str(plan, "mode", NULL));
-	free(text);
-	free(name);
-	json_decref(list);
-	return rec;
-}
-
 /* The writes of one build, in order; prints what the job now is. */
 static void
 apply_write(const json_t *plan, struct apply_build *ab, struct diags *d)
@@ -449,7 +421,7 @@ apply_write(const json_t *plan, struct apply_build *ab, struct diags *d)
 	if (kube_apply(&ab->k, ab->fd, &live, d) == -1)
 		return;
 	state = apply_str(live, "spec", "job", "state", NULL);
-	rec = apply_record(plan, ab);
+	rec = kube_record_make(plan, ab->cm, ab->fd);
 	if (kube_apply(&ab->k, rec, NULL, d) == 0)
 		printf("FlinkDeployment %s/%s: %s\n", ab->ns,
 		    apply_str(ab->fd, "metadata", "name", NULL),

@@ -36,14 +36,8 @@ void	warn_dotenv(const char *path);
 /* fluid-k8s render in this process (fluid.c): the k8s section of doc. */
 int	run_k8s(json_t *doc, enum diag_format fmt);
 
-/*
- * fluid diff CONTRACT --exit-on-drift [--out OUT] (fluid_diff.c): the
- * status, 1 when a build drifted.
- */
-int	diff_drift(const char *contract, const char *out,
-	    enum diag_format fmt);
-
 int	cmd_apply(int argc, char *argv[]);
+int	cmd_diff(int argc, char *argv[]);
 int	cmd_export(int argc, char *argv[]);
 int	cmd_verify(int argc, char *argv[]);
 

@@ -1,13 +1,16 @@
 /*
- * fluid_diff.c - fluid diff CONTRACT --exit-on-drift [--out FILE], the
- * live half of fluid diff (fluid.c parses the command line; the offline
- * half, --baseline, stays there): it reads the cluster, so it includes
- * kube_drift.h, and nothing else of the driver does.
+ * fluid_diff.c - fluid diff, a command of the driver (fluid.c) in a file
+ * of its own: options, I/O and the exit status.  The work is the
+ * library's: the change review is stage_diff() (lib/stage_diff.c), the
+ * drift kube_drift_run() (lib/kube_drift.c), the same functions
+ * fluid-diff(1) calls.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fluid.h"
 #include "kube_drift.h"
@@ -15,152 +18,20 @@
 #include "pipeline.h"
 #include "fluid_cmd.h"
 
-/* A string inside v, by two keys (b may be NULL), or NULL. */
-static const char *
-drift_str(const json_t *v, const char *a, const char *b)
-{
-	v = json_object_get(v, a);
-	return json_string_value(b != NULL ? json_object_get(v, b) : v);
-}
+static const char diff_usage[] =
+    "usage: fluid diff [--diagnostics=text|json] --baseline OLD\n"
+    "           [--exit-on-breaking] [-o | --out FILE] FILE\n"
+    "       fluid diff [--diagnostics=text|json] --exit-on-drift\n"
+    "           [-o | --out FILE] FILE\n";
 
-/* The plan's FlinkDeployment of build b (borrowed), or NULL. */
-static const json_t *
-drift_fd(const json_t *plan, const json_t *b)
-{
-	const char *name = drift_str(b, "flinkDeployment", NULL);
-	json_t *e, *r;
-	size_t i;
-
-	json_array_foreach(json_object_get(plan, "resources"), i, e) {
-		r = json_object_get(e, "resource");
-		if (name != NULL && drift_str(r, "kind", NULL) != NULL &&
-		    strcmp(drift_str(r, "kind", NULL), "FlinkDeployment") == 0 &&
-		    drift_str(r, "metadata", "name") != NULL &&
-		    strcmp(drift_str(r, "metadata", "name"), name) == 0)
-			return r;
-	}
-	return NULL;
-}
-
-/*
- * The deployment-target allowlists (allow.h, ALLOW_CMD_DIFF: context,
- * namespace, image, service account, Secrets), for every build, before
- * any kubectl run: fluid reads no cluster it would not write to.
- */
-static void
-drift_check_allow(const json_t *plan, const char *path, struct diags *d)
-{
-	struct allow al;
-	struct allow_refusals r;
-	struct allow_targets t;
-	struct allow_target *sec;
-	const json_t *fd, *pod, *b, *v;
-	const char *id;
-	size_t i, j, n;
-
-	warn_dotenv(".env");
-	allow_load(&al, getenv);
-	allow_refusals_init(&r);
-	json_array_foreach(json_object_get(plan, "builds"), i, b) {
-		id = drift_str(b, "build", NULL);
-		fd = drift_fd(plan, b);
-		memset(&t, 0, sizeof(t));
-		t.context = (struct allow_target){ drift_str(b, "context",
-		    NULL), "deployment.context" };
-		t.ns = (struct allow_target){ drift_str(fd, "metadata",
-		    "namespace"), "deployment.namespace" };
-		t.image = (struct allow_target){ drift_str(fd, "spec", "image"),
-		    "deployment.image" };
-		t.service_account = (struct allow_target){ drift_str(fd,
-		    "spec", "serviceAccount"), "deployment.serviceAccount" };
-		pod = json_array_get(json_object_get(json_object_get(
-		    json_object_get(json_object_get(fd, "spec"), "podTemplate"),
-		    "spec"), "containers"), 0);
-		sec = xcalloc(json_array_size(json_object_get(pod,
-		    "envFrom")) + 1, sizeof(*sec));
-		n = 0;
-		json_array_foreach(json_object_get(pod, "envFrom"), j, v)
-			sec[n++] = (struct allow_target){ drift_str(v,
-			    "secretRef", "name"), "deployment.secretRefs" };
-		t.secrets = sec;
-		t.nsecrets = n;
-		t.product = drift_str(plan, "product", NULL);
-		t.build = id;
-		allow_check(&al, ALLOW_CMD_DIFF, &t, &r);
-		for (j = 0; j < r.n; j++)
-			diag_pos(d, DIAG_ERROR, path, 0, 0, "build '%s': %s: %s",
-			    id ? id : "", r.v[j].where, r.v[j].msg);
-		allow_refusals_release(&r);
-		allow_refusals_init(&r);
-		free(sec);
-	}
-	allow_refusals_release(&r);
-	allow_release(&al);
-}
-
-/* Print d, and the status it gives. */
+/* The answer (stolen) as JSON on standard output, or FILE written whole. */
 static int
-drift_status(struct diags *d, enum diag_format fmt)
+diff_write(json_t *res, const char *out)
 {
-	diag_print(d, stderr, fmt, "fluid");
-	return diag_status(d);
-}
-
-int
-diff_drift(const char *contract, const char *out, enum diag_format fmt)
-{
-	struct resolve_opts ro;
-	struct diags d;
-	struct kube k;
-	json_t *doc, *plan, *builds, *b, *e, *res;
-	size_t i, counts[3] = { 0, 0, 0 };
-	const char *st_s;
 	char *text;
-	int st, drift = 0;
 
-	memset(&ro, 0, sizeof(ro));
-	ro.path = input_path(contract);
-	if ((st = pipeline_run(&ro, fmt, PIPELINE_SQLGEN, &doc, "fluid")) != 0)
-		return st;
-	ir_keep_to_end(doc);	/* fluid exits after this */
-	if (json_array_size(json_object_get(ir_section(doc, "sqlgen"),
-	    "builds")) == 0)
-		return no_managed_build(doc, fmt, "diff --exit-on-drift");
-	if ((st = run_k8s(doc, fmt)) != 0)
-		return st;
-	/* The plan says each build's context, namespace and deployment. */
-	plan = k8s_plan(doc, K8S_DRY_RUN, NULL);
-	diags_init(&d);
-	drift_check_allow(plan, contract, &d);
-	if ((st = drift_status(&d, fmt)) != 0)
-		goto out;
-	builds = json_array();
-	json_array_foreach(json_object_get(plan, "builds"), i, b) {
-		if (kube_init(&k, drift_str(b, "context", NULL), getenv,
-		    &d) == -1)
-			break;
-		e = kube_drift_build(&k, doc, drift_str(b, "build", NULL),
-		    drift_str(b, "namespace", NULL),
-		    drift_str(b, "flinkDeployment", NULL), &d);
-		if (e == NULL)
-			break;
-		st_s = drift_str(e, "status", NULL);
-		counts[strcmp(st_s, "clean") == 0 ? 0 :
-		    strcmp(st_s, "pending") == 0 ? 1 : 2]++;
-		json_array_append_new(builds, e);
-	}
-	/* One build without an answer is no answer: nothing printed. */
-	if ((st = drift_status(&d, fmt)) != 0) {
-		json_decref(builds);
-		goto out;
-	}
-	drift = counts[2] > 0;
-	res = json_pack("{s:i, s:s, s:{s:I, s:I, s:I}, s:o}", "fluidDrift", 1,
-	    "contract", contract, "counts", "clean", (json_int_t)counts[0],
-	    "pending", (json_int_t)counts[1], "drift", (json_int_t)counts[2],
-	    "builds", builds);
 	if (res == NULL || (text = k8s_json_text(res)) == NULL)
-		fl_fatal("cannot write the drift answer as JSON");
+		fl_fatal("cannot write the answer as JSON");
 	json_decref(res);
 	if (out != NULL) {
 		/* Never over a device, FIFO, link or directory: atomic.h. */
@@ -174,11 +45,141 @@ diff_drift(const char *contract, const char *out, enum diag_format fmt)
 	} else
 		fputs(text, stdout);
 	free(text);
-	st = flush_stdout();
-	if (st == 0 && drift)
-		st = EXIT_REFUSED;
-out:
+	return flush_stdout();
+}
+
+/* fluid diff CONTRACT --exit-on-drift [--out FILE]: the status. */
+static int
+diff_drift(const char *contract, const char *out, enum diag_format fmt)
+{
+	struct resolve_opts ro;
+	struct diags d;
+	json_t *doc, *res;
+	int st, drift;
+
+	memset(&ro, 0, sizeof(ro));
+	ro.path = input_path(contract);
+	if ((st = pipeline_run(&ro, fmt, PIPELINE_SQLGEN, &doc, "fluid")) != 0)
+		return st;
+	ir_keep_to_end(doc);	/* fluid exits after this */
+	if (json_array_size(json_object_get(ir_section(doc, "sqlgen"),
+	    "builds")) == 0)
+		return no_managed_build(doc, fmt, "diff --exit-on-drift");
+	if ((st = run_k8s(doc, fmt)) != 0)
+		return st;
+	warn_dotenv(".env");
+	diags_init(&d);
+	res = kube_drift_run(doc, contract, contract, getenv, &d);
+	diag_print(&d, stderr, fmt, "fluid");
+	st = diag_status(&d);
 	diags_release(&d);
-	json_decref(plan);
-	return st;
+	/* One build without an answer is no answer: nothing printed. */
+	if (res == NULL)
+		return st != 0 ? st : EXIT_USAGE;
+	drift = json_integer_value(json_object_get(json_object_get(res,
+	    "counts"), "drift")) > 0;
+	st = diff_write(res, out);
+	return st == 0 && drift ? EXIT_REFUSED : st;
+}
+
+/* fluid diff CONTRACT --baseline OLD [--exit-on-breaking] [--out FILE]. */
+static int
+diff_baseline(const char *contract, const char *baseline, int on_breaking,
+    const char *out, enum diag_format fmt)
+{
+	struct resolve_opts ro;
+	json_t *old, *cur, *res;
+	struct sb sum;
+	int st, wst;
+
+	memset(&ro, 0, sizeof(ro));
+	ro.path = input_path(baseline);
+	/* The baseline goes first: one that does not validate is no answer. */
+	if (pipeline_run(&ro, fmt, PIPELINE_CHECK, &old, "fluid") != 0) {
+		fl_warnx("baseline '%s' does not validate: nothing compared",
+		    baseline);
+		return EXIT_USAGE;
+	}
+	ir_keep_to_end(old);	/* fluid exits after this */
+	ro.path = input_path(contract);
+	if ((st = pipeline_run(&ro, fmt, PIPELINE_CHECK, &cur, "fluid")) != 0)
+		return st;
+	ir_keep_to_end(cur);
+	res = stage_diff(cur, old, contract, baseline);
+	if (isatty(STDERR_FILENO)) {
+		sb_init(&sum);
+		diff_summary(json_object_get(res, "changes"), &sum);
+		fputs(sum.buf, stderr);
+		sb_release(&sum);
+	}
+	st = on_breaking && json_integer_value(json_object_get(
+	    json_object_get(res, "counts"), "breaking")) > 0 ?
+	    EXIT_REFUSED : EXIT_OK;
+	wst = diff_write(res, out);
+	return wst != 0 ? wst : st;
+}
+
+/*
+ * fluid diff: both contracts resolved and checked here, one after the
+ * other, and compared; or, with --exit-on-drift, the cluster against
+ * the record.  The two modes do not mix.
+ */
+int
+cmd_diff(int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "diagnostics", required_argument, NULL, 'D' },
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "exit-on-breaking", no_argument, NULL, 'x' },
+		{ "exit-on-drift", no_argument, NULL, 'd' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct cli cli = { diff_usage, DIAG_FORMAT_TEXT };
+	const char *baseline = NULL, *out = NULL;
+	int c, idx, on_breaking = 0, on_drift = 0;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:", opts, &idx)) != -1) {
+		switch (c) {
+		case 'D':
+			cli_common(&cli, "diagnostics", optarg);
+			break;
+		case 'b':
+			baseline = optarg;
+			break;
+		case 'x':
+			on_breaking = 1;
+			break;
+		case 'd':
+			on_drift = 1;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			cli_common(&cli, "help", NULL);
+			break;
+		default:
+			cli_bad_option(&cli, argv, c);
+		}
+	}
+	if (optind != argc - 1)
+		cli_usage_error(&cli, "diff expects one FILE");
+	if (on_drift && (baseline != NULL || on_breaking))
+		cli_usage_error(&cli, "--exit-on-drift compares the cluster "
+		    "with the contract: not with --baseline or "
+		    "--exit-on-breaking");
+	if (on_drift)
+		return diff_drift(argv[optind], out, cli.diagfmt);
+	if (baseline == NULL)
+		cli_usage_error(&cli, "diff needs --baseline OLD, the contract "
+		    "to compare with");
+	if (strcmp(baseline, "-") == 0 && strcmp(argv[optind], "-") == 0)
+		cli_usage_error(&cli, "standard input can be read once: give "
+		    "the baseline or the contract as a file");
+	return diff_baseline(argv[optind], baseline, on_breaking, out,
+	    cli.diagfmt);
 }

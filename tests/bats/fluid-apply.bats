@@ -176,7 +176,7 @@ would apply FlinkDeployment data-products/commerce-orders-landed (new)" "standar
 	assert_status 2
 	[ "$SECONDS" -lt 10 ] || fail "apply took $SECONDS s with a 1 s deadline"
 	assert_match "$stderr" "^fluid: kubectl --context=development did not finish read flinkdeployment data-products/commerce-orders-landed within 1 s \(fluid's deadline"
-	assert_equal "$(cat slow.calls)" "--context=development --request-timeout=1s get flinkdeployment commerce-orders-landed --namespace data-products --output=json --ignore-not-found" "argv"
+	assert_equal "$(cat slow.calls)" "--context=development --request-timeout=1s get --namespace=data-products --output=json --ignore-not-found -- flinkdeployment commerce-orders-landed" "argv"
 	# Its process group was killed: the child it started, too (gone, or a
 	# zombie when nothing reaps orphans here).
 	sleep 0.2

@@ -582,7 +582,7 @@ drift_setup() {
 	assert_match "$stderr" "kubectl --context=development cannot read configmap data-products/commerce-orders-landed-fluid-last-applied: The connection to the server 127.0.0.1:1 was refused: no drift answer"
 	# One read, then nothing: a build without an answer ends the run.
 	assert_equal "$(wc -l <kubectl.calls)" 1 "kubectl calls"
-	assert_match "$(cat kubectl.calls)" "^--context=development --request-timeout=[0-9]+s get configmap commerce-orders-landed-fluid-last-applied --namespace data-products --output=json --ignore-not-found --show-managed-fields$"
+	assert_match "$(cat kubectl.calls)" "^--context=development --request-timeout=[0-9]+s get --namespace=data-products --output=json --ignore-not-found --show-managed-fields -- configmap commerce-orders-landed-fluid-last-applied$"
 }
 
 @test "diff: --exit-on-drift without kubectl is exit 2" {

@@ -272,7 +272,8 @@ fake_kube() {
 	for a; do
 		[ "$raw" = 1 ] && raw=$a
 		case $a in flinkdeployment) f=fd.json ;; configmap) f=rec.json ;;
-		service) f=svc.json ;; --raw) raw=1 ;; esac
+		service) f=svc.json ;; --raw) raw=1 ;; --raw=*) raw=${a#--raw=} ;;
+		esac
 	done
 	# get --raw: ck.json (job.json) is the JobManager's answer for
 	# /jobs/JOB/checkpoints (/jobs/JOB), ck.err (job.err) an error;
@@ -318,9 +319,9 @@ deployment_piece() {
 	[[ $(deployment_piece) == "pass the reconciled spec is the applied one; lifecycleState STABLE, jobStatus.state RUNNING, job 7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6" ]] ||
 	    fail "not the pass" "$(deployment_piece)"
 	grep -q -- "--context=development" calls || fail "kubectl without the contract's context" "$(cat calls)"
-	grep -q "get flinkdeployment commerce-orders-landed --namespace data-products" calls ||
+	grep -q -- "get --namespace=data-products --output=json --ignore-not-found -- flinkdeployment commerce-orders-landed" calls ||
 	    fail "not the contract's deployment" "$(cat calls)"
-	grep -q "get configmap commerce-orders-landed-fluid-last-applied --namespace data-products" calls ||
+	grep -q -- "get --namespace=data-products --output=json --ignore-not-found -- configmap commerce-orders-landed-fluid-last-applied" calls ||
 	    fail "not the record" "$(cat calls)"
 	# Only the checkpoint is left: --strict makes it the one error.
 	assert_status 1
@@ -378,7 +379,7 @@ deployment_piece() {
 	assert_status 1
 	[[ $(deployment_piece) == "fail lifecycleState DEPLOYED, jobStatus.state RECONCILING: want STABLE or DEPLOYED, and RUNNING" ]] ||
 	    fail "not the state" "$(deployment_piece)"
-	(( $(grep -c "get flinkdeployment" calls) >= 2 )) || fail "not read again" "$(cat calls)"
+	(( $(grep -c -- "-- flinkdeployment" calls) >= 2 )) || fail "not read again" "$(cat calls)"
 }
 
 # --- the checkpoint, read through the same FAKE kubectl --------------------
@@ -419,7 +420,7 @@ checkpoint_piece() {
 	[[ $output == *"land-orders: checkpoint: pass"* ]] || fail "no checkpoint pass" "$output$stderr"
 	[[ $(checkpoint_piece) == "pass checkpoint 7 of job 7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6 completed "[5-9]" s ago (7 completed, 1 failed), within maxSnapshotAgeSeconds" ]] ||
 	    fail "not the pass" "$(checkpoint_piece)"
-	grep -qx -- "--context=development --request-timeout=[0-9]*s get --raw /api/v1/namespaces/data-products/services/commerce-orders-landed-rest:rest/proxy/jobs/7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6/checkpoints" calls ||
+	grep -qx -- "--context=development --request-timeout=[0-9]*s get --raw=/api/v1/namespaces/data-products/services/commerce-orders-landed-rest:rest/proxy/jobs/7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6/checkpoints" calls ||
 	    fail "not the service proxy of the operator's rest service, with the context" "$(cat calls)"
 	[[ $(jq -r '.builds[0].evidence[] | select(.evidence == "checkpoint") | .endpoint' delivery.json) == \
 	    "kubectl --context=development get --raw /api/v1/namespaces/data-products/services/commerce-orders-landed-rest:rest/proxy/jobs/7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6/checkpoints" ]] ||
@@ -452,7 +453,7 @@ checkpoint_piece() {
 	verify "$C" --streaming-timeout 5
 	assert_status 1
 	[[ $stderr == *"checkpoint: checkpointing is not enabled for job 7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6: the Iceberg sink commits only on checkpoints"* ]] || fail "not disabled" "$stderr"
-	grep -qx -- "--context=development --request-timeout=[0-9]*s get --raw /api/v1/namespaces/data-products/services/commerce-orders-landed-rest:rest/proxy/jobs/7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6" calls ||
+	grep -qx -- "--context=development --request-timeout=[0-9]*s get --raw=/api/v1/namespaces/data-products/services/commerce-orders-landed-rest:rest/proxy/jobs/7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6" calls ||
 	    fail "the job not read through the same proxy" "$(cat calls)"
 	# Final: read once, not again until the timeout.
 	assert_equal "$(grep -c 'proxy/jobs/7d9f0e4c2b1a48d6a5e3c1f0b9d8e7a6/checkpoints$' calls)" 1 "checkpoint reads"
@@ -609,7 +610,7 @@ generation() {
 	assert_status 1
 	[[ $(deployment_piece) == "fail the change is pending: the operator has not reconciled generation 2 yet (status.observedGeneration 1; lifecycleState STABLE)" ]] ||
 	    fail "not pending" "$(deployment_piece)"
-	(( $(grep -c "get flinkdeployment" calls) >= 2 )) || fail "pending is final" "$(cat calls)"
+	(( $(grep -c -- "-- flinkdeployment " calls) >= 2 )) || fail "pending is final" "$(cat calls)"
 	# Refused by the operator's validator: pending, with its error.
 	fake_kube "$(op_status STABLE RUNNING false '.' '.error = ({type: "org.apache.flink.kubernetes.operator.exception.ValidationException", message: "Job parallelism must be larger than 0", additionalMetadata: {}, throwableList: []} | tojson)')"
 	generation 3
@@ -638,7 +639,7 @@ generation() {
 	assert_status 1
 	[[ $(checkpoint_piece) == "unavailable service data-products/commerce-orders-landed-rest exists, but the API server's proxy has no endpoint for it: no JobManager pod of FlinkDeployment commerce-orders-landed is ready (Error from server (NotFound): services \"commerce-orders-landed-rest\" not found)" ]] ||
 	    fail "not told apart" "$(checkpoint_piece)"
-	grep -q "get service commerce-orders-landed-rest --namespace data-products" calls || fail "the Service not read" "$(cat calls)"
+	grep -q -- "get --namespace=data-products --output=json --ignore-not-found -- service commerce-orders-landed-rest" calls || fail "the Service not read" "$(cat calls)"
 	rm svc.json
 	verify "$C" --strict --streaming-timeout 0 --out delivery.json
 	assert_status 1
@@ -671,7 +672,7 @@ generation() {
 	assert_status 1
 	[[ $(deployment_piece) == "fail the job failed (lifecycleState FAILED, jobStatus.state FAILED); the operator's latest Warning event SavepointError at 2026-12-02T10:02:00Z: Savepoint failed for savepointTriggerNonce: null" ]] ||
 	    fail "not the event" "$(deployment_piece)"
-	grep -q -- "get --raw /api/v1/namespaces/data-products/events?fieldSelector=involvedObject.kind%3DFlinkDeployment%2CinvolvedObject.name%3Dcommerce-orders-landed$" calls ||
+	grep -q -- "get --raw=/api/v1/namespaces/data-products/events?fieldSelector=involvedObject.kind%3DFlinkDeployment%2CinvolvedObject.name%3Dcommerce-orders-landed$" calls ||
 	    fail "not the deployment's events" "$(cat calls)"
 	# Only Normal events: the newest one.
 	jq '.items |= map(select(.type == "Normal"))' ev.json >x && mv x ev.json

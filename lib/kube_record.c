@@ -1,0 +1,280 @@
+/*
+ * kube_record.c - the last-applied record, made and read back
+ * (kube_record.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kube_record.h"
+#include "xalloc.h"
+
+/* The ConfigMap name fluid renders: <deployment>-sql-<12 hex>. */
+#define RECORD_CM_INFIX	"-sql-"
+#define RECORD_CM_HEX	12
+#define RECORD_FD_API	"flink.apache.org/v1beta1"
+
+/* A string inside v, by two keys (b may be NULL), or NULL. */
+static const char *
+str_at(const json_t *v, const char *a, const char *b)
+{
+	v = json_object_get(v, a);
+	return json_string_value(b != NULL ? json_object_get(v, b) : v);
+}
+
+static int
+same(const char *a, const char *b)
+{
+	return a != NULL && b != NULL && strcmp(a, b) == 0;
+}
+
+char *
+kube_record_name(const char *deployment)
+{
+	return xasprintf("%s%s", deployment, KUBE_RECORD_SUFFIX);
+}
+
+int
+kube_record_label_ok(const char *s, size_t max)
+{
+	size_t i, n;
+
+	if (s == NULL || (n = strlen(s)) == 0 || n > max)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') ||
+		    (s[i] >= '0' && s[i] <= '9') || s[i] == '-'))
+			return 0;
+	return s[0] != '-' && s[n - 1] != '-';
+}
+
+void
+kube_record_data_digest(const json_t *cm, char out[DIGEST_STRLEN])
+{
+	const json_t *data = json_object_get(cm, "data");
+	json_t *empty = json_object();
+
+	digest_json(data != NULL ? data : empty, out);
+	json_decref(empty);
+}
+
+json_t *
+kube_record_make(const json_t *plan, const json_t *cm, const json_t *fd)
+{
+	char digest[DIGEST_STRLEN], *text, *name;
+	json_t *item = json_deep_copy(cm), *list, *rec;
+
+	/* The script stays in its own immutable ConfigMap: only its digest. */
+	kube_record_data_digest(cm, digest);
+	json_object_del(item, "data");
+	json_object_del(item, "binaryData");
+	json_object_set_new(item, "dataDigest", json_string(digest));
+	list = json_pack("{s:s, s:s, s:[o, O]}", "apiVersion", "v1", "kind",
+	    "List", "items", item, fd);
+	text = json_dumps(list, JSON_INDENT(2) | JSON_SORT_KEYS);
+	name = kube_record_name(str_at(fd, "metadata", "name"));
+	rec = json_pack("{s:s, s:s, s:{s:s, s:s?, s:O?}, s:{s:s, s:s?, s:s?, "
+	    "s:s?}}", "apiVersion", "v1", "kind", "ConfigMap",
+	    "metadata", "name", name, "namespace",
+	    str_at(fd, "metadata", "namespace"), "labels",
+	    json_object_get(json_object_get(fd, "metadata"), "labels"),
+	    "data", "resources.json", text, "plan-digest",
+	    str_at(plan, "digest", NULL), "bundle-digest",
+	    str_at(plan, "bundleDigest", NULL), "mode",
+	    str_at(plan, "mode", NULL));
+	free(text);
+	free(name);
+	json_decref(list);
+	return rec;
+}
+
+/*
+ * jansson's reason, which may quote the text it stopped at, as
+ * printable ASCII on one line (in place).
+ */
+static const char *
+plain(char *s)
+{
+	char *p;
+
+	for (p = s; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+			*p = '?';
+	return s;
+}
+
+/* Whether s is "sha256:" and 64 lower-case hex digits. */
+static int
+digest_ok(const char *s)
+{
+	size_t i;
+
+	if (s == NULL || strlen(s) != DIGEST_STRLEN - 1 ||
+	    strncmp(s, "sha256:", 7) != 0)
+		return 0;
+	for (i = 7; s[i] != '\0'; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') ||
+		    (s[i] >= 'a' && s[i] <= 'f')))
+			return 0;
+	return 1;
+}
+
+/* Whether name is <deployment>-sql-<12 hex>, as k8s_render() names it. */
+static int
+cm_name_ok(const char *name, const char *deployment)
+{
+	size_t n = strlen(deployment), k = strlen(RECORD_CM_INFIX), i;
+
+	if (name == NULL || strlen(name) != n + k + RECORD_CM_HEX ||
+	    strncmp(name, deployment, n) != 0 ||
+	    strncmp(name + n, RECORD_CM_INFIX, k) != 0)
+		return 0;
+	for (i = n + k; name[i] != '\0'; i++)
+		if (!((name[i] >= '0' && name[i] <= '9') ||
+		    (name[i] >= 'a' && name[i] <= 'f')))
+			return 0;
+	return 1;
+}
+
+/* The only item of kind in items (borrowed), or NULL (none, or two). */
+static json_t *
+only_item(const json_t *items, const char *kind)
+{
+	json_t *it, *found = NULL;
+	size_t i;
+
+	json_array_foreach(items, i, it)
+		if (same(str_at(it, "kind", NULL), kind)) {
+			if (found != NULL)
+				return NULL;
+			found = it;
+		}
+	return found;
+}
+
+/*
+ * The checks of one item: an object of this apiVersion, in ns, with
+ * metadata.name as the deployment's own.  NULL, or why not (static).
+ */
+static const char *
+item_why(const json_t *it, const char *api, const char *ns,
+    const char *deployment)
+{
+	const char *name = str_at(it, "metadata", "name");
+
+	if (!same(str_at(it, "apiVersion", NULL), api))
+		return "has another apiVersion";
+	if (!same(str_at(it, "metadata", "namespace"), ns))
+		return "is in another namespace";
+	if (same(api, RECORD_FD_API) ? !same(name, deployment) :
+	    !cm_name_ok(name, deployment) || !kube_record_label_ok(name, 253))
+		return "has another name than fluid renders for the deployment";
+	return NULL;
+}
+
+void
+kube_record_release(struct kube_record *r)
+{
+	json_decref(r->cm);
+	json_decref(r->fd);
+	r->cm = r->fd = NULL;
+}
+
+int
+kube_record_read(const json_t *rec, const char *ns, const char *deployment,
+    struct kube_record *r, char **why)
+{
+	char *recn = NULL;
+	const char *text, *mode, *w, *dd;
+	const json_t *data, *items, *cm, *fd;
+	json_t *list = NULL;
+	json_error_t err;
+
+	memset(r, 0, sizeof(*r));
+	*why = NULL;
+	/* What it is read by must itself be a name fluid renders. */
+	if (!kube_record_label_ok(ns, 63) ||
+	    !kube_record_label_ok(deployment, 45)) {
+		*why = xstrdup("the namespace or the deployment is not a "
+		    "DNS-1123 label: no record is read by it");
+		return -1;
+	}
+	recn = kube_record_name(deployment);
+	if (!json_is_object(rec) ||
+	    !same(str_at(rec, "kind", NULL), "ConfigMap") ||
+	    !same(str_at(rec, "metadata", "name"), recn) ||
+	    !same(str_at(rec, "metadata", "namespace"), ns)) {
+		*why = xasprintf("what was read is not ConfigMap %s/%s", ns,
+		    recn);
+		goto fail;
+	}
+	data = json_object_get(rec, "data");
+	text = str_at(data, "resources.json", NULL);
+	if (text == NULL || (list = json_loads(text, JSON_REJECT_DUPLICATES,
+	    &err)) == NULL || !json_is_array(items = json_object_get(list,
+	    "items")) || json_array_size(items) != 2 ||
+	    (cm = only_item(items, "ConfigMap")) == NULL ||
+	    (fd = only_item(items, "FlinkDeployment")) == NULL) {
+		*why = xasprintf("has no resources.json listing a ConfigMap "
+		    "and a FlinkDeployment%s%s", text != NULL && list == NULL ?
+		    ": " : "", text != NULL && list == NULL ? plain(err.text) :
+		    "");
+		goto fail;
+	}
+	if ((w = item_why(fd, RECORD_FD_API, ns, deployment)) != NULL ||
+	    !json_is_object(json_object_get(fd, "spec"))) {
+		*why = xasprintf("lists a FlinkDeployment that %s", w != NULL ?
+		    w : "has no spec");
+		goto fail;
+	}
+	if ((w = item_why(cm, "v1", ns, deployment)) != NULL) {
+		*why = xasprintf("lists a ConfigMap that %s", w);
+		goto fail;
+	}
+	dd = str_at(cm, "dataDigest", NULL);
+	if (json_object_get(cm, "dataDigest") != NULL ? !digest_ok(dd) ||
+	    json_object_get(cm, "data") != NULL ||
+	    json_object_get(cm, "binaryData") != NULL :
+	    !json_is_object(json_object_get(cm, "data"))) {
+		*why = xstrdup("lists a ConfigMap with neither a data digest "
+		    "(sha256:<64 hex>) nor its data");
+		goto fail;
+	}
+	mode = str_at(data, "mode", NULL);
+	r->mode = K8S_AMEND;
+	if (mode != NULL && k8s_mode_parse(mode, &r->mode, &w) == -1) {
+		*why = xstrdup("has a mode that is not one of fluid plan's");
+		goto fail;
+	}
+	r->fd = json_deep_copy(fd);
+	r->cm = json_deep_copy(cm);
+	if (dd != NULL) {
+		memcpy(r->data_digest, dd, DIGEST_STRLEN);
+		json_object_del(r->cm, "dataDigest");
+	} else
+		kube_record_data_digest(cm, r->data_digest);
+	json_decref(list);
+	free(recn);
+	return 0;
+fail:
+	json_decref(list);
+	free(recn);
+	return -1;
+}
+
+json_t *
+kube_record_applied(const struct kube_record *r, const json_t *rendered)
+{
+	char digest[DIGEST_STRLEN];
+	json_t *cm = json_deep_copy(r->cm);
+
+	if (json_object_get(cm, "data") == NULL && rendered != NULL &&
+	    same(str_at(rendered, "metadata", "name"),
+	    str_at(r->cm, "metadata", "name"))) {
+		kube_record_data_digest(rendered, digest);
+		if (strcmp(digest, r->data_digest) == 0)
+			json_object_set(cm, "data",
+			    json_object_get(rendered, "data"));
+	}
+	return json_pack("{s:s, s:s, s:[o, O]}", "apiVersion", "v1", "kind",
+	    "List", "items", cm, r->fd);
+}
