@@ -120,12 +120,13 @@ spells(const char *p, const char *secret)
 	int hi, lo;
 
 	for (; *secret != '\0'; secret++) {
-		if (*q == *secret)
-			q++;
-		else if (*q == '%' && (hi = hexval(q[1])) >= 0 &&
+		/* An escape first: "%25" is a '%' of the secret. */
+		if (*q == '%' && (hi = hexval(q[1])) >= 0 &&
 		    (lo = hexval(q[2])) >= 0 &&
 		    (char)(hi * 16 + lo) == *secret)
 			q += 3;
+		else if (*q == *secret)
+			q++;
 		else if (*q == '+' && *secret == ' ')
 			q++;
 		else
