@@ -113,10 +113,10 @@ doing(struct gw *g, const char *fmt, ...)
 }
 
 /*
- * One request, bounded by what is left of the deadline.  0 with *out
- * (may be NULL); -1 after a fatal error in d
- * (no answer, a signal, a status with no Flink reason), or -2 with
- * *reason when Flink answered with its errors.
+ * One request, bounded by what is left of the deadline (none left: not
+ * sent).  0 with *out (may be NULL); -1 after a fatal error in d (no
+ * answer, the deadline, a signal, a status with no Flink reason), or -2
+ * with *reason when Flink answered with its errors.
  */
 static int
 call(struct gw *g, const char *method, const char *path, const char *body,
