@@ -108,10 +108,19 @@ hexval(char c)
 	return -1;
 }
 
+/* c as a message shows it: a control character is a blank. */
+static char
+shown(char c)
+{
+	return (unsigned char)c < 0x20 || c == 0x7f ? ' ' : c;
+}
+
 /*
  * How many bytes of p spell secret, each of its bytes as itself, as a
  * %XX escape (either case) or, for a blank, '+': so the secret is found
- * however a server echoes a form it was sent.  0 when p does not.
+ * however a server echoes a form it was sent.  Bytes are compared as
+ * the message shows them (shown()), so that no control character made
+ * a blank completes a secret after the search.  0 when p does not.
  */
 static size_t
 spells(const char *p, const char *secret)
@@ -123,11 +132,11 @@ spells(const char *p, const char *secret)
 		/* An escape first: "%25" is a '%' of the secret. */
 		if (*q == '%' && (hi = hexval(q[1])) >= 0 &&
 		    (lo = hexval(q[2])) >= 0 &&
-		    (char)(hi * 16 + lo) == *secret)
+		    shown((char)(hi * 16 + lo)) == shown(*secret))
 			q += 3;
-		else if (*q == *secret)
+		else if (*q != '\0' && shown(*q) == shown(*secret))
 			q++;
-		else if (*q == '+' && *secret == ' ')
+		else if (*q == '+' && shown(*secret) == ' ')
 			q++;
 		else
 			return 0;
@@ -178,7 +187,7 @@ net_redact(const char *s, const char *const *secrets, size_t nsecrets)
 			p += n;
 			continue;
 		}
-		sb_addc(&out, (unsigned char)*p < 0x20 || *p == 0x7f ? ' ' : *p);
+		sb_addc(&out, shown(*p));
 		p++;
 	}
 	return out.buf != NULL ? sb_steal(&out) : xstrdup("");

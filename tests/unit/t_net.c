@@ -93,6 +93,14 @@ t_redaction(void)
 	is_str(r, "a [31mred line client_secret%3D[redacted]", "control "
 	    "characters become blanks; an encoded key is found too");
 	free(r);
+	r = net_redact("secret s3cr+t/=x\x1fy echoed", oauth + 1, 1);
+	ok(!leaks(r, "s3cr+t/=x y"), "a control character in place of a "
+	    "blank does not hide the secret, then become its blank: %s", r);
+	free(r);
+	r = net_redact("tok-SECRET\t4711", (const char *const[]){
+	    "tok-SECRET 4711" }, 1);
+	is_str(r, "[redacted]", "compared as shown, both ways");
+	free(r);
 	r = net_redact("nothing to hide here", bearer, 1);
 	is_str(r, "nothing to hide here", "other text is kept");
 	free(r);
