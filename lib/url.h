@@ -3,7 +3,9 @@
  *
  * Contracts name catalogs, token endpoints, S3 endpoints, registries and
  * object-store locations.  All of them are parsed by libcurl (the same
- * parser the HTTP client uses), never by hand.
+ * parser the HTTP client uses), never by hand; the host as written is
+ * only compared with what libcurl read, so that no one reads an address
+ * differently (url_host_literal_ok()).
  */
 #ifndef FLUID_URL_H
 #define FLUID_URL_H
