@@ -128,6 +128,9 @@ spells(const char *p, const char *secret)
 	const char *q = p;
 	int hi, lo;
 
+	/* Most bytes start no secret: say so at once. */
+	if (*p != '%' && *p != '+' && shown(*p) != shown(*secret))
+		return 0;
 	for (; *secret != '\0'; secret++) {
 		/* An escape first: "%25" is a '%' of the secret. */
 		if (*q == '%' && (hi = hexval(q[1])) >= 0 &&
@@ -152,6 +155,8 @@ secret_key(const char *p)
 	    "client_secret%3D", "client_secret%3d", NULL };
 	size_t i, n;
 
+	if (*p != 'c')
+		return 0;
 	for (i = 0; keys[i] != NULL; i++) {
 		n = strlen(keys[i]);
 		if (strncmp(p, keys[i], n) == 0)
