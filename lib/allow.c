@@ -586,6 +586,36 @@ host_covers(const char *entry, const char *host, bool names)
 	    host[hh - he - 1] == '.' && strcmp(host + hh - he, entry) == 0;
 }
 
+/*
+ * The refusal msg (new, freed), told that an entry of list l names a host
+ * the way url.h refuses (URL_IPV4_WHY): such an entry admits nothing,
+ * and the operator should know why.
+ */
+static char *
+with_unread_entry(const struct allow *a, enum allow_list l, char *msg)
+{
+	const struct allow_entries *e = &a->list[l];
+	const char *w = NULL, *at;
+	char *h, *out;
+	size_t i;
+
+	for (i = 0; i < e->n; i++) {
+		at = l == ALLOW_SECRET_REF ? strchr(e->v[i], '@') : NULL;
+		if (l == ALLOW_SECRET_REF && at == NULL)
+			continue;
+		h = allow_host_normalize(at ? at + 1 : e->v[i], &w);
+		free(h);
+		if (h == NULL && w != NULL && strcmp(w, URL_IPV4_WHY) == 0)
+			break;
+	}
+	if (i == e->n)
+		return msg;
+	out = xasprintf("%s (entry %zu of %s admits nothing: it %s)", msg,
+	    i + 1, variables[l], URL_IPV4_WHY);
+	free(msg);
+	return out;
+}
+
 static bool
 host_listed(const struct allow_entries *e, const char *host)
 {
@@ -626,8 +656,8 @@ allow_host(const struct allow *a, const char *s, char **why)
 	default:
 		ok = host_listed(&a->list[ALLOW_HOST], h);
 		if (!ok)
-			say(why, refusal(a, ALLOW_HOST, h, "host '%s' is not "
-			    "allowed", h));
+			say(why, with_unread_entry(a, ALLOW_HOST, refusal(a,
+			    ALLOW_HOST, h, "host '%s' is not allowed", h)));
 	}
 	free(h);
 	return ok;
@@ -698,8 +728,9 @@ secret_ref(const struct allow *a, enum allow_cmd cmd, const char *what,
 	}
 	if (!ok) {
 		ent = xasprintf("%s@%s", name, h);
-		say(why, refusal(a, ALLOW_SECRET_REF, ent, "%s credential "
-		    "'%s' may not be sent to '%s'", what, name, h));
+		say(why, with_unread_entry(a, ALLOW_SECRET_REF, refusal(a,
+		    ALLOW_SECRET_REF, ent, "%s credential '%s' may not be "
+		    "sent to '%s'", what, name, h)));
 		free(ent);
 	}
 	free(h);

@@ -479,9 +479,12 @@ metadata_check(struct chk *c, struct chk_loc *l, json_t *list,
 	return ok;
 }
 
-/* host:port[,host:port...] */
+/*
+ * host:port[,host:port...]; *why says what is wrong (a host is read as
+ * url.h reads hosts: url_host_literal_ok()).
+ */
 static bool
-servers_ok(const char *s)
+servers_ok(const char *s, const char **why)
 {
 	const char *p = s, *colon, *end;
 	long port;
@@ -497,6 +500,7 @@ servers_ok(const char *s)
 		for (const char *q = p; q < end; q++)
 			if (*q == ':')
 				colon = q;
+		*why = "must be host:port[,host:port...]";
 		if (colon == NULL || colon == p)
 			return false;
 		for (const char *q = p; q < colon; q++)
@@ -504,6 +508,8 @@ servers_ok(const char *s)
 			    *q <= 'Z') || (*q >= '0' && *q <= '9') ||
 			    strchr(".-_[]:", *q) != NULL))
 				return false;
+		if (!url_host_literal_ok(p, (size_t)(colon - p), why))
+			return false;
 		port = strtol(colon + 1, &e, 10);
 		while (*e == ' ')
 			e++;
@@ -544,9 +550,8 @@ source_check(struct chk *c, struct chk_loc *l, json_t *flink,
 	ok &= chk_only_keys(c, l, copy, source_keys) == 0;
 	json_decref(copy);
 	servers = chk_get_str(c, l, src, "bootstrapServers", true);
-	if (servers != NULL && !servers_ok(servers)) {
-		chk_err_at(c, l, "bootstrapServers", "must be "
-		    "host:port[,host:port...]");
+	if (servers != NULL && !servers_ok(servers, &why)) {
+		chk_err_at(c, l, "bootstrapServers", "%s", why);
 		ok = false;
 	}
 	group = chk_get_str(c, l, src, "groupId", true);
@@ -582,7 +587,7 @@ source_check(struct chk *c, struct chk_loc *l, json_t *flink,
 	    "group-offsets", "schemaRegistryUrl", reg);
 	/* TLS and SASL: check_security.c. */
 	ok &= chk_security_check(c, l, flink, src, servers != NULL &&
-	    servers_ok(servers) ? servers : NULL, copy);
+	    servers_ok(servers, &why) ? servers : NULL, copy);
 	json_object_set_new(ir, "source", copy);
 	chk_loc_reset(l, m);
 	return ok;

@@ -177,25 +177,23 @@ needs_escape(const unsigned char *p, size_t n, unsigned long cp)
  * what a terminal shows.  Those are written as \n, \r, \t, \xNN (a
  * control character or a byte that is not UTF-8) or \uNNNN (a C1
  * control, or a code point of is_invisible()); everything else is kept
- * as it is.
+ * as it is.  With DIAG_ESCAPE_LINES, newlines and tabs are kept.
  */
-static char *
-one_line(char *s)
+char *
+diag_escape(const char *s, int flags)
 {
 	const unsigned char *p;
 	unsigned long cp = 0;
 	struct sb sb;
 	size_t n;
+	int lines = (flags & DIAG_ESCAPE_LINES) != 0;
 
-	for (p = (const unsigned char *)s; *p != '\0'; p += n)
-		if ((n = utf8_char(p, &cp)) == 0 || needs_escape(p, n, cp))
-			break;
-	if (*p == '\0')
-		return s;
 	sb_init(&sb);
 	for (p = (const unsigned char *)s; *p != '\0'; p += n) {
 		n = utf8_char(p, &cp);
-		if (*p == '\n')
+		if (lines && (*p == '\n' || *p == '\t'))
+			sb_addc(&sb, (char)*p);
+		else if (*p == '\n')
 			sb_adds(&sb, "\\n");
 		else if (*p == '\r')
 			sb_adds(&sb, "\\r");
@@ -211,8 +209,26 @@ one_line(char *s)
 		else
 			sb_addn(&sb, (const char *)p, n);
 	}
+	return sb.buf != NULL ? sb_steal(&sb) : xstrdup("");
+}
+
+/* s (new) as diag_escape() writes it, s freed. */
+static char *
+one_line(char *s)
+{
+	const unsigned char *p;
+	unsigned long cp = 0;
+	char *out;
+	size_t n;
+
+	for (p = (const unsigned char *)s; *p != '\0'; p += n)
+		if ((n = utf8_char(p, &cp)) == 0 || needs_escape(p, n, cp))
+			break;
+	if (*p == '\0')
+		return s;
+	out = diag_escape(s, 0);
 	free(s);
-	return sb_steal(&sb);
+	return out;
 }
 
 static struct diag *

@@ -110,6 +110,18 @@ void	diag_fatal(struct diags *, const char *fmt, ...)
 const char *diag_json_kind(const json_t *);
 
 /*
+ * Text from outside (a server's answer, a targets file, a plan) as a
+ * terminal may show it, escaped as diagnostics escape what they quote:
+ * \n \r \t, \xNN for a control character or a byte that is not
+ * UTF-8, \uNNNN for a C1 control (U+0080-U+009F) and the code points
+ * that reorder or hide text (bidi controls, U+2028/2029, U+FEFF).  With
+ * DIAG_ESCAPE_LINES, newlines and tabs are kept (a script, shown whole).
+ * A new string.
+ */
+#define DIAG_ESCAPE_LINES	1
+char	*diag_escape(const char *s, int flags);
+
+/*
  * Where a pointer is: fills file/line/col, returns 0 if unknown.  The
  * first call decodes the positions (hence d is not const).
  */

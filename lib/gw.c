@@ -11,11 +11,14 @@
  *	DELETE /v2/sessions/S                        (also on failure)
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "gw.h"
+#include "diag.h"
 #include "net.h"
 #include "xalloc.h"
 
@@ -24,6 +27,8 @@
 
 /* Pages of one statement's result read for its job id, at most. */
 #define GW_MAX_PAGES	20
+/* The whole apply's deadline when gw_opts.timeout_ms is 0. */
+#define GW_TIMEOUT_MS	300000
 
 struct gw {
 	const struct gw_opts	*o;
@@ -32,6 +37,9 @@ struct gw {
 	char			*session;	/* NULL: none open */
 	const char		*where;		/* the script's name */
 	struct diags		*d;
+	long			 deadline;	/* now_ms() of the whole apply's */
+	long			 request_ms;	/* one request's own bound */
+	char			 doing[160];	/* for the deadline's message */
 };
 
 static long
@@ -58,9 +66,8 @@ stopped(const struct gw *g)
 	return g->o->stop != NULL && *g->o->stop != 0;
 }
 
-/* Flink's "errors" strings as gw_reason() reads them, or NULL. */
-static char *
-flink_reason(json_t *answer)
+char *
+gw_answer_reason(json_t *answer)
 {
 	json_t *errs = json_object_get(answer, "errors"), *x;
 	struct sb sb;
@@ -85,10 +92,31 @@ flink_reason(json_t *answer)
 	return r;
 }
 
+/* The fatal error of a deadline passed, when (before, while) g->doing. */
+static int
+past_deadline(struct gw *g, const char *when)
+{
+	diag_fatal(g->d, "the apply did not finish within %ld s: stopped %s "
+	    "%s; see --timeout", (g->o->timeout_ms > 0 ? g->o->timeout_ms :
+	    GW_TIMEOUT_MS) / 1000, when, g->doing);
+	return -1;
+}
+
+static void __attribute__((format(printf, 2, 3)))
+doing(struct gw *g, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(g->doing, sizeof(g->doing), fmt, ap);
+	va_end(ap);
+}
+
 /*
- * One request.  0 with *out (may be NULL); -1 after a fatal error in d
- * (no answer, a signal, a status with no Flink reason), or -2 with
- * *reason when Flink answered with its errors.
+ * One request, bounded by what is left of the deadline (none left: not
+ * sent).  0 with *out (may be NULL); -1 after a fatal error in d (no
+ * answer, the deadline, a signal, a status with no Flink reason), or -2
+ * with *reason when Flink answered with its errors.
  */
 static int
 call(struct gw *g, const char *method, const char *path, const char *body,
@@ -97,19 +125,34 @@ call(struct gw *g, const char *method, const char *path, const char *body,
 	struct net_err e;
 	json_t *v = NULL;
 	char *url = xasprintf("%s%s", g->base, path);
+	long left;
 	int rc;
 
 	*out = NULL;
 	if (reason != NULL)
 		*reason = NULL;
+	/* One deadline for the whole apply: no request outlives it. */
+	left = g->deadline - now_ms();
+	if (left <= 0) {
+		free(url);
+		return past_deadline(g, "before");
+	}
+	g->no.total_ms = left < g->request_ms ? left : g->request_ms;
+	g->no.deadline_ms = left < 2 * g->request_ms ? left :
+	    2 * g->request_ms;
 	rc = net_request_json(&g->no, method, url, body, &v, &e);
 	free(url);
+	if (rc == -1 && (e.failure == NET_TIMEOUT || e.failure == NET_CONNECT)
+	    && now_ms() >= g->deadline) {
+		json_decref(v);
+		return past_deadline(g, "while");
+	}
 	if (rc == 0) {
 		*out = v;
 		return 0;
 	}
 	if (e.failure == NET_HTTP && reason != NULL &&
-	    (*reason = flink_reason(v)) != NULL) {
+	    (*reason = gw_answer_reason(v)) != NULL) {
 		json_decref(v);
 		return -2;
 	}
@@ -123,19 +166,52 @@ call(struct gw *g, const char *method, const char *path, const char *body,
 	return -1;
 }
 
+/*
+ * Whether a handle the gateway gave may go into a path and a line: 1 to
+ * 128 of [A-Za-z0-9_~-] (Flink's are UUIDs; no '.', so never "..").
+ */
+bool
+gw_handle_ok(const char *h)
+{
+	size_t n;
+
+	if (h == NULL || (n = strlen(h)) == 0 || n > 128)
+		return false;
+	return strspn(h, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789_~-") == n;
+}
+
+/* The fatal error of an answer's handle that gw_handle_ok() refuses. */
+static void
+bad_handle(struct gw *g, const char *what, const char *h)
+{
+	char *shown;
+
+	if (h == NULL || *h == '\0') {
+		diag_fatal(g->d, "the SQL Gateway answered without a%s %s",
+		    *what == 'o' ? "n" : "", what);
+		return;
+	}
+	shown = diag_escape(h, 0);
+	diag_fatal(g->d, "the SQL Gateway answered a %s that is not a plain "
+	    "token ('%.80s%s'); not used", what, shown,
+	    strlen(shown) > 80 ? "..." : "");
+	free(shown);
+}
+
 static int
 open_session(struct gw *g)
 {
 	json_t *v;
 	const char *h;
 
+	doing(g, "opening a session");
 	if (call(g, "POST", "/v2/sessions",
 	    "{\"sessionName\": \"fluid-gateway\"}", &v, NULL) != 0)
 		return -1;
 	h = json_string_value(json_object_get(v, "sessionHandle"));
-	if (h == NULL || *h == '\0' || strpbrk(h, "/?#%") != NULL) {
-		diag_fatal(g->d, "the SQL Gateway opened no session (no "
-		    "sessionHandle in its answer)");
+	if (!gw_handle_ok(h)) {
+		bad_handle(g, "sessionHandle", h);
 		json_decref(v);
 		return -1;
 	}
@@ -172,7 +248,7 @@ close_session(struct gw *g)
 
 /* The job id of a result page, or NULL (borrowed). */
 static const char *
-job_of(json_t *page)
+job_of(const json_t *page)
 {
 	const char *id = json_string_value(json_object_get(page, "jobID"));
 	json_t *res = json_object_get(page, "results"), *col, *row;
@@ -189,20 +265,35 @@ job_of(json_t *page)
 	return NULL;
 }
 
-/*
- * Whether a nextResultUri may be followed: a path of this session's
- * operation on the same gateway, nothing else.
- */
-static bool
-own_uri(const struct gw *g, const char *uri, const char *op)
+char *
+gw_answer_job(const json_t *page)
+{
+	const char *id = job_of(page);
+
+	/* The gateway's text: escaped before it reaches a terminal. */
+	return id != NULL ? diag_escape(id, 0) : NULL;
+}
+
+bool
+gw_next_uri_ok(const char *uri, const char *session, const char *op)
 {
 	char *want = xasprintf("/v2/sessions/%s/operations/%s/result/",
-	    g->session, op);
-	bool ok = strncmp(uri, want, strlen(want)) == 0 &&
-	    strpbrk(uri + strlen(want), "#@\\") == NULL;
+	    session, op);
+	size_t n = strlen(want), k;
+	const char *p = uri + n;
+	bool ok = strncmp(uri, want, n) == 0;
 
 	free(want);
-	return ok;
+	if (!ok)
+		return false;
+	/* A page token, then maybe a plain query: no '/', no "..". */
+	k = strspn(p, "0123456789");
+	if (k == 0 || k > 9)
+		return false;
+	p += k;
+	return *p == '\0' || (*p == '?' && strspn(p + 1,
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	    "=&_-") == strlen(p + 1));
 }
 
 /*
@@ -210,10 +301,10 @@ own_uri(const struct gw *g, const char *uri, const char *op)
  * string or NULL); -1 fatal; -2 with *reason (Flink refused it).
  */
 static int
-run_one(struct gw *g, const struct gw_stmt *st, char **job, char **reason)
+run_one(struct gw *g, size_t k, const struct gw_stmt *st, char **job,
+    char **reason)
 {
-	long deadline = now_ms() + (g->o->timeout_ms > 0 ?
-	    g->o->timeout_ms : 120000), wait = 50;
+	long wait = 50;
 	json_t *body, *v = NULL;
 	const char *op, *status, *next;
 	char *text, *path = NULL, *opid = NULL, *last = NULL;
@@ -225,6 +316,7 @@ run_one(struct gw *g, const struct gw_stmt *st, char **job, char **reason)
 	text = json_dumps(body, JSON_COMPACT);
 	json_decref(body);
 	path = xasprintf("/v2/sessions/%s/statements", g->session);
+	doing(g, "submitting statement %zu", k);
 	rc = call(g, "POST", path, text, &v, reason);
 	free(path);
 	path = NULL;
@@ -232,9 +324,8 @@ run_one(struct gw *g, const struct gw_stmt *st, char **job, char **reason)
 	if (rc != 0)
 		return rc;
 	op = json_string_value(json_object_get(v, "operationHandle"));
-	if (op == NULL || *op == '\0' || strpbrk(op, "/?#%") != NULL) {
-		diag_fatal(g->d, "the SQL Gateway answered without an "
-		    "operationHandle");
+	if (!gw_handle_ok(op)) {
+		bad_handle(g, "operationHandle", op);
 		json_decref(v);
 		return -1;
 	}
@@ -244,6 +335,11 @@ run_one(struct gw *g, const struct gw_stmt *st, char **job, char **reason)
 	for (;;) {
 		path = xasprintf("/v2/sessions/%s/operations/%s/status",
 		    g->session, opid);
+		if (last == NULL)
+			doing(g, "reading the status of statement %zu", k);
+		else
+			doing(g, "waiting for statement %zu (status %.20s)", k,
+			    last);
 		rc = call(g, "GET", path, NULL, &v, reason);
 		free(path);
 		path = NULL;
@@ -276,12 +372,10 @@ run_one(struct gw *g, const struct gw_stmt *st, char **job, char **reason)
 			rc = -1;
 			goto out;
 		}
-		if (now_ms() + wait > deadline) {
-			diag_fatal(g->d, "the statement did not finish within "
-			    "%ld s (status %s); see --timeout",
-			    (g->o->timeout_ms > 0 ? g->o->timeout_ms :
-			    120000) / 1000, last);
-			rc = -1;
+		if (now_ms() + wait > g->deadline) {
+			doing(g, "waiting for statement %zu (status %.20s)", k,
+			    last);
+			rc = past_deadline(g, "while");
 			goto out;
 		}
 		sleep_ms(wait);
@@ -293,6 +387,8 @@ run_one(struct gw *g, const struct gw_stmt *st, char **job, char **reason)
 	path = xasprintf("/v2/sessions/%s/operations/%s/result/0"
 	    "?rowFormat=JSON", g->session, opid);
 	for (pages = 0; pages < GW_MAX_PAGES; pages++) {
+		doing(g, "reading result page %d of statement %zu", pages + 1,
+		    k);
 		rc = call(g, "GET", path, NULL, &v, reason);
 		free(path);
 		path = NULL;
@@ -305,17 +401,15 @@ run_one(struct gw *g, const struct gw_stmt *st, char **job, char **reason)
 			rc = -2;
 			goto out;
 		}
-		if (job_of(v) != NULL) {
-			*job = xstrdup(job_of(v));
+		if ((*job = gw_answer_job(v)) != NULL)
 			break;
-		}
 		next = json_string_value(json_object_get(v, "nextResultUri"));
 		if (!gw_stmt_starts_job(st) || next == NULL ||
 		    strcmp(json_string_value(json_object_get(v,
 		    "resultType")) ? json_string_value(json_object_get(v,
 		    "resultType")) : "", "EOS") == 0)
 			break;
-		if (!own_uri(g, next, opid)) {
+		if (!gw_next_uri_ok(next, g->session, opid)) {
 			diag_fatal(g->d, "the SQL Gateway's nextResultUri "
 			    "leads elsewhere; not followed");
 			rc = -1;
@@ -351,15 +445,17 @@ gw_apply(const struct gw_opts *o, const char *url,
 	g.d = d;
 	g.where = where;
 	g.no.stop = o->stop;
-	g.no.total_ms = o->request_ms > 0 ? o->request_ms : 30000;
-	g.no.deadline_ms = g.no.total_ms * 2;
+	g.request_ms = o->request_ms > 0 ? o->request_ms : 30000;
 	g.no.connect_ms = 5000;
+	g.deadline = now_ms() + (o->timeout_ms > 0 ? o->timeout_ms :
+	    GW_TIMEOUT_MS);
 	n = strlen(url);
 	while (n > 0 && url[n - 1] == '/')
 		n--;
 	g.base = xstrndup(url, n);
 	if (open_session(&g) == -1)
 		goto out;
+	/* gw_handle_ok(): nothing in it a terminal acts on. */
 	if (session != NULL)
 		session(arg, g.session);
 	for (i = 0; i < sc->n; i++) {
@@ -367,7 +463,7 @@ gw_apply(const struct gw_opts *o, const char *url,
 			diag_fatal(d, GW_INTERRUPTED);
 			break;
 		}
-		rc = run_one(&g, &sc->v[i], &job, &reason);
+		rc = run_one(&g, i + 1, &sc->v[i], &job, &reason);
 		label = gw_stmt_label(&sc->v[i]);
 		if (rc == -2) {
 			diag_pos(d, DIAG_ERROR, where, (int)sc->v[i].line, 1,

@@ -19,6 +19,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <jansson.h>
 
 #include "diag.h"
 
@@ -75,23 +76,43 @@ char	*gw_reason(const char *errors);
 /* --- gw.c: contacts the gateway ---------------------------------------- */
 
 struct gw_opts {
-	long	 timeout_ms;	/* per statement, polls included;
-				   0: 120000 */
-	long	 request_ms;	/* per request; 0: 30000 */
+	long	 timeout_ms;	/* the whole apply: every request, poll
+				   and result page; 0: 300000 */
+	long	 request_ms;	/* per request, within that; 0: 30000 */
 	const volatile sig_atomic_t *stop; /* set by SIGINT/SIGTERM */
 };
 
 /*
  * Apply script through the gateway at url: open a session, run each
  * statement in order (polling its operation with backoff until it
- * finishes, fails or timeout_ms passes), call ok() with one line per
- * statement ("table x.y.z", "insert x.y.z -> job ID"), and close the
- * session, whatever happened.  A statement Flink refuses is an error in
+ * finishes or fails), call ok() with one line per statement ("table
+ * x.y.z", "insert x.y.z -> job ID"), and close the session, whatever
+ * happened.  One deadline, timeout_ms from the start, bounds all of it
+ * but the close: no request outlives it, and a request or a page it has
+ * passed is not sent (a fatal error that says what was being done).
+ * What ok() and session() are given is escaped (diag_escape()): the
+ * gateway's job id and the script's names cannot act on a terminal.  A statement Flink refuses is an error in
  * d placed at where:line of the statement (where: the script's name),
  * with Flink's reason (gw_reason()), and nothing after it is sent.
  * Returns the status (diag_status(d)).  session(), when not NULL, is
  * told the session's handle as soon as it is open.
  */
+/*
+ * What a gateway's answers say, pure (gw_apply() uses them, and so does
+ * tests/fuzz/fuzz_gwanswer.c).  gw_answer_reason(): Flink's "errors" as
+ * gw_reason() reads them, or NULL.  gw_answer_job(): the job id of a
+ * result page (jobID, or the "job id" column), escaped, or NULL.  Both
+ * new strings.  gw_handle_ok(): whether a session or operation handle
+ * may go into a path and a line (1 to 128 of [A-Za-z0-9_~-]).
+ * gw_next_uri_ok(): whether a nextResultUri stays within this session's
+ * operation: its result path, a page number, maybe a plain query.
+ */
+char	*gw_answer_reason(json_t *answer);
+char	*gw_answer_job(const json_t *page);
+bool	 gw_handle_ok(const char *handle);
+bool	 gw_next_uri_ok(const char *uri, const char *session,
+	    const char *op);
+
 int	gw_apply(const struct gw_opts *, const char *url,
 	    const struct gw_script *script, const char *where,
 	    void (*session)(void *arg, const char *handle),

@@ -272,6 +272,7 @@ gw_stmt_label(const struct gw_stmt *st)
 	};
 	struct sb sb;
 	const char *p;
+	char *out;
 
 	sb_init(&sb);
 	sb_adds(&sb, kinds[st->kind]);
@@ -286,11 +287,10 @@ gw_stmt_label(const struct gw_stmt *st)
 		sb_addc(&sb, ' ');
 		sb_adds(&sb, st->name);
 	}
-	/* Names come from the script: one line, whatever they hold. */
-	for (p = sb.buf; *p != '\0'; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			sb.buf[p - sb.buf] = ' ';
-	return sb.buf;
+	/* Names come from the script: one line, nothing a terminal acts on. */
+	out = diag_escape(sb.buf, 0);
+	sb_release(&sb);
+	return out;
 }
 
 /* --- reasons ----------------------------------------------------------- */

@@ -19,6 +19,8 @@
 #include "xalloc.h"
 
 #define NET_MAX_SECRETS	3
+/* Bytes of a server's reason kept in a message, after redaction. */
+#define NET_MAX_REASON	200
 
 struct req {
 	const struct net_opts	*o;
@@ -94,59 +96,133 @@ net_display_url(const char *url)
 	return s;
 }
 
+static int
+hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* c as a message shows it: a control character is a blank. */
+static char
+shown(char c)
+{
+	return (unsigned char)c < 0x20 || c == 0x7f ? ' ' : c;
+}
+
 /*
- * Replace every occurrence of each secret in s (NUL-terminated, in a
- * buffer of size n) with "[redacted]", and every control character with
- * a space, so that the line stays one line.
+ * How many bytes of p spell secret, each of its bytes as itself, as a
+ * %XX escape (either case) or, for a blank, '+': so the secret is found
+ * however a server echoes a form it was sent.  Bytes are compared as
+ * the message shows them (shown()), so that no control character made
+ * a blank completes a secret after the search.  0 when p does not.
  */
-static void
-scrub(char *s, size_t n, const char *const *secrets)
+static size_t
+spells(const char *p, const char *secret)
+{
+	const char *q = p;
+	int hi, lo;
+
+	/* Most bytes start no secret: say so at once. */
+	if (*p != '%' && *p != '+' && shown(*p) != shown(*secret))
+		return 0;
+	for (; *secret != '\0'; secret++) {
+		/* An escape first: "%25" is a '%' of the secret. */
+		if (*q == '%' && (hi = hexval(q[1])) >= 0 &&
+		    (lo = hexval(q[2])) >= 0 &&
+		    shown((char)(hi * 16 + lo)) == shown(*secret))
+			q += 3;
+		else if (*q != '\0' && shown(*q) == shown(*secret))
+			q++;
+		else if (*q == '+' && shown(*secret) == ' ')
+			q++;
+		else
+			return 0;
+	}
+	return (size_t)(q - p);
+}
+
+/* A form key whose value is a secret whatever it is. */
+static size_t
+secret_key(const char *p)
+{
+	static const char *const keys[] = { "client_secret=",
+	    "client_secret%3D", "client_secret%3d", NULL };
+	size_t i, n;
+
+	if (*p != 'c')
+		return 0;
+	for (i = 0; keys[i] != NULL; i++) {
+		n = strlen(keys[i]);
+		if (strncmp(p, keys[i], n) == 0)
+			return n;
+	}
+	return 0;
+}
+
+char *
+net_redact(const char *s, const char *const *secrets, size_t nsecrets)
 {
 	static const char mark[] = "[redacted]";
 	struct sb out;
-	size_t i, k, len;
-	char *p;
+	size_t k, n;
+	const char *p;
 
 	sb_init(&out);
 	for (p = s; *p != '\0';) {
-		for (k = 0; k < NET_MAX_SECRETS; k++) {
-			if (secrets[k] == NULL || *secrets[k] == '\0')
-				continue;
-			len = strlen(secrets[k]);
-			if (strncmp(p, secrets[k], len) == 0)
-				break;
-		}
-		if (k < NET_MAX_SECRETS) {
+		for (k = 0, n = 0; k < nsecrets && n == 0; k++)
+			if (secrets[k] != NULL && *secrets[k] != '\0')
+				n = spells(p, secrets[k]);
+		if (n > 0) {
 			sb_adds(&out, mark);
-			p += strlen(secrets[k]);
+			p += n;
 			continue;
 		}
-		sb_addc(&out, (unsigned char)*p < 0x20 || *p == 0x7f ? ' ' : *p);
+		if ((n = secret_key(p)) > 0) {
+			sb_addn(&out, p, n);
+			p += n;
+			n = strcspn(p, "&\"', ;}\t\r\n");
+			if (n > 0)
+				sb_adds(&out, mark);
+			p += n;
+			continue;
+		}
+		sb_addc(&out, shown(*p));
 		p++;
 	}
-	i = out.len < n - 1 ? out.len : n - 1;
-	memcpy(s, out.buf, i);
-	s[i] = '\0';
-	sb_release(&out);
+	return out.buf != NULL ? sb_steal(&out) : xstrdup("");
 }
 
+/*
+ * The message of e: formatted whole, every credential redacted
+ * (net_redact()), and only then cut to the size of e->msg, so that no
+ * cut leaves the first characters of a credential behind.
+ */
 static void __attribute__((format(printf, 4, 5)))
 fail(struct net_err *e, const struct req *r, enum net_failure f,
     const char *fmt, ...)
 {
 	va_list ap;
-	char *where = net_display_url(r->url);
-	size_t n;
+	char *where = net_display_url(r->url), *msg, *full, *clean;
 
 	e->failure = f;
-	n = (size_t)snprintf(e->msg, sizeof(e->msg), "'%s': ", where);
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	full = xasprintf("'%s': %s", where, msg);
+	clean = net_redact(full, r->secrets, NET_MAX_SECRETS);
+	snprintf(e->msg, sizeof(e->msg), "%s", clean);
+	explicit_bzero(msg, strlen(msg));
+	explicit_bzero(full, strlen(full));
 	free(where);
-	if (n < sizeof(e->msg)) {
-		va_start(ap, fmt);
-		vsnprintf(e->msg + n, sizeof(e->msg) - n, fmt, ap);
-		va_end(ap);
-	}
-	scrub(e->msg, sizeof(e->msg), r->secrets);
+	free(msg);
+	free(full);
+	free(clean);
 }
 
 /* libcurl's progress callback: non-zero stops the transfer. */
@@ -318,6 +394,69 @@ server_reason(json_t *v)
 	return json_string_value(json_object_get(v, "error"));
 }
 
+/*
+ * What a complete answer means: 0 with *out the JSON of a 2xx, or -1
+ * with e filled (and *out the JSON of an error answer when the request
+ * keeps it).  The server's reason is redacted before it is cut.
+ */
+static int
+judge(const struct req *r, long st, const char *body, size_t len,
+    json_t **out, struct net_err *e)
+{
+	const char *reason;
+	json_error_t jerr;
+	char *rs = NULL;
+	json_t *v;
+
+	*out = NULL;
+	v = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (st < 200 || st > 299) {
+		if ((reason = server_reason(v)) != NULL) {
+			rs = net_redact(reason, r->secrets, NET_MAX_SECRETS);
+			if (strlen(rs) > NET_MAX_REASON)
+				memcpy(rs + NET_MAX_REASON - 3, "...", 4);
+		}
+		if (status_text(st) != NULL)
+			fail(e, r, NET_HTTP, "%s%s%s", status_text(st),
+			    rs ? ": " : "", rs ? rs : "");
+		else
+			fail(e, r, NET_HTTP, "HTTP status %ld%s%s", st,
+			    rs ? ": " : "", rs ? rs : "");
+		free(rs);
+		if (r->keep_error)
+			*out = v;
+		else
+			json_decref(v);
+		return -1;
+	}
+	if (v == NULL) {
+		fail(e, r, NET_BAD_BODY, "the answer is not JSON (%d:%d: %s)",
+		    jerr.line, jerr.column, jerr.text);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int
+net_answer(const char *url, long status, const char *body, size_t len,
+    const char *const *secrets, bool keep_error, json_t **out,
+    struct net_err *e)
+{
+	struct req r;
+	size_t i;
+
+	memset(&r, 0, sizeof(r));
+	memset(e, 0, sizeof(*e));
+	r.url = url;
+	r.keep_error = keep_error;
+	for (i = 0; secrets != NULL && secrets[i] != NULL &&
+	    i < NET_MAX_SECRETS; i++)
+		r.secrets[i] = secrets[i];
+	e->status = status;
+	return judge(&r, status, body, len, out, e);
+}
+
 static int
 request(const struct req *r, json_t **out, struct net_err *e)
 {
@@ -327,10 +466,8 @@ request(const struct req *r, json_t **out, struct net_err *e)
 	int max = (int)opt_or(o->attempts, 3);
 	char errbuf[CURL_ERROR_SIZE];
 	struct body b;
-	const char *why, *reason;
-	json_error_t jerr;
+	const char *why;
 	struct url u;
-	json_t *v;
 	CURLcode cc;
 
 	memset(e, 0, sizeof(*e));
@@ -409,29 +546,9 @@ request(const struct req *r, json_t **out, struct net_err *e)
 		    curl_easy_strerror(cc));
 		goto bad;
 	}
-	v = json_loadb(b.sb.buf ? b.sb.buf : "", b.sb.len,
-	    JSON_REJECT_DUPLICATES, &jerr);
-	if (st < 200 || st > 299) {
-		reason = server_reason(v);
-		if (status_text(st) != NULL)
-			fail(e, r, NET_HTTP, "%s%s%.200s", status_text(st),
-			    reason ? ": " : "", reason ? reason : "");
-		else
-			fail(e, r, NET_HTTP, "HTTP status %ld%s%.200s", st,
-			    reason ? ": " : "", reason ? reason : "");
-		if (r->keep_error)
-			*out = v;
-		else
-			json_decref(v);
+	if (judge(r, st, b.sb.buf ? b.sb.buf : "", b.sb.len, out, e) == -1)
 		goto bad;
-	}
-	if (v == NULL) {
-		fail(e, r, NET_BAD_BODY, "the answer is not JSON (%d:%d: %s)",
-		    jerr.line, jerr.column, jerr.text);
-		goto bad;
-	}
 	sb_release(&b.sb);
-	*out = v;
 	return 0;
 bad:
 	if (b.sb.buf != NULL)

@@ -27,6 +27,7 @@
 #define FLUID_NET_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <jansson.h>
 
@@ -110,6 +111,30 @@ int	net_request_json(const struct net_opts *, const char *method,
 int	net_oauth2_token(const struct net_opts *, const char *token_url,
 	    const char *credential, const char *scope, char **token,
 	    struct net_err *e);
+
+/*
+ * What a complete answer becomes, without a network: status and body
+ * (len bytes) as a server sent them to url, for a request that carried
+ * secrets (up to 3, the list ends at a NULL; NULL: none).  As the
+ * requests above from there on: 0 with *out the JSON of a 2xx, or -1
+ * with e filled (NET_HTTP, with *out the error's JSON when keep_error,
+ * as net_request_json(); NET_BAD_BODY).  The requests use it; so do the
+ * unit tests and tests/fuzz/fuzz_catalog.c.
+ */
+int	net_answer(const char *url, long status, const char *body, size_t len,
+	    const char *const *secrets, bool keep_error, json_t **out,
+	    struct net_err *e);
+
+/*
+ * s (a server's text) with every occurrence of each of the nsecrets
+ * secrets (NULL ones skipped) replaced by "[redacted]", found as
+ * written, %XX-escaped in either case or with '+' for a blank (a form
+ * echoed back), the value of any client_secret= replaced too, and every
+ * control character made a blank.  A new string.  Messages are built
+ * whole, redacted, and only then cut, so no cut keeps part of a secret.
+ */
+char	*net_redact(const char *s, const char *const *secrets,
+	    size_t nsecrets);
 
 /*
  * url as messages show it: scheme://host[:port]/path, without user,

@@ -26,6 +26,131 @@ part(CURLU *h, CURLUPart what)
 	return copy;
 }
 
+/* Whether h[0..n) is one number as libcurl reads a part: decimal or 0x. */
+static bool
+number(const char *h, size_t n)
+{
+	size_t i = 0;
+
+	if (n >= 2 && h[0] == '0' && (h[1] == 'x' || h[1] == 'X')) {
+		for (i = 2; i < n; i++)
+			if (!isxdigit((unsigned char)h[i]))
+				return false;
+		return true;
+	}
+	for (i = 0; i < n; i++)
+		if (!isdigit((unsigned char)h[i]))
+			return false;
+	return n > 0;
+}
+
+/*
+ * Whether h[0..n) reads as an IPv4 address to someone: every label (one
+ * trailing dot aside) is a number or empty, and one is a number.
+ */
+static bool
+ipv4_form(const char *h, size_t n)
+{
+	const char *p, *end, *dot;
+	bool one = false;
+
+	if (n > 0 && h[n - 1] == '.')
+		n--;
+	for (p = h, end = h + n; p < end; p = dot + 1) {
+		if ((dot = memchr(p, '.', (size_t)(end - p))) == NULL)
+			dot = end;
+		if (dot > p && !number(p, (size_t)(dot - p)))
+			return false;
+		one |= dot > p;
+		if (dot == end)
+			break;
+	}
+	return one;
+}
+
+/* Four decimal numbers 0-255 without leading zeros, nothing else. */
+static bool
+ipv4_canonical(const char *h, size_t n)
+{
+	const char *p = h, *end = h + n;
+	int parts, v;
+	size_t k;
+
+	for (parts = 0; parts < 4; parts++) {
+		for (k = 0, v = 0; p + k < end && isdigit((unsigned char)p[k]) &&
+		    k < 4; k++)
+			v = v * 10 + (p[k] - '0');
+		if (k == 0 || k > 3 || v > 255 || (k > 1 && p[0] == '0'))
+			return false;
+		p += k;
+		if (parts < 3) {
+			if (p == end || *p != '.')
+				return false;
+			p++;
+		}
+	}
+	return p == end;
+}
+
+bool
+url_host_literal_ok(const char *host, size_t n, const char **why)
+{
+	if (!ipv4_form(host, n) || ipv4_canonical(host, n))
+		return true;
+	*why = URL_IPV4_WHY;
+	return false;
+}
+
+/*
+ * The host of the absolute URL s as written: after "://" and any
+ * userinfo, before the port, path, query or fragment.  A bracketed IPv6
+ * literal is returned with its brackets.
+ */
+static void
+written_host(const char *s, const char **host, size_t *n)
+{
+	const char *a = strstr(s, "://"), *end, *p, *colon;
+
+	a = a != NULL ? a + 3 : s;
+	end = a + strcspn(a, "/?#\\");
+	for (p = a; p < end; p++)
+		if (*p == '@')
+			a = p + 1;
+	if (*a == '[') {
+		p = memchr(a, ']', (size_t)(end - a));
+		*host = a;
+		*n = p != NULL ? (size_t)(p - a) + 1 : (size_t)(end - a);
+		return;
+	}
+	colon = memchr(a, ':', (size_t)(end - a));
+	*host = a;
+	*n = (size_t)((colon != NULL ? colon : end) - a);
+}
+
+/*
+ * Whether the host libcurl read from s (got, without brackets) is read
+ * the same way by everyone: neither it nor the host as written is an
+ * IPv4 address in another form than canonical dotted decimal, and an
+ * address libcurl read is the very text written (not 0177.1.2.3 read as
+ * 127.1.2.3, nor %31%32%37.0.0.1 or full-width digits decoded).
+ */
+static bool
+read_alike(const char *s, const char *got, const char **why)
+{
+	const char *h;
+	size_t n, k = strlen(got);
+
+	written_host(s, &h, &n);
+	if (!url_host_literal_ok(h, n, why) || !url_host_literal_ok(got, k,
+	    why))
+		return false;
+	if (ipv4_form(got, k) && (k != n || memcmp(got, h, n) != 0)) {
+		*why = URL_IPV4_WHY;
+		return false;
+	}
+	return true;
+}
+
 int
 url_parse(const char *s, struct url *u, const char **why)
 {
@@ -75,6 +200,10 @@ url_parse(const char *s, struct url *u, const char **why)
 	if (u->scheme == NULL || u->host == NULL || *u->host == '\0') {
 		url_release(u);
 		*why = "must name a host";
+		return -1;
+	}
+	if (!read_alike(s, u->host[0] == '[' ? "" : u->host, why)) {
+		url_release(u);
 		return -1;
 	}
 	for (p = u->scheme; *p != '\0'; p++)
@@ -155,6 +284,10 @@ url_host_ascii(const char *s, const char **why)
 	else
 		copy = xstrdup(host);
 	curl_free(host);
+	if (!read_alike(s, copy, why)) {
+		free(copy);
+		return NULL;
+	}
 	return copy;
 }
 
@@ -165,15 +298,6 @@ url_release(struct url *u)
 	free(u->host);
 	free(u->path);
 	memset(u, 0, sizeof(*u));
-}
-
-bool
-url_host_is_ip(const char *host)
-{
-	unsigned char buf[16];
-
-	return inet_pton(AF_INET, host, buf) == 1 ||
-	    inet_pton(AF_INET6, host, buf) == 1;
 }
 
 bool
@@ -191,17 +315,5 @@ url_host_is_loopback(const char *host)
 
 		return memcmp(a, one, 16) == 0;
 	}
-	return false;
-}
-
-bool
-url_host_is_link_local(const char *host)
-{
-	unsigned char a[16];
-
-	if (inet_pton(AF_INET, host, a) == 1)
-		return a[0] == 169 && a[1] == 254;
-	if (inet_pton(AF_INET6, host, a) == 1)
-		return a[0] == 0xfe && (a[1] & 0xc0) == 0x80;
 	return false;
 }

@@ -38,8 +38,8 @@ const char gateway_usage[] =
 "                        nearest fluid.targets.yaml or fluid.workspace.yaml\n"
 "                        at or above FILE's directory)\n"
 "  --build ID            the managed build (needed when there are several)\n"
-"  --timeout S           seconds one statement may take, polls included\n"
-"                        (default 120)\n"
+"  --timeout S           seconds the whole apply may take: every request,\n"
+"                        poll and result page (default 300)\n"
 "  --dry-run             print the statements it would send; contact nothing\n"
 "  --diagnostics=FORMAT  print diagnostics as text (default) or json lines\n"
 "  --help, --version\n"
@@ -243,7 +243,8 @@ gateway_apply(int argc, char *argv[], const char *usage)
 	struct targets ts;
 	struct allow al;
 	struct diags d;
-	char *sql, *where, *dir, *found = NULL, *why, *label, *end;
+	char *sql, *where, *dir, *found = NULL, *why, *label, *end, *text;
+	char *shown_where, *shown_name, *shown_gw;
 	const char *swhy;
 	size_t i, line;
 	long v;
@@ -324,20 +325,25 @@ gateway_apply(int argc, char *argv[], const char *usage)
 		st = report(&d, cli.diagfmt);
 		goto out_sql;
 	}
+	/* The targets file's and the script's text, escaped (diag.h). */
+	shown_where = diag_escape(where, 0);
+	shown_name = diag_escape(tg->name, 0);
+	shown_gw = diag_escape(tg->gateway, 0);
 	if (dry) {
 		printf("-- dry run: %s to target '%s' (%s); nothing is "
-		    "contacted\n", where, tg->name, tg->gateway);
+		    "contacted\n", shown_where, shown_name, shown_gw);
 		for (i = 0; i < sc.n; i++) {
 			label = gw_stmt_label(&sc.v[i]);
-			printf("\n-- %zu: %s\n%s;\n", i + 1, label,
-			    sc.v[i].text);
+			text = diag_escape(sc.v[i].text, DIAG_ESCAPE_LINES);
+			printf("\n-- %zu: %s\n%s;\n", i + 1, label, text);
+			free(text);
 			free(label);
 		}
 		st = 0;
 		goto out_script;
 	}
-	printf("applying %s to target '%s' (%s)\n", where, tg->name,
-	    tg->gateway);
+	printf("applying %s to target '%s' (%s)\n", shown_where, shown_name,
+	    shown_gw);
 	fflush(stdout);
 	go.stop = &gw_stop;
 	catch_signals();
@@ -348,6 +354,9 @@ gateway_apply(int argc, char *argv[], const char *usage)
 		printf("ok: applied: every statement submitted; delivery is "
 		    "not checked here (fluid verify reads it)\n");
 out_script:
+	free(shown_where);
+	free(shown_name);
+	free(shown_gw);
 	gw_script_release(&sc);
 out_sql:
 	free(sql);

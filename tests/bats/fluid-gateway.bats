@@ -211,7 +211,8 @@ for st in body.split(";\n"):
 	gw --timeout 1 "$C"
 	assert_status 2
 	[ $((SECONDS - t0)) -lt 10 ] || fail "the timeout was not bounded" "$(show)"
-	[[ $stderr == *"the statement did not finish within 1 s"* ]] || fail "no timeout" "$(show)"
+	[[ $stderr == *"the apply did not finish within 1 s: stopped while waiting for statement 3 (status RUNNING); see --timeout"* ]] ||
+	    fail "no timeout" "$(show)"
 	[[ $stderr == *"land-orders.sql:16:1: warning: stopped at statement 3 (database fluid_iceberg.commerce)"* ]] ||
 	    fail "which statement" "$(show)"
 	# Backoff: 50, 100, 200, 400 ms... about 5 polls in a second, not hundreds.
@@ -254,6 +255,73 @@ interrupt() {
 
 @test "fluid-gateway: SIGTERM during a run closes the session" {
 	interrupt TERM
+}
+
+@test "fluid-gateway: --timeout bounds result paging too: a slow pager is stopped at the deadline, not after 20 pages" {
+	# Every page of the INSERT's result takes 0.5 s and leads to another:
+	# with a deadline per statement's polls only, 20 pages (10 s) were
+	# read and the run ended "without a job id".
+	fake --polls 0 --slow-pages 0.5
+	gw --timeout 2 "$C"
+	assert_status 2
+	[[ $stderr =~ the\ apply\ did\ not\ finish\ within\ 2\ s:\ stopped\ (before|while)\ reading\ result\ page\ [0-9]+\ of\ statement\ 6\;\ see\ --timeout ]] ||
+	    fail "no deadline message" "$(show)"
+	[[ $stderr != *"without a job id"* && $output != *"ok: insert"* ]] || fail "went on" "$(show)"
+	run requests
+	local pages
+	pages=$(printf '%s\n' "$output" | grep -c '/result/[0-9]*?rowFormat=JSON$')
+	# 5 statements read one page each; the INSERT's pager a few, < 20.
+	[ "$pages" -ge 6 ] && [ "$pages" -lt 15 ] || fail "pages read: $pages" "$output"
+	assert_equal "$(printf '%s\n' "$output" | tail -n 1)" "DELETE /v2/sessions/S"
+}
+
+@test "fluid-gateway: the deadline covers the whole apply, not each statement" {
+	# Each statement is RUNNING for 6 status reads (about 2.6 s with the
+	# backoff): each alone is within --timeout 3, the six together not.
+	fake --polls 6
+	gw --timeout 3 "$C"
+	assert_status 2
+	[[ $stderr == *"the apply did not finish within 3 s: stopped "* ]] || fail "no deadline" "$(show)"
+	[[ $output != *"ok: applied"* ]] || fail "applied" "$(show)"
+	run requests
+	assert_equal "$(printf '%s\n' "$output" | tail -n 1)" "DELETE /v2/sessions/S"
+}
+
+@test "fluid-gateway: a job id with terminal escapes is printed escaped" {
+	fake --job-id $'7d3f\e[2J\e]0;owned\a\u202e\u009b31mx'
+	gw "$C"
+	assert_status 0
+	[[ $output != *$'\e'* && $output != *$'\a'* && $output != *$'\u202e'* && $output != *$'\u009b'* ]] ||
+	    fail "a control character reached stdout" "$(show | od -c | head -20)"
+	[[ $output == *'ok: insert fluid_iceberg.commerce.orders_landed -> job 7d3f\x1b[2J\x1b]0;owned\x07\u202e\u009b31mx'* ]] ||
+	    fail "not escaped as diagnostics escape" "$(show)"
+}
+
+@test "fluid-gateway: a session handle that is not a plain token is refused, escaped, and nothing is submitted" {
+	fake --session-handle $'s\e[31mred'
+	gw "$C"
+	assert_status 2
+	assert_equal "$stderr" "fluid-gateway: the SQL Gateway answered a sessionHandle that is not a plain token ('s\x1b[31mred'); not used"
+	[[ $output != *$'\e'* && $output != *"session "* ]] || fail "the handle was printed" "$(show)"
+	run statements
+	assert_equal "$output" ""
+}
+
+@test "fluid-gateway: a target's name and a script's text with escapes are shown escaped" {
+	mkfile shapes/fluid.targets.yaml <<-'EOF'
+	targets:
+	  "t\e[2J\u202e":
+	    backend: flink
+	    flink: {gateway: "http://127.0.0.1:1"}
+	EOF
+	printf "SET 'a' = '\033]0;x\007';\nINSERT INTO \`t\033[1m\` SELECT 1;\n" >shapes/esc.sql
+	gw --dry-run shapes/esc.sql
+	assert_status 0
+	[[ $output != *$'\e'* && $output != *$'\a'* && $output != *$'\u202e'* ]] ||
+	    fail "a control character reached stdout" "$(show)"
+	[[ $output == *"to target 't\x1b[2J\u202e' (http://127.0.0.1:1)"* ]] || fail "target name" "$(show)"
+	[[ $output == *"-- 2: insert t\x1b[1m"* ]] || fail "label" "$(show)"
+	[[ $output == *"SET 'a' = '\x1b]0;x\x07';"* ]] || fail "statement text" "$(show)"
 }
 
 @test "fluid-gateway: the job id on a later result page is found through nextResultUri" {

@@ -8,6 +8,7 @@ seen.
 
   fake_gateway.py --dir DIR [--reject TEXT] [--hang TEXT] [--polls N]
                   [--job-late] [--no-job] [--open-status N]
+                  [--slow-pages S] [--session-handle TEXT] [--job-id TEXT]
 
 It listens on 127.0.0.1 (a free port) and writes DIR/port when it does;
 it appends one JSON line per request to DIR/requests.log:
@@ -22,6 +23,10 @@ as Flink's do (the message names the TEXT).
 next (fluid must follow nextResultUri).
 --no-job: an INSERT's result carries no job id.
 --open-status N: POST /v2/sessions answers status N.
+--slow-pages S: a slow pager: every result page of an INSERT takes S
+seconds and is NOT_READY with a nextResultUri, for ever (no job id).
+--session-handle TEXT: the session's handle is TEXT (a hostile gateway).
+--job-id TEXT: an INSERT's job id is TEXT (control characters, escapes).
 GET /v2/sessions/S answers 200 while S is open, and Flink's 500 after it
 is closed, so that a test can see the session is gone.
 """
@@ -31,6 +36,7 @@ import os
 import re
 import sys
 import threading
+import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -124,13 +130,16 @@ class Handler(BaseHTTPRequestHandler):
                                               "\nEnd of exception on server side>"]})
         job = re.match(r"\s*(INSERT|EXECUTE)\b", st, re.I) is not None
         nxt = f"/v2/sessions/{s}/operations/{o}/result/{token + 1}?rowFormat=JSON"
+        if job and A.slow_pages is not None:
+            time.sleep(A.slow_pages)
+            return self.send(200, {"resultType": "NOT_READY", "nextResultUri": nxt})
         if token >= 2 or (token == 1 and not (job and A.job_late)):
             return self.send(200, {"resultType": "EOS", "isQueryResult": False,
                                    "resultKind": "SUCCESS", "results": {"columns": [], "data": []}})
         if job and A.job_late and token == 0:
             return self.send(200, {"resultType": "NOT_READY", "nextResultUri": nxt})
         if job:
-            jid = uuid.uuid5(uuid.NAMESPACE_URL, o).hex
+            jid = A.job_id if A.job_id is not None else uuid.uuid5(uuid.NAMESPACE_URL, o).hex
             res = {"resultType": "PAYLOAD", "isQueryResult": False,
                    "resultKind": "SUCCESS_WITH_CONTENT",
                    "results": {"columns": [{"name": "job id", "logicalType": {
@@ -155,7 +164,7 @@ class Handler(BaseHTTPRequestHandler):
             self.record()
             if A.open_status != 200:
                 return self.send(A.open_status, {"errors": ["Internal server error."]})
-            h = str(uuid.uuid4())
+            h = A.session_handle if A.session_handle is not None else str(uuid.uuid4())
             SESSIONS[h] = "open"
             return self.send(200, {"sessionHandle": h})
         m = re.fullmatch(r"/v2/sessions/([^/]+)/statements", p)
@@ -193,6 +202,9 @@ def main():
     ap.add_argument("--job-late", action="store_true")
     ap.add_argument("--no-job", action="store_true")
     ap.add_argument("--open-status", type=int, default=200)
+    ap.add_argument("--slow-pages", type=float)
+    ap.add_argument("--session-handle")
+    ap.add_argument("--job-id")
     A = ap.parse_args()
     srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     srv.daemon_threads = True

@@ -407,8 +407,9 @@ t_host_addresses(void)
 	ok(host(&a, "192.168.1.1"), "192.168/16 is private");
 	ok(host(&a, "127.0.0.1") && host(&a, "127.9.9.9"),
 	    "127/8 is loopback: no entry");
-	ok(host(&a, "http://2130706433/"), "127.0.0.1 as one number");
-	ok(!host(&a, "http://134744072/"), "8.8.8.8 as one number is public");
+	ok(!host(&a, "http://2130706433/"), "127.0.0.1 as one number is "
+	    "refused (t_url.c: not canonical dotted decimal)");
+	ok(!host(&a, "http://134744072/"), "8.8.8.8 as one number too");
 	ok(!host(&a, "169.254.169.254"), "link-local IPv4 is refused");
 	ok(has(last, "always refused"), "and says it always is");
 	ok(host(&a, "[::1]:9092"), "::1 is loopback");
