@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "diag.h"
+#include "k8s.h"
 #include "resolve.h"
 
 /*
@@ -35,5 +36,14 @@ json_t	*stage_sqlgen_builds(json_t *doc, const char *want, struct diags *d);
  * (borrowed), or NULL (errors in d).
  */
 json_t	*stage_k8s(json_t *doc, struct diags *d);
+/*
+ * The plan of a document after fluid-k8s render, for mode, against
+ * last (k8s_plan()): a new reference, or NULL after errors in d (an
+ * object over the API server's limits, each build's last-applied
+ * record as record() makes it included: plan.h, plan_sizes()).
+ */
+json_t	*stage_plan(json_t *doc, enum k8s_mode mode, const json_t *last,
+	    json_t *(*record)(const json_t *, const json_t *, const json_t *),
+	    struct diags *d);
 
 #endif

@@ -20,6 +20,7 @@
 
 #include "fluid.h"
 #include "cli.h"
+#include "kube_record.h"
 #include "pipeline.h"
 #include "fluid_cmd.h"
 
@@ -91,35 +92,6 @@ static int stdin_closed;
  * as a filter does.  With standard input closed that is an environment
  * error, not a contract that cannot be read.
  */
-/* warn_dotenv(): one warning per line of the .env that sets a list. */
-static void
-dotenv_found(void *arg, size_t line, const char *var)
-{
-	fl_warnx("warning: %s:%zu: sets %s, which only the operator's "
-	    "environment (a shell or a CI variable) can set: ignored",
-	    (const char *)arg, line, var);
-}
-
-void
-warn_dotenv(const char *path)
-{
-	struct stat st;
-	unsigned char *buf;
-	size_t len;
-	FILE *fp;
-
-	/* Only a regular file, and only its names are read (allow.h). */
-	if (stat(path, &st) == -1 || !S_ISREG(st.st_mode) ||
-	    (fp = fopen(path, "r")) == NULL)
-		return;
-	if (slurp(fp, 1 << 20, &buf, &len) == 0) {
-		(void)allow_settings_in_text((const char *)buf, len,
-		    dotenv_found, (void *)path);
-		free(buf);
-	}
-	fclose(fp);
-}
-
 const char *
 input_path(const char *file)
 {
@@ -402,6 +374,26 @@ run_k8s(json_t *doc, enum diag_format fmt)
 }
 
 /*
+ * fluid-k8s plan, in this process: the plan of doc, or NULL after its
+ * diagnostics (fluid-k8s's) were printed.
+ */
+static json_t *
+run_plan(json_t *doc, enum k8s_mode mode, const json_t *last,
+    enum diag_format fmt)
+{
+	struct diags d;
+	json_t *plan;
+
+	diags_init(&d);
+	fl_setprogname("fluid-k8s");
+	plan = stage_plan(doc, mode, last, kube_record_make, &d);
+	diag_print(&d, stderr, fmt, "fluid-k8s");
+	fl_setprogname("fluid");
+	diags_release(&d);
+	return plan;
+}
+
+/*
  * fluid generate flink CONTRACT --out DIR: per managed build, the SQL
  * script, the table the runner expects and the Kubernetes resources
  * that run them, written as one set
@@ -520,8 +512,10 @@ cmd_plan(int argc, char *argv[])
 		return no_managed_build(doc, a.diag, "plan");
 	if ((rc = run_k8s(doc, a.diag)) != 0)
 		return rc;
-	plan = k8s_plan(doc, mode, last);
+	plan = run_plan(doc, mode, last, a.diag);
 	json_decref(last);
+	if (plan == NULL)
+		return EXIT_REFUSED;
 	if ((text = k8s_json_text(plan)) == NULL)
 		fl_fatal("cannot write the plan as JSON");
 	json_decref(plan);

@@ -27,10 +27,7 @@ const char *input_path(const char *file);
  */
 int	no_managed_build(json_t *doc, enum diag_format fmt, const char *verb);
 
-/*
- * A project's .env at path may not set the operator allowlists: warn of
- * each line that tries to (they are read from the environment only).
- */
+/* warn_dotenv(): apply_cli.h. */
 void	warn_dotenv(const char *path);
 
 /* fluid-k8s render in this process (fluid.c): the k8s section of doc. */
