@@ -325,11 +325,16 @@ kube_apply_run(const json_t *plan, const struct allow *al, int yes,
 	json_t *remade, *e, *r;
 	size_t i;
 
-	if ((remade = plan_remake(plan, o->mode, o->path, d)) == NULL)
-		return;
-	plan_sizes(remade, kube_record_make, o->path, d);
-	plan_allow(remade, al, o->path, d);
-	if (d->nerrors > 0 || d->nfatal > 0)
+	remade = plan_remake(plan, o->mode, o->path, d);
+	/*
+	 * The resources' own checks run whatever the re-render found: on
+	 * the plan as given, which is what is written when it is equal.
+	 */
+	if (d->nfatal == 0) {
+		plan_sizes(plan, kube_record_make, o->path, d);
+		plan_allow(plan, al, o->path, d);
+	}
+	if (remade == NULL || d->nerrors > 0 || d->nfatal > 0)
 		goto out;
 	if (o->mode == K8S_DRY_RUN) {
 		/* No kubectl at all: what would be written, checked. */

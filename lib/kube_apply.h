@@ -43,10 +43,10 @@ void	kube_apply_plan(const json_t *plan, const struct kube_apply_opts *o,
 
 /*
  * Everything apply does with a plan it read (fluid-k8s(1), APPLYING),
- * in this order, each step only when the ones before found no error:
  * plan_remake() (the plan is what fluid renders from its bundle, for
- * o->mode), the API server's size limits (plan_sizes(), the records
- * included), plan_allow() on the resources; then a dry run says what
+ * o->mode), and, whatever it found, the API server's size limits
+ * (plan_sizes(), the records included) and plan_allow() on the plan's
+ * resources as given; then, only when none found an error, a dry run says what
  * it would apply and contacts nothing, a write without yes is refused,
  * and a write is kube_apply_plan() of the plan made again.  Errors in
  * d placed at o->path.

@@ -123,6 +123,39 @@ differ(const json_t *a, const json_t *b)
 	return head.buf;
 }
 
+/* A copy of plan without what its digest leaves out (k8s.h). */
+static json_t *
+content(const json_t *plan)
+{
+	json_t *c = json_deep_copy(plan), *e;
+	size_t i;
+
+	json_object_del(c, "digest");
+	json_array_foreach(json_object_get(c, "resources"), i, e)
+		json_object_del(json_object_get(json_object_get(
+		    json_object_get(e, "resource"), "metadata"),
+		    "annotations"), K8S_ANN_PLAN);
+	return c;
+}
+
+/*
+ * differ() on the plans' content: the digests agree when the content
+ * does (plan_remake() checked the plan's own), so the place named is
+ * the field that was edited, not a digest that followed it.
+ */
+static char *
+differ_content(const json_t *a, const json_t *b)
+{
+	json_t *x = content(a), *y = content(b);
+	char *place = differ(x, y);
+
+	json_decref(x);
+	json_decref(y);
+	if (place == NULL && !json_equal(a, b))
+		place = xstrdup(".digest");
+	return place;
+}
+
 /* The plan's own actions on remade's resources, where they are actions. */
 static void
 copy_actions(const json_t *plan, json_t *remade)
@@ -245,7 +278,7 @@ plan_remake(const json_t *plan, enum k8s_mode mode, const char *path,
 	json_decref(doc);
 	copy_actions(plan, remade);
 	k8s_plan_seal(remade);
-	if ((place = differ(plan, remade)) != NULL) {
+	if ((place = differ_content(plan, remade)) != NULL) {
 		diag_pos(d, DIAG_ERROR, path, 0, 0, "the plan's %s is not what "
 		    "fluid renders from the plan's bundle: the plan was edited "
 		    "after fluid plan wrote it; make the plan again",

@@ -185,8 +185,8 @@ sys.exit(0 if y == j else 1)' a.yaml a.list || fail "the YAML is not the JSON" "
 @test "fluid-k8s render: usage errors" {
 	sqlgen_doc "$LANDED" >in.json
 	usage_error render --yaml <in.json "^fluid-k8s: --yaml goes with --resources"
-	usage_error <in.json "^fluid-k8s: expects a command: render"
-	usage_error apply <in.json "^fluid-k8s: unknown command 'apply'"
+	usage_error <in.json "^fluid-k8s: expects a command: render, plan or apply"
+	usage_error frobnicate <in.json "^fluid-k8s: unknown command 'frobnicate'"
 	usage_error render in.json <in.json "^fluid-k8s: render reads standard input; no FILE"
 	# A document that has not been through fluid-sqlgen.
 	"$BIN/fluid-resolve" "$LANDED" | "$BIN/fluid-check" >chk.json
