@@ -375,3 +375,65 @@ EVIL_IMAGE=evil.example.net/miner@sha256:000000000000000000000000000000000000000
 	assert_match "$stderr" "the plan's bundle does not check"
 	kubectl_not_called
 }
+
+# fake_cluster TAKE: a kubectl that knows nothing at first, answers each
+# apply with the object it was given (generation 2 for a
+# FlinkDeployment), and, once the FlinkDeployment is written, answers its
+# reads with status.observedGeneration TAKE (empty: no status at all).
+fake_cluster() {
+	cat >fake/kubectl <<-EOF2
+	#!/bin/sh
+	printf '%s\n' "\$*" >>"$TMP/kubectl.calls"
+	case "\$*" in
+	*" apply "*)
+	    obj=\$(cat)
+	    case "\$obj" in *'"kind": "FlinkDeployment"'*|*'"kind":"FlinkDeployment"'*) touch "$TMP/fd.written" ;; esac
+	    printf '%s' "\$obj" | jq '.metadata.generation = 2' ;;
+	*" get flinkdeployment "*)
+	    [ -e "$TMP/fd.written" ] || exit 0
+	    if [ -n "$1" ]; then
+	        echo '{"kind":"FlinkDeployment","metadata":{"generation":2,"labels":{}},"status":{"observedGeneration":$1}}'
+	    else
+	        echo '{"kind":"FlinkDeployment","metadata":{"generation":2}}'
+	    fi ;;
+	*) exit 0 ;;
+	esac
+	EOF2
+	chmod +x fake/kubectl
+}
+
+@test "apply: waits for the operator to take the change (status.observedGeneration), and says so" {
+	allow_landed
+	plan amend
+	fake_cluster 2
+	tool apply --mode amend --yes --wait 5 p.json
+	assert_status 0
+	assert_no_stderr
+	assert_equal "$output" "FlinkDeployment data-products/commerce-orders-landed: running
+FlinkDeployment data-products/commerce-orders-landed: the operator took generation 2" "stdout"
+	# The writes, in order: the ConfigMap, the FlinkDeployment, the record.
+	assert_equal "$(grep -c ' apply ' kubectl.calls)" 3 "applies"
+}
+
+@test "apply: an operator that has not taken the change within --wait is reported (a warning; the write stands)" {
+	allow_landed
+	plan amend
+	fake_cluster 1
+	tool apply --mode amend --yes --wait 1 p.json
+	assert_status 0
+	assert_equal "$stderr" "p.json: warning: build 'land-orders': FlinkDeployment data-products/commerce-orders-landed: the operator has not taken generation 2 within 1 s (status.observedGeneration: older): the change is written, not yet running; see its status with kubectl" "stderr"
+	rm -f fd.written kubectl.calls
+	fake_cluster ""
+	tool apply --mode amend --yes --wait 1 p.json
+	assert_status 0
+	assert_match "$stderr" "has not taken generation 2 within 1 s \\(status.observedGeneration: none\\)"
+	# --wait 0 does not read the status at all.
+	rm -f fd.written kubectl.calls
+	tool apply --mode amend --yes --wait 0 p.json
+	assert_status 0
+	assert_no_stderr
+	assert_equal "$(grep -c 'get flinkdeployment' kubectl.calls)" 1 "reads"
+	tool apply --mode amend --yes --wait 3601 p.json
+	assert_status 2
+	assert_match "$stderr" "--wait expects seconds from 0 to 3600"
+}
