@@ -46,7 +46,8 @@ TOOL_COMMON = $(O)/tools/cli.o
 # The driver's commands that have a file of their own (tools/fluid_*.c).
 FLUID_CMDS = $(O)/tools/fluid_apply.o $(O)/tools/fluid_export.o \
 	$(O)/tools/fluid_verify.o $(O)/tools/fluid_diff.o \
-	$(O)/tools/fluid_gateway.o $(O)/tools/apply_cli.o
+	$(O)/tools/fluid_gateway.o $(O)/tools/apply_cli.o \
+	$(O)/tools/fluid_plan.o
 # Made by a pattern rule for every tool: not intermediates to delete.
 .SECONDARY: $(TOOL_COMMON) $(FLUID_CMDS)
 
