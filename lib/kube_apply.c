@@ -162,7 +162,7 @@ read_build(const json_t *plan, const struct kube_apply_opts *o,
 	const char *was, *now, *why;
 	json_t *live_fd = NULL, *live_cm = NULL, *live_rec = NULL;
 	char *recn = xasprintf("%s-fluid-last-applied", fdn);
-	int has_fd, has_cm, has_rec;
+	int has_fd, has_cm, has_rec, foreign;
 
 	if (kube_init(&b->k, b->context, o->env, d) == -1)
 		goto out;
@@ -171,11 +171,14 @@ read_build(const json_t *plan, const struct kube_apply_opts *o,
 	    b->ns, cmn, &live_cm, d)) == -1 || (has_rec = kube_get(&b->k,
 	    "configmap", b->ns, recn, &live_rec, d)) == -1)
 		goto out;
-	if ((has_fd && !owned(live_fd, product, b->id, "FlinkDeployment",
-	    b->ns, fdn, o->path, d)) | (has_cm && !owned(live_cm, product,
-	    b->id, "ConfigMap", b->ns, cmn, o->path, d)) | (has_rec &&
-	    !owned(live_rec, product, b->id, "ConfigMap", b->ns, recn,
-	    o->path, d)))
+	/* Each is named: not one stops the others being read. */
+	foreign = has_fd && !owned(live_fd, product, b->id,
+	    "FlinkDeployment", b->ns, fdn, o->path, d);
+	foreign += has_cm && !owned(live_cm, product, b->id, "ConfigMap",
+	    b->ns, cmn, o->path, d);
+	foreign += has_rec && !owned(live_rec, product, b->id, "ConfigMap",
+	    b->ns, recn, o->path, d);
+	if (foreign > 0)
 		goto out;
 	if (!has_fd)
 		goto out;		/* a new deployment: every mode creates it */

@@ -43,6 +43,18 @@ json_t	*plan_remake(const json_t *plan, enum k8s_mode mode,
 	    const char *path, struct diags *d);
 
 /*
+ * plan_remake() in two steps, for a caller that meets one bundle
+ * often (the fuzz target): the plan body (k8s_plan_body()) of bundle
+ * for mode, a new reference, or NULL and *why (new) when the bundle
+ * does not check; and plan_remake() with that body (stolen; NULL:
+ * made here), whose result it is.
+ */
+json_t	*plan_bundle_body(const json_t *bundle, enum k8s_mode mode,
+	    char **why);
+json_t	*plan_remake_from(const json_t *plan, enum k8s_mode mode,
+	    json_t *body, const char *path, struct diags *d);
+
+/*
  * Every allowlist (allow.h, ALLOW_CMD_APPLY), for every build of plan
  * (one plan_remake() returned): the deployment targets read from every
  * resource (each resource's namespace and kind; every image of every

@@ -216,8 +216,27 @@ render_bundle(const json_t *bundle, char **why)
 }
 
 json_t *
+plan_bundle_body(const json_t *bundle, enum k8s_mode mode, char **why)
+{
+	json_t *doc, *body;
+
+	if ((doc = render_bundle(bundle, why)) == NULL)
+		return NULL;
+	body = k8s_plan_body(doc, mode, NULL);
+	json_decref(doc);
+	return body;
+}
+
+json_t *
 plan_remake(const json_t *plan, enum k8s_mode mode, const char *path,
     struct diags *d)
+{
+	return plan_remake_from(plan, mode, NULL, path, d);
+}
+
+json_t *
+plan_remake_from(const json_t *plan, enum k8s_mode mode, json_t *body,
+    const char *path, struct diags *d)
 {
 	const json_t *bundle = json_object_get(plan, "bundle");
 	const json_t *m = json_object_get(plan, "mode");
@@ -225,7 +244,7 @@ plan_remake(const json_t *plan, enum k8s_mode mode, const char *path,
 	enum k8s_mode pm;
 	const char *why;
 	char want[DIGEST_STRLEN], *msg, *place;
-	json_t *doc, *remade;
+	json_t *remade;
 
 	if (!json_is_object(plan) ||
 	    json_integer_value(json_object_get(plan, "fluidPlan")) != 1) {
@@ -234,7 +253,7 @@ plan_remake(const json_t *plan, enum k8s_mode mode, const char *path,
 		    json_is_integer(json_object_get(plan, "fluidIR")) ? ", "
 		    "not a pipeline document: run it through fluid-k8s plan "
 		    "--mode MODE first" : "");
-		return NULL;
+		goto refused;
 	}
 	if (!json_is_string(m) || k8s_mode_parse(json_string_value(m), &pm,
 	    &why) == -1) {
@@ -243,7 +262,7 @@ plan_remake(const json_t *plan, enum k8s_mode mode, const char *path,
 		    "create-only or dry-run; make the plan again",
 		    json_is_string(m) ? "not a mode" : m == NULL ? "missing" :
 		    "not a string");
-		return NULL;
+		goto refused;
 	}
 	k8s_plan_digest(plan, want);
 	if (got == NULL || strcmp(got, want) != 0) {
@@ -252,13 +271,13 @@ plan_remake(const json_t *plan, enum k8s_mode mode, const char *path,
 		    "wrote it; make the plan again", got && strlen(got) ==
 		    DIGEST_STRLEN - 1 && strncmp(got, "sha256:", 7) == 0 ?
 		    got : "(not a digest)", want);
-		return NULL;
+		goto refused;
 	}
 	if (pm != mode) {
 		diag_pos(d, DIAG_ERROR, path, 0, 0, "the plan was made for "
 		    "--mode %s, not %s: use the same mode for plan and apply",
 		    k8s_mode_name(pm), k8s_mode_name(mode));
-		return NULL;
+		goto refused;
 	}
 	if (!json_is_object(bundle) ||
 	    !json_is_object(json_object_get(bundle, "document"))) {
@@ -266,16 +285,15 @@ plan_remake(const json_t *plan, enum k8s_mode mode, const char *path,
 		    "bundle (the contract it was made from): apply renders "
 		    "the resources again from it; make the plan again with "
 		    "this fluid");
-		return NULL;
+		goto refused;
 	}
-	if ((doc = render_bundle(bundle, &msg)) == NULL) {
+	if ((remade = body) == NULL &&
+	    (remade = plan_bundle_body(bundle, mode, &msg)) == NULL) {
 		diag_pos(d, DIAG_ERROR, path, 0, 0, "the plan's bundle does "
 		    "not check (%s): it is not what fluid plan wrote", msg);
 		free(msg);
 		return NULL;
 	}
-	remade = k8s_plan_body(doc, mode, NULL);
-	json_decref(doc);
 	copy_actions(plan, remade);
 	k8s_plan_seal(remade);
 	if ((place = differ_content(plan, remade)) != NULL) {
@@ -288,6 +306,9 @@ plan_remake(const json_t *plan, enum k8s_mode mode, const char *path,
 		return NULL;
 	}
 	return remade;
+refused:
+	json_decref(body);
+	return NULL;
 }
 
 /* The bytes of v as the API server is sent it (compact JSON). */
