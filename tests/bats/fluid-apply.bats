@@ -437,3 +437,15 @@ FlinkDeployment data-products/commerce-orders-landed: the operator took generati
 	assert_status 2
 	assert_match "$stderr" "--wait expects seconds from 0 to 3600"
 }
+
+@test "apply: an endpoint in flinkConfiguration (s3.endpoint) is a host the job contacts: checked against the host list" {
+	allow_landed
+	plan dry-run
+	replan p.json edited.json \
+	    "fd['spec']['flinkConfiguration']['s3.endpoint'] = 'https://state.evil.example.net'"
+	tool apply --mode dry-run edited.json
+	assert_status 1
+	assert_match "$stderr" "the plan's resources\\[1\\]\\.resource\\.spec\\.flinkConfiguration\\.s3\\.endpoint is not what fluid renders"
+	assert_match "$stderr" "build 'land-orders': s3.endpoint: host 'state.evil.example.net' is not allowed"
+	kubectl_not_called
+}
