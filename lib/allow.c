@@ -919,11 +919,13 @@ allow_check(const struct allow *a, enum allow_cmd cmd,
 			CHECK(allow_image(a, t->image.value, &why), &t->image);
 		if (named(r, &t->service_account, "service account"))
 			CHECK(allow_service_account(a, t->ns.value,
-			    t->service_account.value, &why), &t->service_account);
+			    t->service_account.value, &why),
+			    &t->service_account);
 		for (i = 0; i < t->nsecrets; i++)
 			if (t->secrets[i].value != NULL)
-				CHECK(allow_secret(a, t->ns.value, t->secrets[i].value,
-				    &why), &t->secrets[i]);
+				CHECK(allow_secret(a, t->ns.value,
+				    t->secrets[i].value, &why),
+				    &t->secrets[i]);
 	}
 	if (cmd == ALLOW_CMD_DIFF)
 		return r->n - before;

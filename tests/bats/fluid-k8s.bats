@@ -271,7 +271,10 @@ rendered_doc() { sqlgen_doc "$1" | "$BIN/fluid-k8s" render; }
 	"$BIN/fluid-k8s" plan --mode amend <rendered.json >plan.json
 	tool render <plan.json
 	assert_status 2
-	assert_match "$stderr" "fluid-k8s: "
+	assert_equal "$stderr" "fluid-k8s: standard input is not a fluid pipeline document of version 1: expects the output of fluid-sqlgen, got a plan" "stderr"
+	tool plan --mode amend <plan.json
+	assert_status 2
+	assert_equal "$stderr" "fluid-k8s: standard input is not a fluid pipeline document of version 1: expects the output of fluid-k8s, got a plan" "stderr"
 }
 
 @test "fluid-k8s plan and apply: usage errors; --diagnostics=json" {
