@@ -52,7 +52,8 @@ TOOL_COMMON = $(O)/tools/cli.o
 # The driver's commands that have a file of their own (tools/fluid_*.c).
 FLUID_CMDS = $(O)/tools/fluid_apply.o $(O)/tools/fluid_export.o \
 	$(O)/tools/fluid_verify.o $(O)/tools/fluid_diff.o \
-	$(O)/tools/fluid_gateway.o
+	$(O)/tools/fluid_gateway.o $(O)/tools/apply_cli.o \
+	$(O)/tools/fluid_plan.o
 # Made by a pattern rule for every tool: not intermediates to delete.
 .SECONDARY: $(TOOL_COMMON) $(FLUID_CMDS)
 
@@ -95,6 +96,14 @@ $(O)/bin/fluid-gateway: tools/fluid-gateway.c tools/cli.h \
 	@mkdir -p $(O)/bin
 	$(CC) $(ALL_CFLAGS) -Itools $< -o $@ $(ALL_LDFLAGS) \
 	    $(O)/tools/fluid_gateway.o $(TOOL_COMMON) $(LIBFLUID) $(PKG_LIBS)
+
+# fluid-k8s apply and fluid apply share apply_cli.o.
+$(O)/tools/apply_cli.o $(O)/tools/fluid_apply.o: tools/apply_cli.h
+$(O)/bin/fluid-k8s: tools/fluid-k8s.c tools/cli.h tools/apply_cli.h \
+    $(O)/tools/apply_cli.o $(TOOL_COMMON) $(LIBFLUID) $(LIB_HDRS)
+	@mkdir -p $(O)/bin
+	$(CC) $(ALL_CFLAGS) -Itools $< -o $@ $(ALL_LDFLAGS) \
+	    $(O)/tools/apply_cli.o $(TOOL_COMMON) $(LIBFLUID) $(PKG_LIBS)
 
 $(O)/bin/%: tools/%.c tools/cli.h $(TOOL_COMMON) $(LIBFLUID) $(LIB_HDRS)
 	@mkdir -p $(O)/bin

@@ -940,20 +940,24 @@ allow_check(const struct allow *a, enum allow_cmd cmd,
 	if (!(call))							\
 		add(r, (target), why);					\
 } while (0)
-	if (named(r, &t->context, "kube context"))
-		CHECK(allow_kube_context(a, t->context.value, &why),
-		    &t->context);
-	if (named(r, &t->ns, "namespace"))
-		CHECK(allow_namespace(a, t->ns.value, &why), &t->ns);
-	if (named(r, &t->image, "image"))
-		CHECK(allow_image(a, t->image.value, &why), &t->image);
-	if (named(r, &t->service_account, "service account"))
-		CHECK(allow_service_account(a, t->ns.value,
-		    t->service_account.value, &why), &t->service_account);
-	for (i = 0; i < t->nsecrets; i++)
-		if (t->secrets[i].value != NULL)
-			CHECK(allow_secret(a, t->ns.value, t->secrets[i].value,
-			    &why), &t->secrets[i]);
+	if (cmd != ALLOW_CMD_GATEWAY) {
+		if (named(r, &t->context, "kube context"))
+			CHECK(allow_kube_context(a, t->context.value, &why),
+			    &t->context);
+		if (named(r, &t->ns, "namespace"))
+			CHECK(allow_namespace(a, t->ns.value, &why), &t->ns);
+		if (named(r, &t->image, "image"))
+			CHECK(allow_image(a, t->image.value, &why), &t->image);
+		if (named(r, &t->service_account, "service account"))
+			CHECK(allow_service_account(a, t->ns.value,
+			    t->service_account.value, &why),
+			    &t->service_account);
+		for (i = 0; i < t->nsecrets; i++)
+			if (t->secrets[i].value != NULL)
+				CHECK(allow_secret(a, t->ns.value,
+				    t->secrets[i].value, &why),
+				    &t->secrets[i]);
+	}
 	if (cmd == ALLOW_CMD_DIFF)
 		return r->n - before;
 

@@ -62,7 +62,9 @@ struct allow {
 enum allow_cmd {
 	ALLOW_CMD_APPLY,	/* from the pod: loopback is the pod */
 	ALLOW_CMD_DIFF,
-	ALLOW_CMD_VERIFY	/* from the operator's own machine */
+	ALLOW_CMD_VERIFY,	/* from the operator's own machine */
+	ALLOW_CMD_GATEWAY	/* apply through a SQL Gateway: as apply,
+				   without the Kubernetes targets */
 };
 
 /* The variable of a list ("FLUID_FLINK_IMAGE_ALLOWLIST"). */

@@ -37,12 +37,22 @@
  *	           hooks sqlgen_cdc_, for sqlgen*.c  (sqlgen_cdc.c)
  *	k8s.h      IR -> ConfigMap, FlinkDeployment, plan;
  *	           rendered offline, apart from kube_      (k8s_*.c)
+ *	plan.h     a plan as apply reads it, offline: made
+ *	           again from its bundle, allowlists on the
+ *	           resources, the API server's limits, plan_
+ *	                                      (plan_*.c)
  *	stage.h    what each fluid-* program does          (stage_*.c)
  *	pipeline.h the stages in one process, for fluid    (pipeline.c)
  *	allow.h    the operator allowlists, allow_         (allow.c)
  *	diff.h     two checked contracts -> changes, diff_ (diff.c)
  *	odcs.h     IR -> ODCS v3.1.0 data contract, odcs_  (odcs.c)
  *	kube.h     kubectl, run with a deadline, kube_      (kube.c)
+ *	kube_record.h
+ *	           the last-applied record's format
+ *	                                      (kube_record.c)
+ *	kube_apply.h
+ *	           a checked plan written through kubectl,
+ *	           kube_apply_                (kube_apply.c)
  *	net.h      the one libcurl HTTP client, net_       (net.c)
  *	verify.h   fluid verify's evidence, verify_        (verify.c)
  *	verify_int.h

@@ -353,7 +353,10 @@ header_ok(json_t *doc, const char *after, struct diags *d)
 	    json_integer_value(json_object_get(doc, "fluidIR")) != IR_VERSION ||
 	    !json_is_array(json_object_get(doc, "stages"))) {
 		diag_fatal(d, "standard input is not a fluid pipeline document "
-		    "of version %d", IR_VERSION);
+		    "of version %d%s%s%s", IR_VERSION, after ? ": expects the "
+		    "output of fluid-" : "", after ? after : "",
+		    json_is_integer(json_object_get(doc, "fluidPlan")) ?
+		    ", got a plan" : "");
 		return -1;
 	}
 	last = ir_last_stage(doc);

@@ -94,6 +94,22 @@ const char *k8s_mode_name(enum k8s_mode);
  */
 json_t	*k8s_plan(json_t *doc, enum k8s_mode mode, const json_t *last_applied);
 /*
+ * k8s_plan() in two steps: the plan without its digest (a new
+ * reference), then its digest set, on the plan and on the plan-digest
+ * annotation of each FlinkDeployment.  Apply makes a plan again from
+ * the plan's bundle with these, to compare it with the one it was given.
+ */
+json_t	*k8s_plan_body(json_t *doc, enum k8s_mode mode,
+	    const json_t *last_applied);
+void	 k8s_plan_seal(json_t *plan);
+/*
+ * What apply checks against the allowlists that the resources do not
+ * say, of checked build cb (a new reference): where the job sends its
+ * records, its catalog credential and its own SQL.  The plan's
+ * "targets" entry of the build.
+ */
+json_t	*k8s_targets(const char *id, const json_t *cb);
+/*
  * The digest of a plan: over its canonical JSON (digest.h) without its
  * "digest" field and without the plan-digest annotation of each
  * resource, which carry the same value.

@@ -136,8 +136,8 @@ k8s_plan_digest(const json_t *plan, char out[DIGEST_STRLEN])
  * namespace and context are read from the resources and "builds", the
  * very values that are written.
  */
-static json_t *
-targets(const char *id, const json_t *cb)
+json_t *
+k8s_targets(const char *id, const json_t *cb)
 {
 	const json_t *cat = json_object_get(json_object_get(cb, "table"),
 	    "catalog");
@@ -163,19 +163,18 @@ targets(const char *id, const json_t *cb)
 }
 
 json_t *
-k8s_plan(json_t *doc, enum k8s_mode mode, const json_t *last)
+k8s_plan_body(json_t *doc, enum k8s_mode mode, const json_t *last)
 {
 	json_t *builds = json_array(), *resources = json_array(), *plan;
-	json_t *tg = json_array(), *b, *r, *dep;
+	json_t *tg = json_array(), *b, *r, *dep, *res;
 	const char *id;
-	char digest[DIGEST_STRLEN];
 	size_t i, j;
 
 	json_array_foreach(json_object_get(ir_section(doc, "k8s"), "builds"),
 	    i, b) {
 		id = json_string_value(json_object_get(b, "build"));
 		dep = ir_check_build(doc, id ? id : "");
-		json_array_append_new(tg, targets(id, dep));
+		json_array_append_new(tg, k8s_targets(id, dep));
 		dep = json_object_get(dep, "deployment");
 		r = json_object_get(b, "resources");
 		json_array_append_new(builds, json_pack("{s:s?, s:O?, s:O?, "
@@ -192,24 +191,48 @@ k8s_plan(json_t *doc, enum k8s_mode mode, const json_t *last)
 	}
 	/*
 	 * The resources are copies: the plan digest goes on the plan's,
-	 * not on the k8s section's.  "digest" is set last, in its place.
+	 * not on the k8s section's.  "digest" is set by k8s_plan_seal(),
+	 * in its place.  The bundle is what apply renders again.
 	 */
-	plan = json_pack("{s:i, s:O?, s:s, s:O?, s:s, s:o, s:o, s:o}", "fluidPlan",
+	res = ir_section(doc, "resolve");
+	plan = json_pack("{s:i, s:O?, s:s, s:O?, s:s, s:o, s:o, s:o, "
+	    "s:{s:O?, s:O?, s:O?}}", "fluidPlan",
 	    PLAN_VERSION, "product", json_object_get(json_object_get(ir_section(doc,
 	    "check"), "product"), "id"), "mode", k8s_mode_name(mode), "bundleDigest",
-	    json_object_get(ir_section(doc, "resolve"), "digest"), "digest",
+	    json_object_get(res, "digest"), "digest",
 	    "", "builds", builds, "targets", tg, "resources",
-	    json_deep_copy(resources));
+	    json_deep_copy(resources), "bundle", "kind", json_object_get(res,
+	    "kind"), "schemaVersion", json_object_get(res, "schemaVersion"),
+	    "document", json_object_get(res, "document"));
 	json_decref(resources);
+	return plan;
+}
+
+void
+k8s_plan_seal(json_t *plan)
+{
+	char digest[DIGEST_STRLEN];
+	json_t *b, *r;
+	const char *kind;
+	size_t i;
+
 	k8s_plan_digest(plan, digest);
 	json_array_foreach(json_object_get(plan, "resources"), i, b) {
 		r = json_object_get(b, "resource");
-		id = str_at(r, "kind", NULL);
-		if (id != NULL && strcmp(id, "FlinkDeployment") == 0)
+		kind = str_at(r, "kind", NULL);
+		if (kind != NULL && strcmp(kind, "FlinkDeployment") == 0)
 			json_object_set_new(json_object_get(json_object_get(r,
 			    "metadata"), "annotations"), K8S_ANN_PLAN,
 			    json_string(digest));
 	}
 	json_object_set_new(plan, "digest", json_string(digest));
+}
+
+json_t *
+k8s_plan(json_t *doc, enum k8s_mode mode, const json_t *last)
+{
+	json_t *plan = k8s_plan_body(doc, mode, last);
+
+	k8s_plan_seal(plan);
 	return plan;
 }

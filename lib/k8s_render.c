@@ -168,6 +168,7 @@ struct src {
 	const char	*name, *ns, *sa, *image, *state;
 	const char	*uri[3];	/* checkpoint, savepoint, HA */
 	const json_t	*secrets;
+	char		*env_allow;	/* "A,B": the pod variables bound, or NULL */
 	char		*ptr;		/* the contract's deployment, or NULL */
 	struct diags	*d;
 	int		 bad;
@@ -355,16 +356,77 @@ flink_conf(const struct src *s)
 	    "high-availability.storageDir", s->uri[2]);
 }
 
+/*
+ * The runner's arguments: the pod variables the build binds (the Kafka
+ * credential variables of source.security), as "--env-allow A,B",
+ * sorted, when there are any; then the script and the table file.  The
+ * runner resolves only these, never one the script names
+ * (tools/flink-runner/README.md).
+ */
 static json_t *
-flink_deployment(const struct src *s, const char *cm)
+job_args(const struct src *s)
 {
 	char *script = xasprintf(K8S_SQL_DIR "/%s.sql", s->build);
 	char *table = xasprintf(K8S_SQL_DIR "/%s.table.json", s->build);
+	json_t *a = json_array();
+
+	if (s->env_allow != NULL) {
+		json_array_append_new(a, json_string("--env-allow"));
+		json_array_append_new(a, json_string(s->env_allow));
+	}
+	json_array_append_new(a, json_string(script));
+	json_array_append_new(a, json_string(table));
+	free(script);
+	free(table);
+	return a;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* "A,B" of the variables vars names, sorted and once each, or NULL. */
+static char *
+env_allow(const json_t *vars)
+{
+	const char **v;
+	struct sb out;
+	size_t i, n = 0;
+	json_t *e;
+
+	if (json_array_size(vars) == 0)
+		return NULL;
+	v = xcalloc(json_array_size(vars), sizeof(*v));
+	json_array_foreach(vars, i, e)
+		if (json_is_string(e))
+			v[n++] = json_string_value(e);
+	qsort(v, n, sizeof(*v), cmp_str);
+	sb_init(&out);
+	for (i = 0; i < n; i++) {
+		if (i > 0 && strcmp(v[i], v[i - 1]) == 0)
+			continue;
+		if (out.len > 0)
+			sb_addc(&out, ',');
+		sb_adds(&out, v[i]);
+	}
+	free(v);
+	if (out.len == 0) {
+		sb_release(&out);
+		return NULL;
+	}
+	return out.buf;
+}
+
+static json_t *
+flink_deployment(const struct src *s, const char *cm)
+{
 	json_t *r;
 
 	r = json_pack("{s:s, s:s, s:{s:s, s:s, s:o, s:{s:s, s:s}}, "
 	    "s:{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:{s:{s:s, s:i}}, "
-	    "s:{s:{s:s, s:i}}, s:{s:s, s:s, s:[s, s], s:i, s:s, s:s}}}",
+	    "s:{s:{s:s, s:i}}, s:{s:s, s:s, s:o, s:i, s:s, s:s}}}",
 	    "apiVersion", "flink.apache.org/v1beta1",
 	    "kind", "FlinkDeployment",
 	    "metadata", "name", s->name, "namespace", s->ns,
@@ -379,10 +441,8 @@ flink_deployment(const struct src *s, const char *cm)
 	    "jobManager", "resource", "memory", "2048m", "cpu", 1,
 	    "taskManager", "resource", "memory", "2048m", "cpu", 1,
 	    "job", "jarURI", K8S_RUNNER_JAR, "entryClass", K8S_RUNNER_CLASS,
-	    "args", script, table, "parallelism", 1,
+	    "args", job_args(s), "parallelism", 1,
 	    "upgradeMode", "savepoint", "state", s->state);
-	free(script);
-	free(table);
 	return r;
 }
 
@@ -422,6 +482,9 @@ render_one(json_t *doc, const json_t *e, const char *bundle,
 		s.product = "";
 	s.ptr = deployment_ptr(doc, s.build);
 	src_check(&s, json_object_get(cb, "deployment"));
+	s.env_allow = env_allow(json_object_get(json_object_get(json_object_get(
+	    json_object_get(cb, "stream"), "source"), "security"),
+	    "variables"));
 	if (!s.bad && (table = k8s_table_text(cb)) == NULL)
 		diag_fatal(d, "build '%s': cannot write its table file",
 		    s.build);
@@ -433,6 +496,7 @@ render_one(json_t *doc, const json_t *e, const char *bundle,
 	free(cm);
 	free(table);
 	free(s.ptr);
+	free(s.env_allow);
 	return out;
 }
 

@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "diag.h"
+#include "k8s.h"
 #include "resolve.h"
 
 /*
@@ -46,5 +47,14 @@ json_t	*stage_diff(json_t *doc, json_t *baseline, const char *contract,
 	    const char *baseline_name);
 /* The contract a document was resolved from (files[0]), or NULL. */
 const char *stage_diff_name(json_t *doc);
+/*
+ * The plan of a document after fluid-k8s render, for mode, against
+ * last (k8s_plan()): a new reference, or NULL after errors in d (an
+ * object over the API server's limits, each build's last-applied
+ * record as record() makes it included: plan.h, plan_sizes()).
+ */
+json_t	*stage_plan(json_t *doc, enum k8s_mode mode, const json_t *last,
+	    json_t *(*record)(const json_t *, const json_t *, const json_t *),
+	    struct diags *d);
 
 #endif

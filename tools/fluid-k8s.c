@@ -5,7 +5,10 @@
  * document with the "k8s" section out (an immutable ConfigMap and a
  * FlinkDeployment per build, lib/k8s_render.c); with --resources, only
  * the resources, as a kubectl List.  It contacts nothing: the resources
- * come from the document alone (lib/k8s.h).
+ * come from the document alone (lib/k8s.h).  fluid-k8s plan turns that
+ * document into the plan fluid plan writes (lib/stage_plan.c), offline;
+ * fluid-k8s apply checks a plan and writes it through kubectl
+ * (lib/kube_apply.c), as fluid apply does.
  */
 #include <getopt.h>
 #include <signal.h>
@@ -14,17 +17,33 @@
 
 #include "fluid.h"
 #include "cli.h"
+#include "apply_cli.h"
+#include "kube_apply.h"
+#include "kube_record.h"
 
 static const char usage[] =
 "usage: fluid-k8s render [--resources [--yaml]] [--diagnostics=text|json]\n"
 "           < SQLGEN\n"
+"       fluid-k8s plan --mode MODE [--diagnostics=text|json] < RENDERED\n"
+"       fluid-k8s apply --mode MODE [--yes] [--wait S]\n"
+"           [--diagnostics=text|json] < PLAN\n"
 "\n"
-"Render the Kubernetes resources of every managed build of a contract\n"
+"render: the Kubernetes resources of every managed build of a contract\n"
 "(the output of fluid-sqlgen): an immutable ConfigMap with the build's\n"
 "SQL script and table file, and a FlinkDeployment that runs it.\n"
+"plan: the plan of the output of fluid-k8s render (what fluid plan\n"
+"writes), bound to the contract it carries; offline.\n"
+"apply: render the plan's contract again, refuse any difference, check\n"
+"the allowlists on the resources it writes, then write them through\n"
+"kubectl (--yes), or list them (dry-run, which contacts nothing).\n"
 "\n"
-"  --resources           print only the resources, as a kubectl List (JSON)\n"
+"  --resources           render: print only the resources, as a kubectl\n"
+"                        List (JSON)\n"
 "  --yaml                with --resources: print them as YAML\n"
+"  --mode MODE           amend, amend-and-build, create-only or dry-run\n"
+"  --yes                 apply: write to the cluster\n"
+"  --wait S              apply: seconds to wait for the operator to take\n"
+"                        the change (default 60; 0: do not wait)\n"
 "  --diagnostics=FORMAT  print diagnostics as text (default) or json lines\n"
 "  --help, --version\n"
 "\n"
@@ -60,6 +79,45 @@ print_resources(const json_t *section, int yaml)
 	return st;
 }
 
+/* fluid-k8s plan --mode M < RENDERED: the plan on standard output. */
+static int
+cmd_plan(const struct cli *cli, enum k8s_mode mode)
+{
+	static const char *const sections[] = { "resolve", "check", "k8s",
+	    NULL };
+	struct diags d;
+	struct ir *in;
+	json_t *plan;
+	char *text;
+	int status;
+
+	diags_init(&d);
+	if ((in = ir_read(stdin, "k8s", sections, &d)) == NULL) {
+		diag_print(&d, stderr, cli->diagfmt, fl_progname());
+		status = diag_status(&d);
+		diags_release(&d);
+		return status;
+	}
+	plan = stage_plan(ir_doc(in), mode, NULL, kube_record_make, &d);
+	diag_print(&d, stderr, cli->diagfmt, fl_progname());
+	status = diag_status(&d);
+	diags_release(&d);
+	if (plan != NULL && status == EXIT_OK) {
+		if ((text = k8s_json_text(plan)) == NULL)
+			fl_fatal("cannot write the plan as JSON");
+		if (fputs(text, stdout) == EOF || fflush(stdout) == EOF ||
+		    ferror(stdout)) {
+			fl_warnx("cannot write standard output:");
+			status = EXIT_USAGE;
+		}
+		free(text);
+	}
+	json_decref(plan);
+	ir_keep_to_end(json_incref(ir_doc(in)));
+	ir_free(in);
+	return status;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -68,6 +126,9 @@ main(int argc, char *argv[])
 	static const struct option opts[] = {
 		{ "resources", no_argument, NULL, 'r' },
 		{ "yaml", no_argument, NULL, 'y' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "yes", no_argument, NULL, 'Y' },
+		{ "wait", required_argument, NULL, 'w' },
 		{ "diagnostics", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -76,8 +137,11 @@ main(int argc, char *argv[])
 	struct cli cli = { usage, DIAG_FORMAT_TEXT };
 	struct diags d;
 	struct ir *in;
+	enum k8s_mode mode;
+	const char *modestr = NULL, *cmd;
 	json_t *doc, *section;
-	int c, status, resources = 0, yaml = 0;
+	int c, status, resources = 0, yaml = 0, yes = 0;
+	int wait_s = KUBE_APPLY_WAIT_S, waited = 0;
 
 	cli_start(argv[0]);
 	while ((c = cli_getopt(&cli, argc, argv, opts)) != -1) {
@@ -88,18 +152,54 @@ main(int argc, char *argv[])
 		case 'y':
 			yaml = 1;
 			break;
+		case 'm':
+			modestr = optarg;
+			break;
+		case 'Y':
+			yes = 1;
+			break;
+		case 'w':
+			wait_s = apply_wait(&cli, optarg);
+			waited = 1;
+			break;
 		default:
 			cli_bad_option(&cli, argv, c);
 		}
 	}
 	if (optind == argc)
-		cli_usage_error(&cli, "expects a command: render");
-	if (strcmp(argv[optind], "render") != 0)
-		cli_usage_error(&cli, "unknown command '%s'", argv[optind]);
+		cli_usage_error(&cli, "expects a command: render, plan or "
+		    "apply");
+	cmd = argv[optind];
+	if (strcmp(cmd, "render") != 0 && strcmp(cmd, "plan") != 0 &&
+	    strcmp(cmd, "apply") != 0)
+		cli_usage_error(&cli, "unknown command '%s'", cmd);
 	if (optind + 1 != argc)
-		cli_usage_error(&cli, "render reads standard input; no FILE");
+		cli_usage_error(&cli, "%s reads standard input; no FILE", cmd);
 	if (yaml && !resources)
 		cli_usage_error(&cli, "--yaml goes with --resources");
+	if (resources && strcmp(cmd, "render") != 0)
+		cli_usage_error(&cli, "--resources is for render");
+	if (modestr != NULL && strcmp(cmd, "render") == 0)
+		cli_usage_error(&cli, "--mode is for plan and apply");
+	if ((yes || waited) && strcmp(cmd, "apply") != 0)
+		cli_usage_error(&cli, "--%s is for apply", yes ? "yes" :
+		    "wait");
+	if (strcmp(cmd, "render") != 0) {
+		if (modestr == NULL)
+			cli_usage_error(&cli, "%s needs --mode: amend, "
+			    "amend-and-build, create-only or dry-run", cmd);
+		if (apply_mode(&cli, modestr, &mode) == -1)
+			return EXIT_REFUSED;
+		if (strcmp(cmd, "plan") == 0)
+			return cmd_plan(&cli, mode);
+		status = apply_plan_file(stdin, "<stdin>", mode, yes, wait_s,
+		    cli.diagfmt);
+		if (fflush(stdout) == EOF || ferror(stdout)) {
+			fl_warnx("cannot write standard output:");
+			return status != 0 ? status : EXIT_USAGE;
+		}
+		return status;
+	}
 
 	diags_init(&d);
 	if ((in = ir_read(stdin, "sqlgen", sections, &d)) == NULL) {

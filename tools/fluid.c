@@ -30,7 +30,8 @@ const char fluid_usage[] =
 "       fluid generate flink [--diagnostics=text|json] --out DIR FILE\n"
 "       fluid plan [--diagnostics=text|json] --mode MODE\n"
 "           [--last-applied RESOURCES] [-o | --out PLAN] FILE\n"
-"       fluid apply [--diagnostics=text|json] --mode MODE [--yes] PLAN\n"
+"       fluid apply [--diagnostics=text|json] --mode MODE [--yes] [--wait S]\n"
+"           PLAN\n"
 "       fluid apply --target NAME [--targets FILE] [--build ID] [--timeout S]\n"
 "           [--dry-run] FILE\n"
 "       fluid diff [--diagnostics=text|json] --baseline OLD\n"
@@ -52,8 +53,11 @@ const char fluid_usage[] =
 "             digest; MODE is amend, amend-and-build, create-only or\n"
 "             dry-run; --last-applied says which are new, changed or\n"
 "             unchanged\n"
-"  apply      write a plan's resources to its cluster through kubectl\n"
-"             (--yes), or show them (dry-run, which contacts nothing);\n"
+"  apply      render the plan again from the contract it carries, refuse\n"
+"             any difference, check the allowlists on what it writes, and\n"
+"             write it to its cluster through kubectl (--yes; --wait S\n"
+"             bounds the wait for the operator, default 60), or show it\n"
+"             (dry-run, which contacts nothing);\n"
 "             with --target, run a build's script through that target's\n"
 "             Flink SQL Gateway (fluid-gateway(1))\n"
 "  diff       every change from the baseline contract OLD, with its\n"
@@ -91,35 +95,6 @@ static int stdin_closed;
  * as a filter does.  With standard input closed that is an environment
  * error, not a contract that cannot be read.
  */
-/* warn_dotenv(): one warning per line of the .env that sets a list. */
-static void
-dotenv_found(void *arg, size_t line, const char *var)
-{
-	fl_warnx("warning: %s:%zu: sets %s, which only the operator's "
-	    "environment (a shell or a CI variable) can set: ignored",
-	    (const char *)arg, line, var);
-}
-
-void
-warn_dotenv(const char *path)
-{
-	struct stat st;
-	unsigned char *buf;
-	size_t len;
-	FILE *fp;
-
-	/* Only a regular file, and only its names are read (allow.h). */
-	if (stat(path, &st) == -1 || !S_ISREG(st.st_mode) ||
-	    (fp = fopen(path, "r")) == NULL)
-		return;
-	if (slurp(fp, 1 << 20, &buf, &len) == 0) {
-		(void)allow_settings_in_text((const char *)buf, len,
-		    dotenv_found, (void *)path);
-		free(buf);
-	}
-	fclose(fp);
-}
-
 const char *
 input_path(const char *file)
 {
@@ -131,27 +106,11 @@ input_path(const char *file)
 }
 
 /*
- * Options shared by the commands, as the stages take them.  An option
- * given twice counts once, with its last value, as getopt programs do.
- */
-struct args {
-	struct resolve_opts ro;	/* FILE, --fragment, --schema-version */
-	enum diag_format diag;	/* --diagnostics */
-	char	*out;
-	char	*mode;		/* --mode (plan) */
-	char	*last_applied;	/* --last-applied (plan) */
-	char	*file;		/* the first FILE */
-	char	**files;	/* every FILE (validate takes several) */
-	size_t	 nfiles;
-	struct sb y;		/* scratch text */
-};
-
-/*
  * The options of a command.  allow_out: --out; allow_fragment:
  * --fragment and --schema-version; many: more than one FILE; plan:
  * --mode and --last-applied.
  */
-static void
+void
 parse_args(int argc, char *argv[], struct args *a, int allow_out,
     int allow_fragment, int many, int plan)
 {
@@ -446,97 +405,6 @@ cmd_generate(int argc, char *argv[])
 	for (i = 0; i < od.n; i++)
 		printf("wrote %s/%s\n", a.out, od.names[i]);
 	outdir_close(&od);
-	return flush_stdout();
-}
-
-/*
- * The resources of --last-applied FILE (a new reference): a JSON list
- * of resources or a kubectl List, each with a kind and a name.  A file
- * that cannot be read or is not that is an environment error.
- */
-static json_t *
-read_last_applied(const char *path)
-{
-	json_error_t err;
-	json_t *v, *items, *r;
-	size_t i;
-
-	if ((v = json_load_file(path, JSON_REJECT_DUPLICATES, &err)) == NULL)
-		fl_fatal("cannot read '%s': %d:%d: %s", path, err.line,
-		    err.column, err.text);
-	items = json_is_array(v) ? v : json_object_get(v, "items");
-	if (!json_is_array(items)) {
-		json_decref(v);
-		fl_fatal("'%s' is not a list of resources (a JSON list, or a "
-		    "kubectl List with items)", path);
-	}
-	json_array_foreach(items, i, r)
-		if (!json_is_string(json_object_get(r, "kind")) ||
-		    !json_is_string(json_object_get(json_object_get(r,
-		    "metadata"), "name"))) {
-			json_decref(v);
-			fl_fatal("'%s': resource %zu has no kind or no "
-			    "metadata.name", path, i);
-		}
-	return v;
-}
-
-/*
- * fluid plan CONTRACT --mode M [--last-applied FILE] [--out PLAN]: the
- * pipeline, fluid-k8s render, and the plan (lib/k8s_plan.c), written
- * whole or not at all (atomic.h).  Offline: nothing here or below it
- * contacts a cluster; apply does, with the plan.
- */
-static int
-cmd_plan(int argc, char *argv[])
-{
-	struct cli cli = { fluid_usage, DIAG_FORMAT_TEXT };
-	struct args a;
-	enum k8s_mode mode;
-	const char *why;
-	json_t *doc, *last = NULL, *plan;
-	char *text;
-	int rc;
-
-	parse_args(argc, argv, &a, 1, 0, 0, 1);
-	if (a.mode == NULL)
-		cli_usage_error(&cli, "plan needs --mode: amend, "
-		    "amend-and-build, create-only or dry-run");
-	if (k8s_mode_parse(a.mode, &mode, &why) == -1) {
-		if (strcmp(a.mode, "replace") != 0 &&
-		    strcmp(a.mode, "reset") != 0)
-			cli_usage_error(&cli, "--mode %s %s", a.mode, why);
-		fl_warnx("--mode %s %s", a.mode, why);
-		return EXIT_REFUSED;
-	}
-	if (a.last_applied != NULL)
-		last = read_last_applied(a.last_applied);
-	rc = pipeline_run(&a.ro, a.diag, PIPELINE_SQLGEN, &doc, "fluid");
-	if (rc != 0)
-		return rc;
-	ir_keep_to_end(doc);	/* fluid exits after this */
-	if (json_array_size(json_object_get(ir_section(doc, "sqlgen"),
-	    "builds")) == 0)
-		return no_managed_build(doc, a.diag, "plan");
-	if ((rc = run_k8s(doc, a.diag)) != 0)
-		return rc;
-	plan = k8s_plan(doc, mode, last);
-	json_decref(last);
-	if ((text = k8s_json_text(plan)) == NULL)
-		fl_fatal("cannot write the plan as JSON");
-	json_decref(plan);
-	if (a.out != NULL) {
-		/* Never over a device, FIFO, link or directory: atomic.h. */
-		if (atomic_write(a.out, text, strlen(text)) == -1) {
-			if (errno == EEXIST || errno == EISDIR)
-				fl_fatal("'%s' is not a regular file: not "
-				    "replaced", a.out);
-			fl_fatal("cannot write '%s':", a.out);
-		}
-		printf("wrote %s\n", a.out);
-	} else
-		fputs(text, stdout);
-	free(text);
 	return flush_stdout();
 }
 

@@ -8,6 +8,8 @@
 #include <jansson.h>
 
 #include "diag.h"
+#include "resolve.h"
+#include "xalloc.h"
 
 /* fluid --help: the usage of every command. */
 extern const char fluid_usage[];
@@ -27,17 +29,39 @@ const char *input_path(const char *file);
  */
 int	no_managed_build(json_t *doc, enum diag_format fmt, const char *verb);
 
-/*
- * A project's .env at path may not set the operator allowlists: warn of
- * each line that tries to (they are read from the environment only).
- */
+/* warn_dotenv(): apply_cli.h. */
 void	warn_dotenv(const char *path);
 
 /* fluid-k8s render in this process (fluid.c): the k8s section of doc. */
 int	run_k8s(json_t *doc, enum diag_format fmt);
 
+/*
+ * Options shared by the commands, as the stages take them.  An option
+ * given twice counts once, with its last value, as getopt programs do.
+ */
+struct args {
+	struct resolve_opts ro;	/* FILE, --fragment, --schema-version */
+	enum diag_format diag;	/* --diagnostics */
+	char	*out;
+	char	*mode;		/* --mode (plan) */
+	char	*last_applied;	/* --last-applied (plan) */
+	char	*file;		/* the first FILE */
+	char	**files;	/* every FILE (validate takes several) */
+	size_t	 nfiles;
+	struct sb y;		/* scratch text */
+};
+
+/*
+ * The options of a command (fluid.c).  allow_out: --out;
+ * allow_fragment: --fragment and --schema-version; many: more than one
+ * FILE; plan: --mode and --last-applied.  Usage errors exit.
+ */
+void	parse_args(int argc, char *argv[], struct args *a, int allow_out,
+	    int allow_fragment, int many, int plan);
+
 int	cmd_apply(int argc, char *argv[]);
 int	cmd_diff(int argc, char *argv[]);
+int	cmd_plan(int argc, char *argv[]);
 int	cmd_export(int argc, char *argv[]);
 int	cmd_verify(int argc, char *argv[]);
 

@@ -16,6 +16,7 @@
 #include "fluid.h"
 #include "cli.h"
 #include "pipeline.h"
+#include "plan.h"
 #include "target.h"
 #include "gw.h"
 #include "fluid_gateway.h"
@@ -149,6 +150,31 @@ no_managed(json_t *doc, enum diag_format fmt)
 }
 
 /*
+ * Every check fluid apply makes of what the job contacts (plan.h,
+ * plan_allow_build()), for build id of doc: the status, after printing
+ * the refusals placed at file.
+ */
+static int
+gateway_allow(json_t *doc, const char *id, const char *file,
+    enum diag_format fmt)
+{
+	struct allow al;
+	struct diags d;
+	int st;
+
+	allow_load(&al, getenv);
+	diags_init(&d);
+	plan_allow_build(ir_check_build(doc, id ? id : ""),
+	    json_string_value(json_object_get(json_object_get(ir_section(doc,
+	    "check"), "product"), "id")), &al, file, &d);
+	diag_print(&d, stderr, fmt, fl_progname());
+	st = diag_status(&d);
+	diags_release(&d);
+	allow_release(&al);
+	return st;
+}
+
+/*
  * The script FILE names: the file itself (.sql), or the sql of a managed
  * build of the contract, *where set to the name fluid generate flink
  * gives it.  A new string; exits on failure.
@@ -203,6 +229,8 @@ load_script(const char *file, const char *build, enum diag_format fmt,
 	if (one == NULL)
 		fl_fatal("no managed build with id '%s'", build);
 	id = json_string_value(json_object_get(one, "build"));
+	if ((rc = gateway_allow(doc, id, file, fmt)) != 0)
+		exit(rc);
 	*where = xasprintf("%s.sql", id ? id : "build");
 	sql = xstrdup(json_string_value(json_object_get(one, "sql")));
 	json_decref(doc);

@@ -97,8 +97,8 @@ would apply FlinkDeployment data-products/commerce-orders-landed (new)" "standar
 	allow_landed
 	plan dry-run
 	# Edit the script and give the plan a digest that matches again
-	# (computed here, as fluid-plan.bats does): only the script check
-	# can catch it.
+	# (computed here, as fluid-plan.bats does): only the re-render can
+	# catch it.
 	python3 - p.json edited.json <<-'EOF2'
 	import hashlib, json, sys
 	p = json.load(open(sys.argv[1]))
@@ -116,7 +116,7 @@ would apply FlinkDeployment data-products/commerce-orders-landed (new)" "standar
 	EOF2
 	tool apply --mode dry-run edited.json
 	assert_status 1
-	assert_match "$stderr" "^edited.json: error: build 'land-orders': the script's digest sha256:[0-9a-f]{64} is not the one"
+	assert_equal "$stderr" "edited.json: error: the plan's resources[0].resource.data.land-orders.sql is not what fluid renders from the plan's bundle: the plan was edited after fluid plan wrote it; make the plan again" "stderr"
 	kubectl_not_called
 }
 
@@ -193,7 +193,7 @@ would apply FlinkDeployment data-products/commerce-orders-landed (new)" "standar
 	echo '{"hello": 1}' >not-a-plan.json
 	tool apply --mode amend --yes not-a-plan.json
 	assert_status 2
-	assert_equal "$stderr" "fluid: 'not-a-plan.json' is not a plan of fluid plan (fluidPlan 1)" "stderr"
+	assert_equal "$stderr" "fluid: 'not-a-plan.json' is not a plan (fluidPlan 1): apply reads the output of fluid plan or fluid-k8s plan" "stderr"
 	tool apply --mode amend --yes missing.json
 	assert_status 2
 	kubectl_not_called
@@ -212,5 +212,240 @@ would apply FlinkDeployment data-products/commerce-orders-landed (new)" "standar
 	    fail "no warning naming the file, line and variable" "$stderr"
 	assert_match "$stderr" "deployment.image: image 'registry.example.com/forge-flink' is not allowed"
 	[[ $stderr != *".env:2"* ]] || fail "a line that sets no list was warned of" "$stderr"
+	kubectl_not_called
+}
+
+# The plan-edit tests (issue 27): a real plan of fluid plan, edited as
+# whoever can write plan.json could, every digest computed again by
+# fixtures/plan/replan.py (not by fluid's code).
+replan() { python3 "$FIXTURES/plan/replan.py" "$@" || fail "replan.py failed" ""; }
+
+# An image pinned by digest on a host no list names.
+EVIL_IMAGE=evil.example.net/miner@sha256:0000000000000000000000000000000000000000000000000000000000000000
+
+@test "apply: replan.py computes fluid's digests: an unedited plan it re-digests is the same plan, and applies" {
+	allow_landed
+	plan dry-run
+	replan p.json same.json
+	assert_equal "$(jq -S . same.json)" "$(jq -S . p.json)" "the plan re-digested"
+	tool apply --mode dry-run same.json
+	assert_status 0
+	assert_no_stderr
+	kubectl_not_called
+}
+
+@test "apply: a script whose catalog uri (and so its token) goes to an unlisted host is refused" {
+	allow_landed
+	plan amend
+	replan p.json edited.json \
+	    'cm["data"]["land-orders.sql"] = cm["data"]["land-orders.sql"].replace("https://catalog.example.com/api/catalog", "https://evil.example.net/api/catalog")'
+	grep -q evil.example.net edited.json || fail "the test could not edit the script" ""
+	tool apply --mode amend --yes edited.json
+	assert_status 1
+	# The script's digest names the ConfigMap: the first field that differs.
+	assert_match "$stderr" "^edited.json: error: the plan's builds\\[0\\]\\.configMap is not what fluid renders from the plan's bundle"
+	kubectl_not_called
+	# The same with the contract itself edited and planned by fluid: the
+	# plan is consistent, and the host is refused by the allowlist.
+	sed -i 's|uri: https://catalog.example.com/api/catalog|uri: https://evil.example.net/api/catalog|' "$LANDED"
+	plan amend
+	tool apply --mode amend --yes p.json
+	assert_status 1
+	assert_match "$stderr" "host 'evil.example.net' is not allowed"
+	assert_match "$stderr" "catalog credential 'ICEBERG_TOKEN' may not be sent to 'evil.example.net'"
+	kubectl_not_called
+}
+
+@test "apply: a ConfigMap moved to kube-system is refused, by the re-render and by the namespace check" {
+	allow_landed
+	plan dry-run
+	replan p.json edited.json 'cm["metadata"]["namespace"] = "kube-system"'
+	tool apply --mode dry-run edited.json
+	assert_status 1
+	assert_no_stdout
+	assert_match "$stderr" "^edited.json: error: the plan's resources\\[0\\]\\.resource\\.metadata\\.namespace is not what fluid renders"
+	assert_match "$stderr" "build 'land-orders': ConfigMap commerce-orders-landed-sql-[0-9a-f]{12} is not in the FlinkDeployment's namespace"
+	kubectl_not_called
+}
+
+@test "apply: a sidecar with an unlisted image is refused, by the re-render and by the image check" {
+	allow_landed
+	plan amend
+	replan p.json edited.json \
+	    "pod['containers'].append({'name': 'side', 'image': '$EVIL_IMAGE'})"
+	tool apply --mode amend --yes edited.json
+	assert_status 1
+	assert_match "$stderr" "the plan's resources\\[1\\]\\.resource\\.spec\\.podTemplate\\.spec\\.containers\\[1\\] is not what fluid renders"
+	assert_match "$stderr" "build 'land-orders': deployment.image names an image that is not the FlinkDeployment's spec.image"
+	kubectl_not_called
+	# An init container, and the JobManager's own pod template, too.
+	replan p.json edited2.json \
+	    "fd['spec']['jobManager']['podTemplate'] = {'spec': {'initContainers': [{'name': 'i', 'image': '$EVIL_IMAGE'}]}}"
+	tool apply --mode amend --yes edited2.json
+	assert_status 1
+	assert_match "$stderr" "resources\\[1\\]\\.resource\\.spec\\.jobManager\\.podTemplate is not what fluid renders"
+	assert_match "$stderr" "names an image that is not the FlinkDeployment's spec.image"
+	kubectl_not_called
+}
+
+@test "apply: an unlisted Secret, as a volume, an env reference or kubernetes.secrets, is refused" {
+	allow_landed
+	plan dry-run
+	replan p.json vol.json \
+	    "pod['volumes'].append({'name': 'admin', 'secret': {'secretName': 'cluster-admin-token'}})"
+	tool apply --mode dry-run vol.json
+	assert_status 1
+	assert_match "$stderr" "resources\\[1\\]\\.resource\\.spec\\.podTemplate\\.spec\\.volumes\\[1\\] is not what fluid renders"
+	assert_match "$stderr" "Secret 'data-products/cluster-admin-token' is not allowed"
+	replan p.json env.json \
+	    "pod['containers'][0]['env'] = [{'name': 'T', 'valueFrom': {'secretKeyRef': {'name': 'other-secret', 'key': 'k'}}}]"
+	tool apply --mode dry-run env.json
+	assert_status 1
+	assert_match "$stderr" "Secret 'data-products/other-secret' is not allowed"
+	replan p.json conf.json \
+	    "fd['spec']['flinkConfiguration']['kubernetes.secrets'] = 'mounted-secret:/opt/s'"
+	tool apply --mode dry-run conf.json
+	assert_status 1
+	assert_match "$stderr" "flinkConfiguration.kubernetes.secrets: Secret 'data-products/mounted-secret' is not allowed"
+	kubectl_not_called
+}
+
+@test "apply: other SQL with no FLUID_FLINK_CONTRACT_SQL_ALLOWLIST entry is refused" {
+	allow_landed
+	plan amend
+	replan p.json edited.json \
+	    'cm["data"]["land-orders.sql"] += "INSERT INTO elsewhere SELECT * FROM orders;\n"'
+	tool apply --mode amend --yes edited.json
+	assert_status 1
+	assert_match "$stderr" "^edited.json: error: the plan's builds\\[0\\]\\.configMap is not what fluid renders from the plan's bundle"
+	kubectl_not_called
+	# Own SQL the contract declares, planned by fluid: refused by the list
+	# until its pinned entry is there.
+	sed -i 's|^      parameters:$|      sql: SELECT * FROM source_events\n      parameters:|' "$LANDED"
+	plan amend 2>/dev/null
+	tool apply --mode amend --yes p.json
+	assert_status 1
+	assert_match "$stderr" "^p.json: error: build 'land-orders': properties.sql: .*FLUID_FLINK_CONTRACT_SQL_ALLOWLIST"
+	kubectl_not_called
+	sql=$(jq -r '.resources[0].resource.data["land-orders.sql"]' p.json)
+	[ -n "$sql" ] || fail "no script" ""
+	plan dry-run 2>/dev/null
+	FLUID_FLINK_CONTRACT_SQL_ALLOWLIST=commerce.orders-landed/land-orders tool apply --mode dry-run p.json
+	assert_status 0
+}
+
+@test "apply: a targets block rewritten to listed hosts while the script contacts a refused one is refused" {
+	allow_landed
+	sed -i 's|uri: https://catalog.example.com/api/catalog|uri: https://evil.example.net/api/catalog|' "$LANDED"
+	plan amend
+	replan p.json edited.json \
+	    'tg["catalog"] = "https://catalog.example.com/api/catalog"' \
+	    '[h.update(url="https://catalog.example.com/api/catalog", host="catalog.example.com") for h in tg["hosts"] if h["host"] == "evil.example.net"]'
+	grep -q '"catalog": "https://catalog.example.com/api/catalog"' edited.json || fail "the test could not edit the targets" ""
+	tool apply --mode amend --yes edited.json
+	assert_status 1
+	assert_match "$stderr" "the plan's targets\\[0\\]\\.[a-z]+ is not what fluid renders from the plan's bundle"
+	kubectl_not_called
+}
+
+@test "apply: a plan without a mode, or with one that is not a string, is a refusal (exit 1), not a crash" {
+	allow_landed
+	plan amend
+	replan p.json nomode.json 'del p["mode"]'
+	tool apply --mode amend --yes nomode.json
+	assert_status 1
+	assert_equal "$stderr" "nomode.json: error: the plan's mode is missing: fluid plan writes one of amend, amend-and-build, create-only or dry-run; make the plan again" "stderr"
+	replan p.json intmode.json 'p["mode"] = 3'
+	tool apply --mode amend --yes intmode.json
+	assert_status 1
+	assert_equal "$stderr" "intmode.json: error: the plan's mode is not a string: fluid plan writes one of amend, amend-and-build, create-only or dry-run; make the plan again" "stderr"
+	kubectl_not_called
+}
+
+@test "apply: a plan with no bundle, or a bundle that does not check, is refused" {
+	allow_landed
+	plan dry-run
+	replan p.json nobundle.json 'del p["bundle"]'
+	tool apply --mode dry-run nobundle.json
+	assert_status 1
+	assert_match "$stderr" "the plan carries no bundle"
+	replan p.json badbundle.json 'doc["builds"][0]["properties"]["parameters"]["flink"]["deployment"]["image"] = 7'
+	tool apply --mode dry-run badbundle.json
+	assert_status 1
+	assert_match "$stderr" "the plan's bundle does not check"
+	kubectl_not_called
+}
+
+# fake_cluster TAKE: a kubectl that knows nothing at first, answers each
+# apply with the object it was given (generation 2 for a
+# FlinkDeployment), and, once the FlinkDeployment is written, answers its
+# reads with status.observedGeneration TAKE (empty: no status at all).
+fake_cluster() {
+	cat >fake/kubectl <<-EOF2
+	#!/bin/sh
+	printf '%s\n' "\$*" >>"$TMP/kubectl.calls"
+	case "\$*" in
+	*" apply "*)
+	    obj=\$(cat)
+	    case "\$obj" in *'"kind": "FlinkDeployment"'*|*'"kind":"FlinkDeployment"'*) touch "$TMP/fd.written" ;; esac
+	    printf '%s' "\$obj" | jq '.metadata.generation = 2' ;;
+	*" get "*" flinkdeployment "*)
+	    [ -e "$TMP/fd.written" ] || exit 0
+	    if [ -n "$1" ]; then
+	        echo '{"kind":"FlinkDeployment","metadata":{"generation":2,"labels":{}},"status":{"observedGeneration":$1}}'
+	    else
+	        echo '{"kind":"FlinkDeployment","metadata":{"generation":2}}'
+	    fi ;;
+	*) exit 0 ;;
+	esac
+	EOF2
+	chmod +x fake/kubectl
+}
+
+@test "apply: waits for the operator to take the change (status.observedGeneration), and says so" {
+	allow_landed
+	plan amend
+	fake_cluster 2
+	tool apply --mode amend --yes --wait 5 p.json
+	assert_status 0
+	assert_no_stderr
+	assert_equal "$output" "FlinkDeployment data-products/commerce-orders-landed: running
+FlinkDeployment data-products/commerce-orders-landed: the operator took generation 2" "stdout"
+	# The writes, in order: the ConfigMap, the FlinkDeployment, the record.
+	assert_equal "$(grep -c ' apply ' kubectl.calls)" 3 "applies"
+}
+
+@test "apply: an operator that has not taken the change within --wait is reported (a warning; the write stands)" {
+	allow_landed
+	plan amend
+	fake_cluster 1
+	tool apply --mode amend --yes --wait 1 p.json
+	assert_status 0
+	assert_equal "$stderr" "p.json: warning: build 'land-orders': FlinkDeployment data-products/commerce-orders-landed: the operator has not taken generation 2 within 1 s (status.observedGeneration: older): the change is written, not yet running; see its status with kubectl" "stderr"
+	rm -f fd.written kubectl.calls
+	fake_cluster ""
+	tool apply --mode amend --yes --wait 1 p.json
+	assert_status 0
+	assert_match "$stderr" "has not taken generation 2 within 1 s \\(status.observedGeneration: none\\)"
+	# --wait 0 does not read the status at all.
+	rm -f fd.written kubectl.calls
+	tool apply --mode amend --yes --wait 0 p.json
+	assert_status 0
+	assert_no_stderr
+	assert_equal "$(grep -c -- '-- flinkdeployment ' kubectl.calls)" 1 "reads"
+	tool apply --mode amend --yes --wait 3601 p.json
+	assert_status 2
+	assert_match "$stderr" "--wait expects seconds from 0 to 3600"
+}
+
+@test "apply: an endpoint in flinkConfiguration (s3.endpoint) is a host the job contacts: checked against the host list" {
+	allow_landed
+	plan dry-run
+	replan p.json edited.json \
+	    "fd['spec']['flinkConfiguration']['s3.endpoint'] = 'https://state.evil.example.net'"
+	tool apply --mode dry-run edited.json
+	assert_status 1
+	assert_match "$stderr" "the plan's resources\\[1\\]\\.resource\\.spec\\.flinkConfiguration\\.s3\\.endpoint is not what fluid renders"
+	assert_match "$stderr" "build 'land-orders': s3.endpoint: host 'state.evil.example.net' is not allowed"
 	kubectl_not_called
 }

@@ -15,7 +15,10 @@ setup() {
 	command -v python3 >/dev/null || skip "python3 is not installed"
 	cp -R "$EXAMPLES/shapes" shapes
 	C=shapes/landed/orders-landed.fluid.yaml
-	unset FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST
+	# What the landed example's job contacts (fluid apply's checks, which
+	# every apply path runs): only these, never the gateway's host.
+	export FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST=catalog.example.com,s3.example.com,kafka
+	export FLUID_ACQUISITION_SECRET_REF_ALLOWLIST=ICEBERG_TOKEN@catalog.example.com
 }
 
 teardown() {
@@ -418,9 +421,9 @@ interrupt() {
 	targets "http://gateway.invalid:8083" prod
 	gw "$C"
 	assert_status 1
-	assert_equal "$stderr" "shapes/fluid.targets.yaml:3:5: error: targets.prod.flink.gateway: host 'gateway.invalid' is not allowed: export FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST=gateway.invalid"
+	assert_equal "$stderr" "shapes/fluid.targets.yaml:3:5: error: targets.prod.flink.gateway: host 'gateway.invalid' is not allowed: export FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST=\"\$FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST,gateway.invalid\""
 	[ -z "$output" ] || fail "printed before the check" "$(show)"
-	FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST=gateway.invalid gw --dry-run "$C"
+	FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST=$FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST,gateway.invalid gw --dry-run "$C"
 	assert_status 0
 	targets "http://169.254.169.254:8083"
 	gw --dry-run "$C"

@@ -185,8 +185,8 @@ sys.exit(0 if y == j else 1)' a.yaml a.list || fail "the YAML is not the JSON" "
 @test "fluid-k8s render: usage errors" {
 	sqlgen_doc "$LANDED" >in.json
 	usage_error render --yaml <in.json "^fluid-k8s: --yaml goes with --resources"
-	usage_error <in.json "^fluid-k8s: expects a command: render"
-	usage_error apply <in.json "^fluid-k8s: unknown command 'apply'"
+	usage_error <in.json "^fluid-k8s: expects a command: render, plan or apply"
+	usage_error frobnicate <in.json "^fluid-k8s: unknown command 'frobnicate'"
 	usage_error render in.json <in.json "^fluid-k8s: render reads standard input; no FILE"
 	# A document that has not been through fluid-sqlgen.
 	"$BIN/fluid-resolve" "$LANDED" | "$BIN/fluid-check" >chk.json
@@ -216,4 +216,105 @@ sys.exit(0 if y == j else 1)' a.yaml a.list || fail "the YAML is not the JSON" "
 	run --separate-stderr env FLUID_BIN="$BIN" "$TOP/tests/k8s-schema/run"
 	assert_status 0
 	assert_match "$output" "^3 FlinkDeployment\(s\) checked, 0 problem\(s\)$" "the summary"
+}
+
+# --- plan and apply (fluid-k8s(1), PLAN and APPLYING) ---------------------
+
+# rendered_doc CONTRACT: fluid-k8s render's document for CONTRACT.
+rendered_doc() { sqlgen_doc "$1" | "$BIN/fluid-k8s" render; }
+
+@test "fluid-k8s render: the runner gets --env-allow with the build's Kafka credential variables, sorted, before its files" {
+	sed -i 's|^            bootstrapServers: kafka:9092$|            bootstrapServers: kafka:9092\n            security:\n              protocol: SASL_SSL\n              sasl: {mechanism: SCRAM-SHA-512, usernameEnv: KAFKA_USERNAME, passwordEnv: KAFKA_PASSWORD}|' "$LANDED"
+	grep -q KAFKA_USERNAME "$LANDED" || fail "the test could not add source.security" ""
+	sqlgen_doc "$LANDED" >in.json
+	tool render --resources <in.json
+	assert_status 0
+	assert_equal "$(res FlinkDeployment | jq -c .spec.job.args)" \
+	    '["--env-allow","KAFKA_PASSWORD,KAFKA_USERNAME","/opt/flink/usrlib/sql/land-orders.sql","/opt/flink/usrlib/sql/land-orders.table.json"]' "args"
+}
+
+@test "fluid-k8s render: without bound variables the runner gets only its files" {
+	sqlgen_doc "$LANDED" >in.json
+	tool render --resources <in.json
+	assert_status 0
+	assert_equal "$(res FlinkDeployment | jq -c .spec.job.args)" \
+	    '["/opt/flink/usrlib/sql/land-orders.sql","/opt/flink/usrlib/sql/land-orders.table.json"]' "args"
+}
+
+@test "fluid-k8s plan: the pipeline's plan is fluid plan's, byte for byte, on every example and mode" {
+	local f m n=0
+	while IFS= read -r f; do
+		for m in amend dry-run; do
+			sqlgen_doc "$f" | "$BIN/fluid-k8s" render |
+			    "$BIN/fluid-k8s" plan --mode "$m" >pipe.json ||
+			    fail "the pipeline failed on $f" ""
+			"$BIN/fluid" plan --mode "$m" "$f" >driver.json ||
+			    fail "fluid plan failed on $f" ""
+			cmp pipe.json driver.json || fail "$f --mode $m: the pipeline's plan differs" "$(diff pipe.json driver.json | head -20)"
+			n=$((n + 1))
+		done
+	done < <(find "$EXAMPLES" -name '*.fluid.yaml' | sort)
+	[ "$n" -ge 8 ] || fail "only $n plans compared" ""
+}
+
+@test "fluid-k8s plan: a stage given the wrong section says which stage's output it expected" {
+	sqlgen_doc "$LANDED" >sqlgen.json
+	tool plan --mode amend <sqlgen.json
+	assert_status 2
+	assert_no_stdout
+	assert_match "$stderr" "expects the output of fluid-k8s, got the output of fluid-sqlgen"
+	rendered_doc "$LANDED" >rendered.json
+	tool apply --mode dry-run <rendered.json
+	assert_status 2
+	assert_no_stdout
+	assert_match "$stderr" "is not a plan \\(fluidPlan 1\\): apply reads the output of fluid plan or fluid-k8s plan, not a pipeline document: run it through fluid-k8s plan --mode MODE first"
+	"$BIN/fluid-k8s" plan --mode amend <rendered.json >plan.json
+	tool render <plan.json
+	assert_status 2
+	assert_equal "$stderr" "fluid-k8s: standard input is not a fluid pipeline document of version 1: expects the output of fluid-sqlgen, got a plan" "stderr"
+	tool plan --mode amend <plan.json
+	assert_status 2
+	assert_equal "$stderr" "fluid-k8s: standard input is not a fluid pipeline document of version 1: expects the output of fluid-k8s, got a plan" "stderr"
+}
+
+@test "fluid-k8s plan and apply: usage errors; --diagnostics=json" {
+	rendered_doc "$LANDED" >rendered.json
+	usage_error plan <rendered.json "^fluid-k8s: plan needs --mode"
+	usage_error plan --mode whenever <rendered.json "^fluid-k8s: --mode whenever is not a mode"
+	usage_error plan --mode amend --yes <rendered.json "^fluid-k8s: --yes is for apply"
+	usage_error render --mode amend <rendered.json "^fluid-k8s: --mode is for plan and apply"
+	usage_error apply --mode amend --wait soon <rendered.json "^fluid-k8s: --wait expects seconds from 0 to 3600"
+	tool plan --mode reset <rendered.json
+	assert_status 1
+	assert_match "$stderr" "--mode reset is refused"
+	"$BIN/fluid-k8s" plan --mode amend <rendered.json >plan.json
+	jq '.mode = 3' plan.json >bad.json
+	tool apply --mode amend --diagnostics=json <bad.json
+	assert_status 1
+	assert_equal "$(jq -r .level <<<"$stderr" | sort -u | head -1)" error "level"
+	[ "$(jq -s 'map(select(.message | test("the plan.s mode is not a string"))) | length' <<<"$stderr")" = 1 ] ||
+	    fail "no JSON diagnostic about the mode" "$stderr"
+}
+
+@test "fluid-k8s apply: a dry run of the pipeline's plan checks the allowlists and contacts nothing; refusals exit 1" {
+	mkdir fake
+	printf '#!/bin/sh\necho called >>"%s/kubectl.calls"\nexit 99\n' "$TMP" >fake/kubectl
+	chmod +x fake/kubectl
+	export KUBECTL=$TMP/fake/kubectl
+	rendered_doc "$LANDED" | "$BIN/fluid-k8s" plan --mode dry-run >plan.json
+	tool apply --mode dry-run <plan.json
+	assert_status 1
+	assert_match "$stderr" "^<stdin>: error: build 'land-orders': deployment.context: kube context 'development' is not allowed"
+	FLUID_FLINK_KUBE_CONTEXT_ALLOWLIST=development \
+	FLUID_FLINK_NAMESPACE_ALLOWLIST=data-products \
+	FLUID_FLINK_IMAGE_ALLOWLIST=registry.example.com/forge-flink \
+	FLUID_FLINK_SERVICE_ACCOUNT_ALLOWLIST=data-products/flink \
+	FLUID_FLINK_SECRET_ALLOWLIST=data-products/flink-storage \
+	FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST=catalog.example.com,s3.example.com,kafka \
+	FLUID_ACQUISITION_SECRET_REF_ALLOWLIST=ICEBERG_TOKEN@catalog.example.com \
+	    tool apply --mode dry-run <plan.json
+	assert_status 0
+	assert_no_stderr
+	assert_match "$output" "^would apply ConfigMap data-products/commerce-orders-landed-sql-[0-9a-f]{12} \\(new\\)"
+	[ ! -e kubectl.calls ] || fail "kubectl was called" "$(cat kubectl.calls)"
 }

@@ -169,3 +169,45 @@ plan_digest() {
 	assert_stderr_line "^shapes/landed/orders-landed\.fluid\.yaml:[0-9]+:[0-9]+: error: Flink build land-orders: deployment name '9-orders-landed' must be a DNS-1035 label"
 	[ ! -e p.json ] || fail "a plan was written"
 }
+
+# cols N: a contract of N columns (the benchmark's, tests/bench/gen.py).
+cols() {
+	python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import gen
+open(sys.argv[3], "w").write(gen.cols_contract(int(sys.argv[2])))' \
+	    "$TOP/tests/bench" "$1" "c$1.fluid.yaml"
+}
+
+@test "plan: the API server's limits: at 6,000 columns the script's ConfigMap fits, and so does the record, which holds the script by digest" {
+	# The record once repeated the script's data and was refused here
+	# (over 1 MiB) although the ConfigMap fit: it now names it by digest.
+	cols 6000
+	tool plan --mode amend --out p.json c6000.fluid.yaml
+	assert_status 0
+	[ -s p.json ] || fail "no plan written" ""
+	run --separate-stderr bash -c '"$1/fluid-resolve" c6000.fluid.yaml | "$1/fluid-check" |
+	    "$1/fluid-sqlgen" | "$1/fluid-k8s" render | "$1/fluid-k8s" plan --mode amend' x "$BIN"
+	assert_status 0
+	cmp -s <(printf '%s\n' "$output") p.json || fail "fluid-k8s plan differs from fluid plan" ""
+}
+
+@test "plan: a script ConfigMap over the API server's limits is refused with its size and the limit" {
+	cols 10000
+	tool plan --mode amend c10000.fluid.yaml
+	assert_status 1
+	assert_no_stdout
+	assert_match "$stderr" "ConfigMap bench-cols-10000-sql-[0-9a-f]{12}: its data is [0-9]+ bytes, over the API server's limit of 1048576 for a ConfigMap"
+	assert_match "$stderr" "ConfigMap bench-cols-10000-sql-[0-9a-f]{12} is [0-9]+ bytes, over the API server's limit of 1572864 for an object"
+	# 5,000 columns fit, the record included.
+	cols 5000
+	tool plan --mode amend --out p.json c5000.fluid.yaml
+	assert_status 0
+}
+
+@test "plan: the plan carries the bundle apply renders again: the resolved contract, its kind and schema version" {
+	tool plan --mode amend --out p.json "$LANDED"
+	assert_status 0
+	"$BIN/fluid-resolve" "$LANDED" >res.json
+	assert_equal "$(jq -cS .bundle.document p.json)" "$(jq -cS .resolve.document res.json)" "the bundle's document"
+	assert_equal "$(jq -r '.bundle.kind + " " + .bundle.schemaVersion' p.json)" "contract $(jq -r .resolve.schemaVersion res.json)" "kind and version"
+	assert_equal "$(jq -r .bundleDigest p.json)" "$(jq -r .resolve.digest res.json)" "bundleDigest"
+}

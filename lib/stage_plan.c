@@ -1,0 +1,32 @@
+/*
+ * stage_plan.c - what fluid-k8s plan does to a rendered document (see
+ * stage.h): the plan (k8s_plan()), sized against the API server's
+ * limits before anything could be written.
+ */
+#include "ir.h"
+#include "k8s.h"
+#include "plan.h"
+#include "stage.h"
+
+json_t *
+stage_plan(json_t *doc, enum k8s_mode mode, const json_t *last,
+    json_t *(*record)(const json_t *, const json_t *, const json_t *),
+    struct diags *d)
+{
+	json_t *plan;
+	size_t n = d->nerrors;
+
+	if (ir_section(doc, "k8s") == NULL || ir_section(doc,
+	    "resolve") == NULL || ir_section(doc, "check") == NULL) {
+		diag_fatal(d, "the document has no k8s section: fluid-k8s "
+		    "plan reads the output of fluid-k8s render");
+		return NULL;
+	}
+	plan = k8s_plan(doc, mode, last);
+	plan_sizes(plan, record, NULL, d);
+	if (d->nerrors > n) {
+		json_decref(plan);
+		return NULL;
+	}
+	return plan;
+}

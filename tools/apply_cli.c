@@ -1,0 +1,111 @@
+/*
+ * apply_cli.c - what fluid apply and fluid-k8s apply share as tools:
+ * their --mode and --wait read, a plan read from a file or standard
+ * input, and the project .env warning; the checks and writes are
+ * lib/kube_apply.c's.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fluid.h"
+#include "kube_apply.h"
+#include "cli.h"
+#include "apply_cli.h"
+
+/* warn_dotenv(): one warning per line of the .env that sets a list. */
+static void
+dotenv_found(void *arg, size_t line, const char *var)
+{
+	fl_warnx("warning: %s:%zu: sets %s, which only the operator's "
+	    "environment (a shell or a CI variable) can set: ignored",
+	    (const char *)arg, line, var);
+}
+
+void
+warn_dotenv(const char *path)
+{
+	struct stat st;
+	unsigned char *buf;
+	size_t len;
+	FILE *fp;
+
+	/* Only a regular file, and only its names are read (allow.h). */
+	if (stat(path, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    (fp = fopen(path, "r")) == NULL)
+		return;
+	if (slurp(fp, 1 << 20, &buf, &len) == 0) {
+		(void)allow_settings_in_text((const char *)buf, len,
+		    dotenv_found, (void *)path);
+		free(buf);
+	}
+	fclose(fp);
+}
+
+static void
+print_line(void *arg, const char *line)
+{
+	(void)arg;
+	printf("%s\n", line);
+	fflush(stdout);
+}
+
+int
+apply_mode(const struct cli *cli, const char *modestr, enum k8s_mode *mode)
+{
+	const char *why;
+
+	if (modestr == NULL)
+		cli_usage_error(cli, "apply needs --mode: the plan's mode");
+	if (k8s_mode_parse(modestr, mode, &why) == 0)
+		return 0;
+	if (strcmp(modestr, "replace") != 0 && strcmp(modestr, "reset") != 0)
+		cli_usage_error(cli, "--mode %s %s", modestr, why);
+	fl_warnx("--mode %s %s", modestr, why);
+	return -1;
+}
+
+int
+apply_wait(const struct cli *cli, const char *arg)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno != 0 || end == arg || *end != '\0' || v < 0 ||
+	    v > KUBE_APPLY_WAIT_MAX_S)
+		cli_usage_error(cli, "--wait expects seconds from 0 to %d",
+		    KUBE_APPLY_WAIT_MAX_S);
+	return (int)v;
+}
+
+int
+apply_plan_file(FILE *fp, const char *path, enum k8s_mode mode, int yes,
+    int wait_s, enum diag_format fmt)
+{
+	struct kube_apply_opts o = { mode, wait_s, getenv, path, print_line,
+	    NULL };
+	json_error_t err;
+	struct allow al;
+	struct diags d;
+	json_t *plan;
+	int st;
+
+	plan = json_loadf(fp, JSON_REJECT_DUPLICATES, &err);
+	if (plan == NULL)
+		fl_fatal("cannot read '%s': %d:%d: %s", path, err.line,
+		    err.column, err.text);
+	warn_dotenv(".env");
+	allow_load(&al, getenv);
+	diags_init(&d);
+	kube_apply_run(plan, &al, yes, &o, &d);
+	diag_print(&d, stderr, fmt, fl_progname());
+	st = diag_status(&d);
+	diags_release(&d);
+	allow_release(&al);
+	json_decref(plan);
+	return st;
+}
+

@@ -1,0 +1,128 @@
+/*
+ * fluid_plan.c - fluid plan CONTRACT --mode M [--last-applied FILE]
+ * [--out PLAN], a command of the driver (fluid.c): the pipeline, then
+ * fluid-k8s render and fluid-k8s plan (lib/stage_plan.c) in this
+ * process, and the plan written whole or not at all.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fluid.h"
+#include "kube_record.h"
+#include "cli.h"
+#include "fluid_cmd.h"
+
+/*
+ * fluid-k8s plan, in this process: the plan of doc, or NULL after its
+ * diagnostics (fluid-k8s's) were printed.
+ */
+static json_t *
+run_plan(json_t *doc, enum k8s_mode mode, const json_t *last,
+    enum diag_format fmt)
+{
+	struct diags d;
+	json_t *plan;
+
+	diags_init(&d);
+	fl_setprogname("fluid-k8s");
+	plan = stage_plan(doc, mode, last, kube_record_make, &d);
+	diag_print(&d, stderr, fmt, "fluid-k8s");
+	fl_setprogname("fluid");
+	diags_release(&d);
+	return plan;
+}
+
+/*
+ * The resources of --last-applied FILE (a new reference): a JSON list
+ * of resources or a kubectl List, each with a kind and a name.  A file
+ * that cannot be read or is not that is an environment error.
+ */
+static json_t *
+read_last_applied(const char *path)
+{
+	json_error_t err;
+	json_t *v, *items, *r;
+	size_t i;
+
+	if ((v = json_load_file(path, JSON_REJECT_DUPLICATES, &err)) == NULL)
+		fl_fatal("cannot read '%s': %d:%d: %s", path, err.line,
+		    err.column, err.text);
+	items = json_is_array(v) ? v : json_object_get(v, "items");
+	if (!json_is_array(items)) {
+		json_decref(v);
+		fl_fatal("'%s' is not a list of resources (a JSON list, or a "
+		    "kubectl List with items)", path);
+	}
+	json_array_foreach(items, i, r)
+		if (!json_is_string(json_object_get(r, "kind")) ||
+		    !json_is_string(json_object_get(json_object_get(r,
+		    "metadata"), "name"))) {
+			json_decref(v);
+			fl_fatal("'%s': resource %zu has no kind or no "
+			    "metadata.name", path, i);
+		}
+	return v;
+}
+
+/*
+ * fluid plan CONTRACT --mode M [--last-applied FILE] [--out PLAN]: the
+ * pipeline, fluid-k8s render, and the plan (lib/k8s_plan.c), written
+ * whole or not at all (atomic.h).  Offline: nothing here or below it
+ * contacts a cluster; apply does, with the plan.
+ */
+int
+cmd_plan(int argc, char *argv[])
+{
+	struct cli cli = { fluid_usage, DIAG_FORMAT_TEXT };
+	struct args a;
+	enum k8s_mode mode;
+	const char *why;
+	json_t *doc, *last = NULL, *plan;
+	char *text;
+	int rc;
+
+	parse_args(argc, argv, &a, 1, 0, 0, 1);
+	if (a.mode == NULL)
+		cli_usage_error(&cli, "plan needs --mode: amend, "
+		    "amend-and-build, create-only or dry-run");
+	if (k8s_mode_parse(a.mode, &mode, &why) == -1) {
+		if (strcmp(a.mode, "replace") != 0 &&
+		    strcmp(a.mode, "reset") != 0)
+			cli_usage_error(&cli, "--mode %s %s", a.mode, why);
+		fl_warnx("--mode %s %s", a.mode, why);
+		return EXIT_REFUSED;
+	}
+	if (a.last_applied != NULL)
+		last = read_last_applied(a.last_applied);
+	rc = pipeline_run(&a.ro, a.diag, PIPELINE_SQLGEN, &doc, "fluid");
+	if (rc != 0)
+		return rc;
+	ir_keep_to_end(doc);	/* fluid exits after this */
+	if (json_array_size(json_object_get(ir_section(doc, "sqlgen"),
+	    "builds")) == 0)
+		return no_managed_build(doc, a.diag, "plan");
+	if ((rc = run_k8s(doc, a.diag)) != 0)
+		return rc;
+	plan = run_plan(doc, mode, last, a.diag);
+	json_decref(last);
+	if (plan == NULL)
+		return EXIT_REFUSED;
+	if ((text = k8s_json_text(plan)) == NULL)
+		fl_fatal("cannot write the plan as JSON");
+	json_decref(plan);
+	if (a.out != NULL) {
+		/* Never over a device, FIFO, link or directory: atomic.h. */
+		if (atomic_write(a.out, text, strlen(text)) == -1) {
+			if (errno == EEXIST || errno == EISDIR)
+				fl_fatal("'%s' is not a regular file: not "
+				    "replaced", a.out);
+			fl_fatal("cannot write '%s':", a.out);
+		}
+		printf("wrote %s\n", a.out);
+	} else
+		fputs(text, stdout);
+	free(text);
+	return flush_stdout();
+}
+
