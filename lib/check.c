@@ -149,6 +149,22 @@ image_pinned(const char *s)
 	return true;
 }
 
+/*
+ * Whether the authority of s (scheme://AUTHORITY/...) ends in ':' and a
+ * port, written or empty: libcurl gives port 0 for "s3://b:/x".
+ */
+static bool
+has_port_colon(const char *s)
+{
+	const char *a = strstr(s, "://"), *end;
+
+	if (a == NULL)
+		return false;
+	a += 3;
+	end = a + strcspn(a, "/?#");
+	return memchr(a, ':', (size_t)(end - a)) != NULL;
+}
+
 /* uri (stolen) is chk_uri_norm()'s: equal places are equal strings. */
 static void
 add_place(struct contract *k, struct chk_loc *l, const char *key,
@@ -260,6 +276,12 @@ deployment_check(struct contract *k, struct chk_loc *l, json_t *flink,
 			} else if (!chk_s3_names_bucket(s)) {
 				chk_err(c, l, "names no bucket: write "
 				    "s3://BUCKET/PATH");
+				*ok = false;
+			} else if (u.port != 0 || has_port_colon(s)) {
+				/* A bucket has no port; one would hide nesting. */
+				chk_err(c, l, "must not name a port: an S3 "
+				    "location is s3://BUCKET/PATH, the bucket "
+				    "alone, so that nested locations compare");
 				*ok = false;
 			} else if ((norm = chk_uri_norm(s, &why)) == NULL) {
 				chk_err(c, l, "%s", why);
