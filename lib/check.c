@@ -24,7 +24,8 @@ static const char *const flink_keys[] = {
 };
 static const char *const deployment_keys[] = {
 	"name", "namespace", "context", "serviceAccount", "image",
-	"checkpointUri", "savepointUri", "haUri", "secretRefs", "state", NULL
+	"checkpointUri", "savepointUri", "haUri", "stateEndpoint",
+	"secretRefs", "state", NULL
 };
 static const char *const expose_keys[] = {
 	"exposeId", "kind", "binding", "contract", "description", "name",
@@ -149,6 +150,22 @@ image_pinned(const char *s)
 	return true;
 }
 
+/*
+ * Whether the authority of s (scheme://AUTHORITY/...) ends in ':' and a
+ * port, written or empty: libcurl gives port 0 for "s3://b:/x".
+ */
+static bool
+has_port_colon(const char *s)
+{
+	const char *a = strstr(s, "://"), *end;
+
+	if (a == NULL)
+		return false;
+	a += 3;
+	end = a + strcspn(a, "/?#");
+	return memchr(a, ':', (size_t)(end - a)) != NULL;
+}
+
 /* uri (stolen) is chk_uri_norm()'s: equal places are equal strings. */
 static void
 add_place(struct contract *k, struct chk_loc *l, const char *key,
@@ -166,6 +183,80 @@ add_place(struct contract *k, struct chk_loc *l, const char *key,
 	p->path = xstrdup(l->path.buf);
 	p->build = xstrdup(build);
 	chk_loc_reset(l, m);
+}
+
+/*
+ * deployment.stateEndpoint: the S3-compatible service the checkpoint,
+ * savepoint and HA locations are on, for Flink's s3.endpoint (with
+ * path-style access).  https, or http to loopback or a name inside the
+ * cluster; a host and nothing else (no credentials, path, query); and
+ * written as it is read, "scheme://host[:port]", so that the host the
+ * allowlists check is the host written.  The value, NULL after an error.
+ */
+static const char *
+state_endpoint(struct chk *c, struct chk_loc *l, json_t *dep, bool *ok)
+{
+	json_t *v = json_object_get(dep, "stateEndpoint");
+	const char *s, *why;
+	struct sb norm;
+	struct url u;
+	bool good = true;
+
+	if (v == NULL || json_is_null(v))
+		return NULL;
+	if ((s = chk_get_str(c, l, dep, "stateEndpoint", false)) == NULL) {
+		*ok = false;
+		return NULL;
+	}
+	if (chk_has_control(s) || url_parse(s, &u, &why) == -1) {
+		chk_err_at(c, l, "stateEndpoint", "must be an https:// URL "
+		    "of the S3-compatible service: scheme://host[:port]");
+		*ok = false;
+		return NULL;
+	}
+	/* What it is read as: host in lower case, no trailing dot. */
+	sb_init(&norm);
+	sb_addf(&norm, strchr(u.host, ':') ? "%s://[" : "%s://", u.scheme);
+	for (why = u.host; *why != '\0'; why++)
+		if (why[1] != '\0' || *why != '.')
+			sb_addc(&norm, *why >= 'A' && *why <= 'Z' ?
+			    (char)(*why - 'A' + 'a') : *why);
+	if (strchr(u.host, ':'))
+		sb_addc(&norm, ']');
+	if (u.port != 0 && u.port != (strcmp(u.scheme, "http") == 0 ? 80 :
+	    443))
+		sb_addf(&norm, ":%d", u.port);
+	if (u.userinfo) {
+		chk_err_at(c, l, "stateEndpoint", "must not carry "
+		    "credentials: the job's S3 credentials come from its "
+		    "Secrets (secretRefs)");
+		good = false;
+	} else if (strcmp(u.scheme, "https") != 0 &&
+	    strcmp(u.scheme, "http") != 0) {
+		chk_err_at(c, l, "stateEndpoint", "must be an https:// URL "
+		    "of the S3-compatible service: scheme://host[:port]");
+		good = false;
+	} else if (strcmp(u.scheme, "http") == 0 &&
+	    !chk_host_in_cluster(u.host)) {
+		chk_err_at(c, l, "stateEndpoint", "must be https: http is "
+		    "for loopback or a name inside the cluster (one label, "
+		    ".svc, .cluster.local) only, and the job's state and "
+		    "signed requests would cross the network in clear text");
+		good = false;
+	} else if (strcmp(s, norm.buf) != 0) {
+		chk_err_at(c, l, "stateEndpoint", "must be written %s: "
+		    "scheme and host in lower case, no default port, path, "
+		    "query, trailing dot or slash, so that the host checked "
+		    "is the "
+		    "host the job contacts", chk_has_control(norm.buf) ?
+		    "scheme://host[:port]" : norm.buf);
+		good = false;
+	}
+	url_release(&u);
+	sb_release(&norm);
+	if (!good)
+		*ok = false;
+	return good ? s : NULL;
 }
 
 static json_t *
@@ -240,6 +331,8 @@ deployment_check(struct contract *k, struct chk_loc *l, json_t *flink,
 	ir = json_pack("{s:s?, s:s?, s:s?, s:s?, s:s?, s:s}", "name", name,
 	    "namespace", ns, "context", ctx, "serviceAccount", sa, "image",
 	    image, "state", state ? state : "running");
+	if ((s = state_endpoint(c, l, dep, ok)) != NULL)
+		json_object_set_new(ir, "stateEndpoint", json_string(s));
 	for (i = 0; i < 3; i++) {
 		struct chk_loc_mark m2 = chk_loc_mark(l);
 
@@ -260,6 +353,12 @@ deployment_check(struct contract *k, struct chk_loc *l, json_t *flink,
 			} else if (!chk_s3_names_bucket(s)) {
 				chk_err(c, l, "names no bucket: write "
 				    "s3://BUCKET/PATH");
+				*ok = false;
+			} else if (u.port != 0 || has_port_colon(s)) {
+				/* A bucket has no port; one would hide nesting. */
+				chk_err(c, l, "must not name a port: an S3 "
+				    "location is s3://BUCKET/PATH, the bucket "
+				    "alone, so that nested locations compare");
 				*ok = false;
 			} else if ((norm = chk_uri_norm(s, &why)) == NULL) {
 				chk_err(c, l, "%s", why);
@@ -405,6 +504,33 @@ sql_warning(struct contract *k, struct chk_loc *l, const char *id,
 	    "%s/%s@%s", k->product ? k->product : "?", id, d);
 }
 
+/*
+ * The state endpoint is a host the job contacts: one of the table's
+ * catalog "hosts" (fluid-ir(5)), which fluid apply checks against its
+ * allowlist like the catalog's own.
+ */
+static void
+state_host(json_t *table, const json_t *dep, int bi)
+{
+	json_t *hosts = json_object_get(json_object_get(table, "catalog"),
+	    "hosts");
+	const char *s = json_string_value(json_object_get(dep,
+	    "stateEndpoint"));
+	const char *why;
+	struct url u;
+	char *path;
+
+	if (s == NULL || !json_is_array(hosts) ||
+	    url_parse(s, &u, &why) == -1)
+		return;
+	path = xasprintf("builds[%d].properties.parameters.flink.deployment."
+	    "stateEndpoint", bi);
+	json_array_append_new(hosts, json_pack("{s:s, s:s, s:s, s:n}",
+	    "path", path, "url", s, "host", u.host, "receives"));
+	free(path);
+	url_release(&u);
+}
+
 static json_t *
 managed_build(struct contract *k, json_t *b, int bi, const char *id)
 {
@@ -517,6 +643,7 @@ managed_build(struct contract *k, json_t *b, int bi, const char *id)
 	json_object_set(ir, "stream", s.ir);
 	json_object_set_new(ir, "table", table ? table : json_null());
 	table = NULL;
+	state_host(json_object_get(ir, "table"), dep, bi);
 	json_object_set_new(ir, "deployment", dep ? dep : json_null());
 	dep = NULL;
 	if (schema == NULL || xi < 0 || !k->schema_ok[xi])

@@ -198,6 +198,8 @@ int	 chk_get_int(struct chk *, struct chk_loc *, json_t *o, const char *key,
 const char *chk_get_enum(struct chk *, struct chk_loc *, json_t *o,
 	    const char *key, bool required, const char *const *words);
 bool	 chk_has_control(const char *s);
+/* Loopback, or a name of one label or under .svc or .cluster.local. */
+bool	 chk_host_in_cluster(const char *host);
 /*
  * The name of st's field i as a new JSON reference: names[i] when names
  * (the contract's own strings, see chk_schema_columns()) has it, else made.

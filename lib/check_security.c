@@ -508,3 +508,14 @@ chk_security_check(struct chk *c, struct chk_loc *l, json_t *flink,
 	chk_loc_reset(l, m);
 	return ok;
 }
+
+/*
+ * Whether host (a URL's, without brackets) is loopback or a name inside
+ * the cluster, read as for a broker: the deployment's stateEndpoint may
+ * be plain http there.
+ */
+bool
+chk_host_in_cluster(const char *host)
+{
+	return local_host(host, strlen(host));
+}

@@ -410,11 +410,16 @@ chk_get_enum(struct chk *c, struct chk_loc *l, json_t *o, const char *key,
 	return NULL;
 }
 
+/*
+ * C0, DEL and the C1 controls U+0080-U+009F (UTF-8 C2 80 to C2 9F),
+ * which a terminal may read as CSI and the rest just as it does ESC [.
+ */
 bool
 chk_has_control(const char *s)
 {
 	for (; *s != '\0'; s++)
-		if (is_control(*s))
+		if (is_control(*s) || ((unsigned char)s[0] == 0xc2 &&
+		    (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f))
 			return true;
 	return false;
 }

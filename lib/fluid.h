@@ -45,7 +45,7 @@
  *	pipeline.h the stages in one process, for fluid    (pipeline.c)
  *	allow.h    the operator allowlists, allow_         (allow.c)
  *	diff.h     two checked contracts -> changes, diff_ (diff.c)
- *	odcs.h     IR -> ODCS v3.1.0 data contract, odcs_  (odcs.c)
+ *	odcs.h     IR -> ODCS v3.2.0 data contract, odcs_  (odcs.c)
  *	kube.h     kubectl, run with a deadline, kube_      (kube.c)
  *	kube_record.h
  *	           the last-applied record's format

@@ -167,6 +167,7 @@ struct src {
 	const char	*build, *product, *sql, *sql_digest, *bundle;
 	const char	*name, *ns, *sa, *image, *state;
 	const char	*uri[3];	/* checkpoint, savepoint, HA */
+	const char	*endpoint;	/* stateEndpoint, or NULL */
 	const json_t	*secrets;
 	char		*env_allow;	/* "A,B": the pod variables bound, or NULL */
 	char		*ptr;		/* the contract's deployment, or NULL */
@@ -227,6 +228,36 @@ deployment_ptr(json_t *doc, const char *id)
 	return NULL;
 }
 
+/*
+ * The IR's stateEndpoint is not trusted: what fluid-check accepts, in
+ * the form it writes (see fluid-check(1)).  A fuller check is the
+ * checker's; here, enough that no credential, path or other scheme
+ * reaches flinkConfiguration.
+ */
+static int
+state_endpoint_ok(const char *e)
+{
+	const char *h;
+	size_t i;
+
+	if (e == NULL)
+		return 0;
+	if (strncmp(e, "https://", 8) == 0)
+		h = e + 8;
+	else if (strncmp(e, "http://", 7) == 0)
+		h = e + 7;
+	else
+		return 0;
+	if (*h == '\0')
+		return 0;
+	for (i = 0; h[i] != '\0'; i++)
+		if (!((h[i] >= 'a' && h[i] <= 'z') || (h[i] >= '0' &&
+		    h[i] <= '9') || h[i] == '-' || h[i] == '.' ||
+		    h[i] == ':' || h[i] == '[' || h[i] == ']'))
+			return 0;
+	return 1;
+}
+
 static void
 src_check(struct src *s, const json_t *dep)
 {
@@ -243,8 +274,15 @@ src_check(struct src *s, const json_t *dep)
 	for (i = 0; i < 3; i++)
 		s->uri[i] = dep_str(s, dep, uris[i]);
 	s->secrets = json_object_get(dep, "secretRefs");
+	s->endpoint = json_string_value(json_object_get(dep, "stateEndpoint"));
 	if (s->bad)
 		return;
+	if (json_object_get(dep, "stateEndpoint") != NULL &&
+	    !state_endpoint_ok(s->endpoint))
+		src_err(s, "stateEndpoint", "stateEndpoint must be "
+		    "scheme://host[:port], https or http to loopback or a "
+		    "cluster name, without credentials, as fluid-check writes "
+		    "it");
 	/* The operator names the job's Services after it: RFC 1035. */
 	if (!dns_label(s->name, 45) || !(s->name[0] >= 'a' &&
 	    s->name[0] <= 'z'))
@@ -345,7 +383,9 @@ pod_template(const struct src *s, const char *cm)
 static json_t *
 flink_conf(const struct src *s)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}",
+	json_t *c;
+
+	c = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}",
 	    "execution.checkpointing.interval", CHECKPOINT_INTERVAL,
 	    "execution.checkpointing.mode", "EXACTLY_ONCE",
 	    "execution.checkpointing.externalized-checkpoint-retention",
@@ -354,6 +394,13 @@ flink_conf(const struct src *s)
 	    "state.savepoints.dir", s->uri[1],
 	    "high-availability.type", "kubernetes",
 	    "high-availability.storageDir", s->uri[2]);
+	/* An S3-compatible service for the state: its host, path-style. */
+	if (s->endpoint != NULL) {
+		json_object_set_new(c, "s3.endpoint", json_string(s->endpoint));
+		json_object_set_new(c, "s3.path.style.access",
+		    json_string("true"));
+	}
+	return c;
 }
 
 /*

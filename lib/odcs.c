@@ -1,5 +1,5 @@
 /*
- * odcs.c - the ODCS v3.1.0 data contract of a checked contract (see
+ * odcs.c - the ODCS v3.2.0 data contract of a checked contract (see
  * odcs.h and fluid-odcs(1)).
  *
  * Everything comes from fluid-check's section, which holds each table
@@ -47,10 +47,13 @@ set_str(json_t *o, const char *key, const char *s)
 /*
  * The column's Flink SQL type, as fluid's generated DDL declares it for
  * the Iceberg table: precision and scale, which ODCS has no field for,
- * are in it.
+ * are in it.  Without its own NOT NULL when nullability is 0: a
+ * property's physicalType is the type alone, its nullability is
+ * "required" (SQL exporters append their own NOT NULL); the levels
+ * inside a ROW, ARRAY or MAP keep theirs, which are part of the type.
  */
 static void
-flink_type(const struct ty *t, struct sb *sb)
+flink_type(const struct ty *t, struct sb *sb, int nullability)
 {
 	static const char *const names[] = {
 		[TY_STRING] = "STRING", [TY_BOOLEAN] = "BOOLEAN",
@@ -75,34 +78,34 @@ flink_type(const struct ty *t, struct sb *sb)
 		for (i = 0; i < t->nfields; i++) {
 			sb_addf(sb, "%s`%s` ", i > 0 ? ", " : "",
 			    t->fields[i].name);
-			flink_type(t->fields[i].type, sb);
+			flink_type(t->fields[i].type, sb, 1);
 		}
 		sb_addc(sb, '>');
 		break;
 	case TY_ARRAY:
 		sb_adds(sb, "ARRAY<");
-		flink_type(t->element, sb);
+		flink_type(t->element, sb, 1);
 		sb_addc(sb, '>');
 		break;
 	case TY_MAP:
 		sb_adds(sb, "MAP<");
-		flink_type(t->key, sb);
+		flink_type(t->key, sb, 1);
 		sb_adds(sb, ", ");
-		flink_type(t->value, sb);
+		flink_type(t->value, sb, 1);
 		sb_addc(sb, '>');
 		break;
 	default:
 		sb_adds(sb, names[t->kind]);
 		break;
 	}
-	if (t->required)
+	if (t->required && nullability)
 		sb_adds(sb, " NOT NULL");
 }
 
 /*
  * logicalType, and the logicalTypeOptions ODCS has for it: the width
  * of a number, binary as a string format, and whether a timestamp is
- * an instant.  A map is an object: ODCS has no map.
+ * an instant.  A map is ODCS v3.2.0's map (RFC 0030).
  */
 static void
 logical_type(json_t *p, const struct ty *t)
@@ -147,8 +150,10 @@ logical_type(json_t *p, const struct ty *t)
 		    t->kind == TY_TIMESTAMP_LTZ);
 		break;
 	case TY_STRUCT:
-	case TY_MAP:
 		lt = "object";
+		break;
+	case TY_MAP:
+		lt = "map";
 		break;
 	case TY_ARRAY:
 		lt = "array";
@@ -286,35 +291,37 @@ field_expr(const json_t *e, const char *name)
 }
 
 /*
- * One ODCS property for type t: name (NULL for an array's items), the
- * expression that fills it (NULL: none of its own, as for the fields
- * of a struct read whole), sql (the build's own SQL, or NULL) and its
- * position in the partition spec (0: none).
+ * One ODCS property for type t called name, the expression that fills
+ * it (NULL: none of its own, as for the fields of a struct read whole),
+ * sql (the build's own SQL, or NULL), its position in the partition
+ * spec and in the table's primary key (0: none).
  */
 static json_t *
 property(struct odcs *o, const struct ty *t, const char *name,
-    const json_t *expr, const char *sql, int partition)
+    const json_t *expr, const char *sql, int partition, int key)
 {
 	json_t *p = json_object(), *list, *kids;
 	struct sb sb;
+	char *kid;
 	size_t i;
 
 	set_str(p, "name", name);
 	logical_type(p, t);
 	sb_init(&sb);
-	flink_type(t, &sb);
+	flink_type(t, &sb, 0);
 	json_object_set_new(p, "physicalType", json_string(sb.buf));
 	sb_release(&sb);
 	json_object_set_new(p, "required", json_boolean(t->required));
+	if (key > 0) {
+		json_object_set_new(p, "primaryKey", json_true());
+		json_object_set_new(p, "primaryKeyPosition",
+		    json_integer(key));
+	}
 	if (partition > 0) {
 		json_object_set_new(p, "partitioned", json_true());
 		json_object_set_new(p, "partitionKeyPosition",
 		    json_integer(partition));
 	}
-	if (t->kind == TY_MAP)
-		set_str(p, "description", "A map, which ODCS has no type "
-		    "for: its key and value types are in "
-		    ODCS_RECURSIVE_TYPE ".");
 	if (sql != NULL) {
 		json_object_set_new(p, "transformSourceObjects",
 		    json_pack("[s]", o->topic));
@@ -328,16 +335,35 @@ property(struct odcs *o, const struct ty *t, const char *name,
 		set_str(p, "transformLogic", sb.buf);
 		sb_release(&sb);
 	}
+	/*
+	 * An array's element and a map's key and value are named after
+	 * their container (NAME_element, NAME_key, NAME_value, as
+	 * datacontract-cli names a map's value): Avro names every record.
+	 */
 	if (t->kind == TY_STRUCT) {
 		kids = json_array();
 		for (i = 0; i < t->nfields; i++)
 			json_array_append_new(kids, property(o,
 			    t->fields[i].type, t->fields[i].name,
-			    field_expr(expr, t->fields[i].name), NULL, 0));
+			    field_expr(expr, t->fields[i].name), NULL, 0, 0));
 		json_object_set_new(p, "properties", kids);
-	} else if (t->kind == TY_ARRAY)
-		json_object_set_new(p, "items", property(o, t->element, NULL,
-		    NULL, NULL, 0));
+	} else if (t->kind == TY_ARRAY) {
+		kid = xasprintf("%s_element", name);
+		json_object_set_new(p, "items", property(o, t->element, kid,
+		    NULL, NULL, 0, 0));
+		free(kid);
+	} else if (t->kind == TY_MAP) {
+		kids = json_object();
+		kid = xasprintf("%s_key", name);
+		json_object_set_new(kids, "key", property(o, t->key, kid,
+		    NULL, NULL, 0, 0));
+		free(kid);
+		kid = xasprintf("%s_value", name);
+		json_object_set_new(kids, "value", property(o, t->value, kid,
+		    NULL, NULL, 0, 0));
+		free(kid);
+		json_object_set_new(p, "map", kids);
+	}
 	sb_init(&sb);
 	ty_print(t, &sb);
 	json_object_set_new(p, "customProperties", json_pack("[o]",
@@ -346,32 +372,41 @@ property(struct odcs *o, const struct ty *t, const char *name,
 	return p;
 }
 
-/* The output of build b called name (borrowed), or NULL. */
-static const json_t *
-output(const json_t *b, const char *name)
+/*
+ * Build b's outputs by name, and the table's partition and primary key
+ * columns by name (1 + their place in the list): each made once, so that a column finds
+ * its own in constant time (a search per column made the export
+ * quadratic: 81 s at 32,000 columns).  The first of a repeated name
+ * wins, as a search from the start found it.
+ */
+static json_t *
+outputs_by_name(const json_t *b)
 {
+	json_t *idx = json_object();
 	const json_t *out;
+	const char *name;
 	size_t i;
 
 	json_array_foreach(json_object_get(b, "outputs"), i, out)
-		if (str(out, "name") != NULL && strcmp(str(out, "name"),
-		    name) == 0)
-			return out;
-	return NULL;
+		if ((name = str(out, "name")) != NULL &&
+		    json_object_get(idx, name) == NULL)
+			json_object_set(idx, name, (json_t *)out);
+	return idx;
 }
 
-/* 1 + the place of column name in the partition spec, or 0. */
-static int
-partition_of(const json_t *table, const char *name)
+static json_t *
+positions_by_name(const json_t *list)
 {
+	json_t *idx = json_object();
 	const json_t *c;
 	size_t i;
 
-	json_array_foreach(json_object_get(table, "partitionBy"), i, c)
-		if (json_is_string(c) && strcmp(json_string_value(c),
-		    name) == 0)
-			return (int)i + 1;
-	return 0;
+	json_array_foreach(list, i, c)
+		if (json_is_string(c) && json_object_get(idx,
+		    json_string_value(c)) == NULL)
+			json_object_set_new(idx, json_string_value(c),
+			    json_integer((json_int_t)i + 1));
+	return idx;
 }
 
 /* What one row of the table is: dataGranularityDescription. */
@@ -381,8 +416,31 @@ granularity(struct odcs *o, const json_t *b)
 	const json_t *x = o->explode;
 	struct sb sb;
 
+	const json_t *ch = json_object_get(json_object_get(b, "stream"),
+	    "changes"), *k;
+	const char *land = str(ch, "landing");
+	size_t i;
+
 	sb_init(&sb);
-	if (json_is_string(json_object_get(b, "sql")))
+	if (land != NULL && strcmp(land, "upsert") == 0) {
+		/* The table holds each key's latest state, not each record. */
+		sb_adds(&sb, "One row per key (");
+		json_array_foreach(json_object_get(json_object_get(b,
+		    "table"), "primaryKey"), i, k)
+			sb_addf(&sb, "%s%s", i > 0 ? ", " : "",
+			    json_string_value(k) ? json_string_value(k) : "?");
+		sb_addf(&sb, "): the latest state of that key in the change "
+		    "stream on Kafka topic %s (%s, landed as upsert); a delete "
+		    "removes its row.", o->topic, str(ch, "format") ?
+		    str(ch, "format") : "?");
+	} else if (land != NULL)
+		sb_addf(&sb, "One row per change in the change stream on "
+		    "Kafka topic %s (%s, landed as %s: each change appended, "
+		    "its operation in column %s).", o->topic,
+		    str(ch, "format") ? str(ch, "format") : "?", land,
+		    str(ch, "operationColumn") ? str(ch, "operationColumn") :
+		    "?");
+	else if (json_is_string(json_object_get(b, "sql")))
 		sb_addf(&sb, "The rows of the build's own SQL query over the "
 		    "records of Kafka topic %s.", o->topic);
 	else if (x == NULL)
@@ -425,7 +483,7 @@ static json_t *
 schema_object(struct odcs *o, const json_t *b, const json_t *x)
 {
 	const json_t *table = json_object_get(b, "table"), *c, *out;
-	json_t *so, *props;
+	json_t *so, *props, *outs, *parts, *keys;
 	const char *sql = str(b, "sql");
 	struct ty *t;
 	char *text;
@@ -445,20 +503,28 @@ schema_object(struct odcs *o, const json_t *b, const json_t *x)
 	set_str(so, "dataGranularityDescription", text);
 	free(text);
 	props = json_array();
+	outs = outputs_by_name(b);
+	parts = positions_by_name(json_object_get(table, "partitionBy"));
+	keys = positions_by_name(json_object_get(table, "primaryKey"));
 	json_array_foreach(json_object_get(table, "columns"), i, c) {
 		if ((t = ty_from_json(c)) == NULL || str(c, "name") == NULL) {
 			o->bad = 1;
 			ty_free(t);
 			continue;
 		}
-		out = output(b, str(c, "name"));
+		out = json_object_get(outs, str(c, "name"));
 		if (out == NULL)
 			o->bad = 1;
 		json_array_append_new(props, property(o, t, str(c, "name"),
 		    json_object_get(out, "expr"), sql,
-		    partition_of(table, str(c, "name"))));
+		    (int)json_integer_value(json_object_get(parts,
+		    str(c, "name"))), (int)json_integer_value(
+		    json_object_get(keys, str(c, "name")))));
 		ty_free(t);
 	}
+	json_decref(outs);
+	json_decref(parts);
+	json_decref(keys);
 	json_object_set_new(so, "properties", props);
 	json_object_set_new(so, "customProperties", json_pack("[o, o]",
 	    custom("fluid.expose", json_string(str(x, "exposeId") ?
@@ -469,7 +535,7 @@ schema_object(struct odcs *o, const json_t *b, const json_t *x)
 
 /*
  * The server of build b's table: the Iceberg REST catalog, the
- * namespace and the table.  ODCS v3.1.0 has no Iceberg server type, so
+ * namespace and the table.  ODCS v3.2.0 has no Iceberg server type, so
  * it is a custom one with the catalog's URI as its endpoint.  Of the
  * binding only these: never catalogAuth, whose variable names are no
  * credentials but say which secret the job holds, nor the catalog

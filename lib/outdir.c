@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "atomic.h"
+#include "digest.h"
 #include "outdir.h"
 #include "xalloc.h"
 
@@ -23,6 +25,8 @@
 #define STAGE_SUFFIX	"XXXXXX"
 /* A manifest is a short list of names; more is not one of ours. */
 #define MANIFEST_MAX	(1024 * 1024)
+/* A file larger than this is not hashed again: it is simply kept. */
+#define REHASH_MAX	((off_t)256 * 1024 * 1024)
 
 /* Record a failure: errno e (0: none) and a message; returns -1. */
 static int fail(struct outdir *, int, const char *, ...)
@@ -202,7 +206,8 @@ int
 outdir_add(struct outdir *od, const char *name, const void *buf,
     size_t len)
 {
-	char *p;
+	char d[DIGEST_STRLEN], *p;
+	struct stat st;
 	int e;
 
 	if (od->stage == NULL)
@@ -211,32 +216,67 @@ outdir_add(struct outdir *od, const char *name, const void *buf,
 		return fail(od, plain_name(name) ? EEXIST : EINVAL,
 		    "cannot write '%s/%s'", od->dir, name);
 	p = xasprintf("%s/%s", od->stage, name);
-	if (atomic_write(p, buf, len) == -1) {
+	if (atomic_write(p, buf, len) == -1 || lstat(p, &st) == -1) {
 		e = errno;
 		free(p);
 		return fail(od, e, "cannot write '%s/%s'", od->dir, name);
 	}
 	free(p);
+	/* The rename into DIR keeps the inode: the stamp is the final file's. */
+	digest_bytes(buf, len, d);
 	od->names = xreallocarray(od->names, od->n + 1, sizeof(*od->names));
+	od->stamps = xreallocarray(od->stamps, od->n + 1,
+	    sizeof(*od->stamps));
+	od->stamps[od->n] = xasprintf("%s %ju", d, (uintmax_t)st.st_ino);
 	od->names[od->n++] = xstrdup(name);
 	return 0;
 }
 
 /*
- * The names the last run recorded, plain ones only: a manifest is
- * ours, but whatever it says, nothing outside DIR is removed.  0, or -1
- * with errno set; a missing manifest lists nothing.
+ * A manifest line: "sha256:<64 hex> <inode> <name>".  Sets *name to
+ * the name in line and ends the stamp before it; 0 when line is not one.
  */
 static int
-read_manifest(struct outdir *od, char ***names, size_t *n)
+parse_line(char *line, char **name)
 {
-	char *path = xasprintf("%s.manifest", od->base), *line = NULL;
+	char *p = line + strlen("sha256:");
+	size_t i;
+
+	if (strncmp(line, "sha256:", 7) != 0)
+		return 0;
+	for (i = 0; i < 64; i++)
+		if (!((p[i] >= '0' && p[i] <= '9') ||
+		    (p[i] >= 'a' && p[i] <= 'f')))
+			return 0;
+	p += 64;
+	if (*p++ != ' ' || *p < '0' || *p > '9')
+		return 0;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (*p != ' ')
+		return 0;
+	*p = '\0';
+	*name = p + 1;
+	return 1;
+}
+
+/*
+ * The files the last run recorded, plain names with a stamp only: a
+ * manifest is not trusted, and whatever it says, nothing outside DIR
+ * is removed, nor anything inside that is not what a run wrote (see
+ * still_ours()).  0, or -1 with errno set; a missing manifest lists
+ * nothing.
+ */
+static int
+read_manifest(struct outdir *od, char ***names, char ***stamps, size_t *n)
+{
+	char *path = xasprintf("%s.manifest", od->base), *line = NULL, *name;
 	size_t cap = 0, total = 0;
 	ssize_t len;
 	FILE *fp;
 	int fd;
 
-	*names = NULL;
+	*names = *stamps = NULL;
 	*n = 0;
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	free(path);
@@ -250,10 +290,13 @@ read_manifest(struct outdir *od, char ***names, size_t *n)
 	    (total += (size_t)len) <= MANIFEST_MAX) {
 		if (len > 0 && line[len - 1] == '\n')
 			line[len - 1] = '\0';
-		if (!plain_name(line) || has_name(*names, *n, line))
+		if (!parse_line(line, &name) || !plain_name(name) ||
+		    has_name(*names, *n, name))
 			continue;
 		*names = xreallocarray(*names, *n + 1, sizeof(**names));
-		(*names)[(*n)++] = xstrdup(line);
+		*stamps = xreallocarray(*stamps, *n + 1, sizeof(**stamps));
+		(*names)[*n] = xstrdup(name);
+		(*stamps)[(*n)++] = xstrdup(line);
 	}
 	free(line);
 	if (ferror(fp)) {
@@ -265,10 +308,47 @@ read_manifest(struct outdir *od, char ***names, size_t *n)
 	return 0;
 }
 
+/*
+ * Whether path (DIR/name) is still the file a run wrote as stamp says: the
+ * same inode (which a planted manifest cannot know ahead of the run)
+ * and the same bytes (which a user's edit changes).
+ */
+static int
+still_ours(const char *path, const char *stamp)
+{
+	char d[DIGEST_STRLEN], *buf, *have;
+	struct stat st;
+	ssize_t got;
+	size_t off = 0;
+	int fd, ok = 0;
+
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd == -1)
+		return 0;
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    st.st_size > REHASH_MAX) {
+		close(fd);
+		return 0;
+	}
+	buf = xmalloc((size_t)st.st_size + 1);
+	while (off < (size_t)st.st_size &&
+	    (got = read(fd, buf + off, (size_t)st.st_size - off)) > 0)
+		off += (size_t)got;
+	close(fd);
+	if (off == (size_t)st.st_size) {
+		digest_bytes(buf, off, d);
+		have = xasprintf("%s %ju", d, (uintmax_t)st.st_ino);
+		ok = strcmp(have, stamp) == 0;
+		free(have);
+	}
+	free(buf);
+	return ok;
+}
+
 /* Write the manifest listing names, then more, by rename into place. */
 static int
-write_manifest(struct outdir *od, char **names, size_t n, char **more,
-    size_t nmore)
+write_manifest(struct outdir *od, char **names, char **stamps, size_t n,
+    char **more, char **mstamps, size_t nmore)
 {
 	const char *tag = strrchr(od->base, '/') + strlen("/.fluid-");
 	char *tmp, *path;
@@ -279,9 +359,12 @@ write_manifest(struct outdir *od, char **names, size_t n, char **more,
 	sb_init(&m);
 	sb_adds(&m, "# fluid ");
 	sb_adds(&m, tag);
-	sb_adds(&m, ": the files it wrote here, one a line.  The next run\n"
-	    "# removes those it does not write again; no other file.\n");
+	sb_adds(&m, ": the files it wrote here, one a line, each after the\n"
+	    "# sha256 and inode it wrote.  The next run removes those it does\n"
+	    "# not write again, if they are still that file; no other file.\n");
 	for (i = 0; i < n + nmore; i++) {
+		sb_adds(&m, i < n ? stamps[i] : mstamps[i - n]);
+		sb_addc(&m, ' ');
 		sb_adds(&m, i < n ? names[i] : more[i - n]);
 		sb_addc(&m, '\n');
 	}
@@ -312,7 +395,8 @@ free_names(char **names, size_t n)
 int
 outdir_commit(struct outdir *od)
 {
-	char **old, **gone = NULL, **keep = NULL, *from, *to;
+	char **old, **ostamp, *from, *to;
+	char **gone = NULL, **gstamp = NULL, **keep = NULL, **kstamp = NULL;
 	size_t nold, ngone = 0, nkeep = 0, i;
 	int e;
 
@@ -332,11 +416,14 @@ outdir_commit(struct outdir *od)
 		}
 		free(to);
 	}
-	if (read_manifest(od, &old, &nold) == -1)
+	if (read_manifest(od, &old, &ostamp, &nold) == -1)
 		return fail(od, errno, "cannot read '%s.manifest'", od->base);
 	for (i = 0; i < nold; i++)
 		if (!has_name(od->names, od->n, old[i])) {
 			gone = xreallocarray(gone, ngone + 1, sizeof(*gone));
+			gstamp = xreallocarray(gstamp, ngone + 1,
+			    sizeof(*gstamp));
+			gstamp[ngone] = ostamp[i];
 			gone[ngone++] = old[i];
 		}
 	/*
@@ -345,11 +432,10 @@ outdir_commit(struct outdir *od)
 	 * is listed there for the next run to find.
 	 */
 	if (nold < od->n + ngone &&
-	    write_manifest(od, od->names, od->n, gone, ngone) == -1) {
+	    write_manifest(od, od->names, od->stamps, od->n, gone, gstamp,
+	    ngone) == -1) {
 		e = errno;
-		free(gone);
-		free_names(old, nold);
-		return fail(od, e, "cannot write '%s.manifest'", od->base);
+		goto failed;
 	}
 	for (i = 0; i < od->n; i++) {
 		from = xasprintf("%s/%s", od->stage, od->names[i]);
@@ -358,7 +444,9 @@ outdir_commit(struct outdir *od)
 			e = errno;
 			free(from);
 			free(gone);
+			free(gstamp);
 			free_names(old, nold);
+			free_names(ostamp, nold);
 			fail(od, e, "cannot write '%s'", to);
 			free(to);
 			return -1;
@@ -366,19 +454,31 @@ outdir_commit(struct outdir *od)
 		free(from);
 		free(to);
 	}
-	/* The last run's files that this one did not write. */
+	/*
+	 * The last run's files that this one did not write, if they are
+	 * still what it wrote; one that is not is no longer ours, and is
+	 * forgotten, not removed.
+	 */
 	for (i = 0; i < ngone; i++) {
 		to = xasprintf("%s/%s", od->dir, gone[i]);
-		if (unlink(to) == -1 && errno != ENOENT) {
+		if (still_ours(to, gstamp[i]) && unlink(to) == -1 &&
+		    errno != ENOENT) {
 			keep = xreallocarray(keep, nkeep + 1, sizeof(*keep));
+			kstamp = xreallocarray(kstamp, nkeep + 1,
+			    sizeof(*kstamp));
+			kstamp[nkeep] = gstamp[i];
 			keep[nkeep++] = gone[i];
 		}
 		free(to);
 	}
-	e = write_manifest(od, od->names, od->n, keep, nkeep) == -1 ? errno : 0;
+	e = write_manifest(od, od->names, od->stamps, od->n, keep, kstamp,
+	    nkeep) == -1 ? errno : 0;
 	free(keep);
+	free(kstamp);
 	free(gone);
+	free(gstamp);
 	free_names(old, nold);
+	free_names(ostamp, nold);
 	if (e != 0)
 		return fail(od, e, "cannot write '%s.manifest'", od->base);
 	rmdir(od->stage);
@@ -386,6 +486,13 @@ outdir_commit(struct outdir *od)
 	od->stage = NULL;
 	unlock(od);
 	return 0;
+
+failed:
+	free(gone);
+	free(gstamp);
+	free_names(old, nold);
+	free_names(ostamp, nold);
+	return fail(od, e, "cannot write '%s.manifest'", od->base);
 }
 
 void
@@ -404,6 +511,7 @@ outdir_close(struct outdir *od)
 {
 	outdir_abort(od);
 	free_names(od->names, od->n);
+	free_names(od->stamps, od->n);
 	free(od->dir);
 	free(od->base);
 	free(od->msg);

@@ -9,8 +9,14 @@
  * before that leaves DIR as it was.
  *
  * DIR then holds exactly the last run's files: a manifest in DIR
- * records the names a run wrote, and the next run removes those it does
- * not write again.  Files that no run wrote are never touched.  Runs on
+ * records the names a run wrote, each with the sha256 of what it wrote
+ * and the file's inode, and the next run removes those it does not write
+ * again, but only a file that is still that very file with those very
+ * bytes.  A manifest is not trusted (anyone who can commit to a checkout
+ * can plant one): a file it names that no run wrote, or that a user has
+ * since edited or replaced, is never touched, even when its digest is
+ * known, as a planted manifest cannot know the inode of what a run
+ * wrote.  Runs on
  * one DIR are serialised by a lock, so two of them cannot interleave
  * their renames, and a staging directory that a killed run left behind
  * is removed by the next run.  The files of the writer's own are named
@@ -36,6 +42,7 @@ struct outdir {
 	char	*stage;		/* the staging directory, or NULL */
 	int	 lock;		/* the locked DIR/.fluid-TAG.lock, or -1 */
 	char	**names;	/* the files added, in order */
+	char	**stamps;	/* each one's "sha256:<hex> <inode>" */
 	size_t	 n;
 	char	*msg;		/* after a failure: what could not be done */
 	int	 err;		/* and why, as errno, or 0 */

@@ -261,8 +261,10 @@ catalog_text_ok(const char *s)
 	if (strncasecmp(s, "env:", 4) == 0 || strstr(s, "${") != NULL)
 		return false;
 	for (p = s; *p != '\0'; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			return false;
+		if ((unsigned char)*p < 0x20 || *p == 0x7f ||
+		    ((unsigned char)p[0] == 0xc2 && (unsigned char)p[1] >= 0x80
+		    && (unsigned char)p[1] <= 0x9f))
+			return false;	/* C0, DEL and C1 (U+0080-U+009F) */
 	return true;
 }
 

@@ -1,5 +1,5 @@
 /*
- * fluid-odcs - the contract as an Open Data Contract Standard v3.1.0
+ * fluid-odcs - the contract as an Open Data Contract Standard v3.2.0
  * data contract.
  *
  * A filter: fluid-check's document in, the ODCS document out, as YAML
@@ -18,7 +18,7 @@
 static const char usage[] =
 "usage: fluid-odcs [--json] [--diagnostics=text|json] < CHECKED\n"
 "\n"
-"Write the ODCS v3.1.0 data contract of a checked contract (the output\n"
+"Write the ODCS v3.2.0 data contract of a checked contract (the output\n"
 "of fluid-check): one schema object and one server per expose, nested\n"
 "types as object and array properties, each property's FLUID type in\n"
 "the custom property fluid.recursiveType.\n"

@@ -65,7 +65,7 @@ const char fluid_usage[] =
 "             live resources against what fluid apply recorded: clean,\n"
 "             pending or drift (exit 1)\n"
 "  export odcs\n"
-"             print the contract as an ODCS v3.1.0 data contract (YAML,\n"
+"             print the contract as an ODCS v3.2.0 data contract (YAML,\n"
 "             or JSON with --json)\n"
 "  verify     evidence that each managed build is live: the catalog's\n"
 "             schema and a young enough snapshot (fluid-verify(1))\n"

@@ -17,7 +17,7 @@ static const char export_usage[] =
 "usage: fluid export odcs [--json] [--diagnostics=text|json]\n"
 "           [-o | --out OUTFILE] FILE\n"
 "\n"
-"Write the contract's ODCS v3.1.0 data contract (fluid-odcs(1)), as YAML\n"
+"Write the contract's ODCS v3.2.0 data contract (fluid-odcs(1)), as YAML\n"
 "or, with --json, as JSON.  Offline: nothing is contacted.\n";
 
 /*

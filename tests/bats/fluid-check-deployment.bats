@@ -50,6 +50,28 @@ teardown() { fluid_teardown; }
 	    "lies inside build ingest-orders's checkpointUri: .*may not nest"
 }
 
+@test "deployment: a port in a location's authority is refused, so that it cannot hide nesting" {
+	local st
+	for st in 's3://flink-state:443/shop-orders/checkpoints/ha' \
+	    's3://flink-state:/shop-orders/checkpoints/ha' \
+	    's3://flink-state:9000/elsewhere/ha'; do
+		cp "$FIXTURES/check/base.fluid.yaml" "$F"
+		subst 'haUri: s3://flink-state/shop-orders/ha' "haUri: $st"
+		validate
+		build_refused "$(at 'haUri: ' s3)" \
+		    'properties.parameters.flink.deployment.haUri' \
+		    '^must not name a port: an S3 location is s3://BUCKET/PATH, the bucket alone, so that nested locations compare$'
+	done
+}
+
+@test "deployment: a colon in a location's path is no port, and is accepted" {
+	subst 'haUri: s3://flink-state/shop-orders/ha' \
+	    'haUri: s3://flink-state/shop-orders/ha:1'
+	check
+	ir
+	assert_jq '.check.builds[0].deployment.haUri == "s3://flink-state/shop-orders/ha:1"'
+}
+
 @test "contract: locations that only share a prefix are accepted" {
 	second ingest-returns returns shop-returns s3://flink-state/shop-orders-2
 	check

@@ -59,7 +59,7 @@ sql() {
 @test "contract: env:, \${ and control characters are refused in every piece of catalog text" {
 	local f pos path why
 	why="^must not start with env:, contain \\$\\{ or a control character: Iceberg would resolve it from the job's environment \\(only catalogAuth references a variable\\)$"
-	for f in uri warehouse oauth2ServerUri scope scope-bell property; do
+	for f in uri warehouse oauth2ServerUri scope scope-bell scope-csi property; do
 		cp "$FIXTURES/check/base.fluid.yaml" "$F"
 		case $f in
 		uri)	subst 'uri: https://catalog.example.com/api/catalog' \
@@ -78,6 +78,9 @@ sql() {
 		scope-bell)
 			oauth2 'cata\u0007log'
 			pos=$(at 'scope: "' '"cata') path=catalogAuth.scope ;;
+		scope-csi)	# C1 CSI, U+009B: a terminal reads it as ESC [.
+			oauth2 'cata\u009b31mlog'
+			pos=$(at 'scope: "' '"cata') path=catalogAuth.scope ;;
 		property)
 			add catalogProperties 'client.region: "ENV:AWS_REGION"'
 			pos=$(at 'client.region' '"') \
@@ -86,8 +89,33 @@ sql() {
 		validate
 		refused "$pos" "exposes[0].binding.$path" "$why"
 		[[ $stderr != *AWS_SECRET_ACCESS_KEY* && $stderr != *_PATH* &&
-		    $stderr != *$'\a'* ]] || fail "$f: the value is echoed" "$stderr"
+		    $stderr != *$'\a'* && $stderr != *$'\xc2\x9b'* ]] ||
+		    fail "$f: the value is echoed" "$stderr"
 	done
+}
+
+@test "contract: catalog text with letters past U+009F (U+00A0 and up) is accepted and written" {
+	oauth2 'catalogue lac:\u00e9crire\u00a0tout'
+	check
+	ir
+	assert_jq '.check.builds[0].table.catalog.auth.scope ==
+	    "catalogue lac:\u00e9crire\u00a0tout"'
+	sql
+	assert_status 0
+	[[ $output == *"'scope' = 'catalogue lac:"$'\xc3\xa9'"crire"$'\xc2\xa0'"tout'"* ]] ||
+	    fail "the scope is not written" "$output"
+}
+
+@test "sqlgen: a C1 control character in catalog text of the IR is refused, not written" {
+	oauth2 'catalog'
+	run --separate-stderr bash -c '"$1/fluid-resolve" -- "$2" | "$1/fluid-check" |
+	    jq -c ".check.builds[0].table.catalog.auth.scope = \"cata\u009blog\"" |
+	    "$1/fluid-sqlgen" --sql' sql "$BIN" "$F"
+	assert_status 1
+	assert_no_stdout
+	[[ $stderr == *"a catalog option that reads the job's environment"* ]] ||
+	    fail "not the refusal" "$(show)"
+	[[ $stderr != *$'\xc2\x9b'* ]] || fail "the value is echoed" "$stderr"
 }
 
 @test "contract: catalog text with env: past its start and a lone \$ is accepted and written as it is" {

@@ -75,7 +75,7 @@ teardown() { fluid_teardown; }
 import json, sys, yaml
 y = yaml.safe_load(open("x.yaml"))
 j = json.load(open("x.json"))
-sys.exit(0 if y == j and y["apiVersion"] == "v3.1.0" else 1)' ||
+sys.exit(0 if y == j and y["apiVersion"] == "v3.2.0" else 1)' ||
 		    fail "$f: the YAML reads as something else than the JSON"
 	done
 }
@@ -131,17 +131,52 @@ sys.exit(0 if y == j and y["apiVersion"] == "v3.1.0" else 1)' ||
 	    '^One row per record of Kafka topic orders\.$'
 }
 
-@test "export: nested columns are object and array properties, maps in fluid.recursiveType" {
+@test "export: nested columns are object, array and map properties, each level named, the whole type in fluid.recursiveType" {
 	tool export odcs --json "$LANDED"
 	assert_status 0
 	assert_jq '.schema[0].properties[] | select(.name == "items") |
 	    .logicalType == "array" and .items.logicalType == "object" and
+	    .items.name == "items_element" and
 	    ([.items.properties[].name] == ["sku", "quantity", "price"]) and
 	    (.items.properties[2].physicalType == "DECIMAL(18, 2)")'
 	assert_jq '.schema[0].properties[] | select(.name == "attributes") |
-	    .logicalType == "object" and (has("properties") | not) and
+	    .logicalType == "map" and (has("properties") | not) and
+	    (has("description") | not) and
+	    .physicalType == "MAP<STRING NOT NULL, STRING>" and
+	    .map.key.name == "attributes_key" and .map.key.logicalType == "string" and
+	    .map.key.required == true and .map.key.physicalType == "STRING" and
+	    .map.value.name == "attributes_value" and .map.value.required == false and
 	    .customProperties == [{"property": "fluid.recursiveType",
 	      "value": "map<string not null, string>"}]'
+}
+
+@test "export: physicalType is the type alone, nullability is required" {
+	tool export odcs --json "$LANDED"
+	assert_status 0
+	# No property at any level ends in its own NOT NULL.
+	assert_jq '[.. | objects | select(has("physicalType") and has("required")) |
+	    select(.physicalType | test("NOT NULL$"))] == []'
+	assert_jq '.schema[0].properties[] | select(.name == "event_id") |
+	    .physicalType == "STRING" and .required == true'
+	assert_jq '.schema[0].properties[] | select(.name == "kafka_offset") |
+	    .physicalType == "BIGINT" and .required == true'
+	assert_jq '.schema[0].properties[] | select(.name == "order_key") |
+	    .physicalType == "STRING" and .required == false'
+}
+
+@test "export: an upsert table's primary key is exported, and a row is one key" {
+	tool export odcs --json "$TOP/tests/live/contracts/cdc/customers-canal.fluid.yaml"
+	assert_status 0
+	assert_jq '[.schema[0].properties[] | select(.primaryKey) |
+	    {name, primaryKeyPosition}] == [{"name": "customer_id", "primaryKeyPosition": 1}]'
+	assert_match "$(jqo '.schema[0].dataGranularityDescription')" \
+	    '^One row per key \(customer_id\): the latest state of that key in the change stream on Kafka topic canal\.crm\.customers \(canal-json, landed as upsert\); a delete removes its row\.$'
+	# An append-with-op table has no key: one row per change.
+	tool export odcs --json "$TOP/tests/live/contracts/cdc/customers-ops.fluid.yaml"
+	assert_status 0
+	assert_jq '[.schema[0].properties[] | select(has("primaryKey"))] == []'
+	assert_match "$(jqo '.schema[0].dataGranularityDescription')" \
+	    '^One row per change in the change stream on Kafka topic dbserver1\.crm\.customers \(debezium-json, landed as append-with-op: each change appended, its operation in column op\)\.$'
 }
 
 @test "export: a build's own SQL is each column's transformLogic" {

@@ -45,9 +45,10 @@ faulty() {
 	    timeout "$((60 * FLUID_SLOWDOWN))" "$@"
 }
 
-# manifest_names DIR: the names DIR's manifest lists, sorted.
+# manifest_names DIR: the names DIR's manifest lists, sorted (each line
+# is "sha256:HEX INODE NAME").
 manifest_names() {
-	grep -v '^#' "$1/$MANIFEST" | LC_ALL=C sort
+	grep -v '^#' "$1/$MANIFEST" | cut -d' ' -f3- | LC_ALL=C sort
 }
 
 # --- a contract with no managed build ---------------------------------------
@@ -127,6 +128,52 @@ manifest_names() {
 	run -0 "$BIN/fluid" generate flink --out out partitioned.fluid.yaml
 	assert_equal "$(cat victim)" "keep me" "../victim"
 	assert_equal "$(cat out/.hidden)" "keep me" "out/.hidden"
+	assert_equal "$(manifest_names out)" \
+	    "$(printf 'partitioned.k8s.json\npartitioned.sql\npartitioned.table.json')" "the manifest"
+}
+
+@test "generate: the manifest binds each name to the sha256 and inode of the file written" {
+	run -0 "$BIN/fluid" generate flink --out out lift.fluid.yaml
+	local f line want
+	for f in lift.k8s.json lift.sql lift.table.json; do
+		want="sha256:$(sha256sum "out/$f" | cut -d' ' -f1) $(stat -c %i "out/$f") $f"
+		line=$(grep " $f\$" out/$MANIFEST)
+		assert_equal "$line" "$want" "the line for $f"
+	done
+}
+
+@test "generate: a planted manifest cannot remove a file no run wrote, even with its digest" {
+	mkdir out
+	echo 'mine' >out/notes.txt
+	echo 'SELECT 1;' >out/deploy.sql
+	local d
+	d=$(sha256sum out/deploy.sql | cut -d' ' -f1)
+	# The old form (a bare name), and the new one with the right digest
+	# but an inode the planter had to guess.
+	{
+		echo '# fluid generate: planted'
+		echo notes.txt
+		echo "sha256:$d 1 deploy.sql"
+		echo "sha256:$d $(( $(stat -c %i out/deploy.sql) + 1 )) deploy.sql"
+	} >out/$MANIFEST
+	run -0 "$BIN/fluid" generate flink --out out partitioned.fluid.yaml
+	assert_equal "$(cat out/notes.txt)" mine "notes.txt"
+	assert_equal "$(cat out/deploy.sql)" 'SELECT 1;' "deploy.sql"
+	# Neither is ours afterwards either.
+	assert_equal "$(manifest_names out)" \
+	    "$(printf 'partitioned.k8s.json\npartitioned.sql\npartitioned.table.json')" "the manifest"
+}
+
+@test "generate: a written file that a user edited or replaced since is kept, and forgotten" {
+	run -0 "$BIN/fluid" generate flink --out out lift.fluid.yaml
+	echo '-- my change' >>out/lift.sql
+	cp out/lift.table.json copy && rm out/lift.table.json && mv copy out/lift.table.json
+	run -0 "$BIN/fluid" generate flink --out out partitioned.fluid.yaml
+	# The untouched one goes; the edited and the replaced (same bytes,
+	# another inode) stay.
+	assert_equal "$(files_in out)" "$(printf '%s\n' $MANIFEST lift.sql lift.table.json \
+	    partitioned.k8s.json partitioned.sql partitioned.table.json)" "the files in out/"
+	tail -n 1 out/lift.sql | grep -qx -- '-- my change' || fail "lift.sql changed"
 	assert_equal "$(manifest_names out)" \
 	    "$(printf 'partitioned.k8s.json\npartitioned.sql\npartitioned.table.json')" "the manifest"
 }
