@@ -5,8 +5,8 @@
 # the loopback and the lane's bridge (made here), so the cluster is
 # reachable from nothing else, and when this script ends every process it
 # started ends with it.  It still stops them in order (trap), so that their
-# logs are complete.  /etc/hosts is the run's own file, bind-mounted in this
-# mount namespace only (the process kubelet maps Service names in it).
+# logs are complete.  The process kubelet bind-mounts its hosts file over
+# /etc/hosts in this mount namespace only (Service names for the operator).
 #
 # Needs K8S_HERE, K8S_RUN, K8S_BIN, K8S_OPERATOR (set by tests/k8s/run).  Runs
 # every check named in $K8S_RUN/plan.txt, each in its own process
@@ -19,9 +19,6 @@ phase() { echo "k8s: [$(( $(date +%s) - T0 )) s] $*"; }
 why() { echo "$*" >"$K8S_RUN/lane.why"; }
 
 ip link set lo up || { why "cannot bring up the loopback"; exit 1; }
-cp /etc/hosts "$K8S_RUN/hosts" && mount --bind "$K8S_RUN/hosts" /etc/hosts ||
-	{ why "cannot give the lane its own /etc/hosts"; exit 1; }
-export LANE_HOSTS=$K8S_RUN/hosts
 # Nothing of the lane writes to the caller's home (~/.kube/cache included).
 export HOME=$K8S_RUN/home
 mkdir -p "$HOME"
@@ -55,6 +52,8 @@ phase "installing the operator's CRDs (kubectl apply --server-side)"
 install_crd || { why "the FlinkDeployment CRD was not established (logs/crd-apply.log)"; exit 1; }
 phase "starting kube-controller-manager and kube-scheduler"
 start_controllers || { why "the controller manager or the scheduler did not start (logs/kube-controller-manager.log, logs/kube-scheduler.log)"; exit 1; }
+phase "starting the process kubelet (STANDS IN FOR THE KUBELET AND THE CONTAINER RUNTIME)"
+start_kubelet || { why "the process kubelet did not get ready (logs/kubelet/process-kubelet.log)"; exit 1; }
 # The operator watches the namespaces of the checks that run on it: a line
 # "# operator check_NAME" in their file (the others write status themselves).
 OPERATOR_WATCHED=$(sed -n 's/^# operator \(check_[A-Za-z0-9_]*\)$/\1/p' "$K8S_HERE"/checks/*.sh |

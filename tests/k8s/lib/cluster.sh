@@ -249,6 +249,26 @@ start_controllers() {
 	wait_until kube-scheduler 120 healthz 10259
 }
 
+# --- the process kubelet: STANDS IN FOR THE KUBELET AND THE CONTAINER RUNTIME ----------
+# tests/k8s/kubelet (its README): a Ready Node, the Pods bound to it run as
+# processes in per-Pod namespaces on the lane's bridge, the image the
+# directory K8S_IMAGE (kubelet/image.sh, made by tests/k8s/run).  It maps
+# Service names to ready endpoints in /etc/hosts of the lane's mount
+# namespace (never the machine's: K8S_MACHINE_MNTNS is the machine's).
+KUBELET_NODE=lane-node
+KUBELET_STATE=$K8S_RUN/kubelet
+kubelet_ready() { [ -s "$KUBELET_STATE/ready" ]; }
+
+start_kubelet() {
+	mkdir -p "$LOGS/kubelet" "$KUBELET_STATE"
+	svc_start kubelet "$K8S_HERE/kubelet/start.sh" --foreground \
+		--kubeconfig "$SYSTEM_KUBECONFIG" --context "$K8S_CONTEXT" --kubectl "$K8S_BIN/kubectl" \
+		--node "$KUBELET_NODE" --pod-cidr "$LANE_POD_CIDR" --bridge "$LANE_BRIDGE" \
+		--image-dir "${K8S_IMAGE:?}" --log-dir "$LOGS/kubelet" --state-dir "$KUBELET_STATE" \
+		--bind-etc-hosts "${K8S_MACHINE_MNTNS:?}"
+	wait_until kubelet 120 kubelet_ready
+}
+
 # --- the Flink Kubernetes operator --------------------------------------------------
 # Out of the cluster, on the lane's bridge address, watching OPERATOR_WATCHED
 # (the namespaces of the checks that run on it, comma-separated).  Ready is
@@ -270,6 +290,11 @@ kubernetes.operator.health.probe.enabled: true
 kubernetes.operator.health.probe.port: $OPERATOR_HEALTH_PORT
 kubernetes.operator.dynamic.config.enabled: false
 kubernetes.operator.leader-election.enabled: false
+# The lane's default for every deployment, as a platform would set it:
+# Flink's s3:// file system (state, savepoints, HA) at the lane's S3 (the
+# gate of checks/60-operator-stream.sh on the bridge), path-style.
+s3.endpoint: http://$LANE_IP:9002
+s3.path.style.access: true
 EOF
 	cat >"$conf/log4j-operator.properties" <<'EOF'
 rootLogger.level = INFO
