@@ -53,7 +53,7 @@ install_crd || { why "the FlinkDeployment CRD was not established (logs/crd-appl
 phase "starting kube-controller-manager and kube-scheduler"
 start_controllers || { why "the controller manager or the scheduler did not start (logs/kube-controller-manager.log, logs/kube-scheduler.log)"; exit 1; }
 phase "starting the process kubelet (STANDS IN FOR THE KUBELET AND THE CONTAINER RUNTIME)"
-start_kubelet || { why "the process kubelet did not get ready (logs/kubelet/process-kubelet.log)"; exit 1; }
+start_kubelet || { why "the process kubelet did not get ready (logs/kubelet.log)"; exit 1; }
 # The operator watches the namespaces of the checks that run on it: a line
 # "# operator check_NAME" in their file (the others write status themselves).
 OPERATOR_WATCHED=$(sed -n 's/^# operator \(check_[A-Za-z0-9_]*\)$/\1/p' "$K8S_HERE"/checks/*.sh |

@@ -38,6 +38,13 @@ op_wait() {
 	fail "$what: not within $secs s; the operator's status: $(jq -c .status "$CHECK_DIR/fd.json" 2>/dev/null | head -c 600)"
 }
 
+# op_done : the FlinkDeployment deleted (the operator tears its JobManager
+# down), so that its Pods do not run on through the later checks.
+op_done() {
+	[ -n "${NAME:-}" ] && kc -n "$CHECK_NS" delete flinkdeployment "$NAME" --wait=false >/dev/null 2>&1
+	return 0
+}
+
 # op_applied : the landed example applied by fluid ($NAME, $PLAN).
 op_applied() {
 	local c
@@ -57,6 +64,7 @@ op_applied() {
 # rest, 8081) and its ConfigMaps, owned by the FlinkDeployment; it puts its
 # finalizer on it and emits a Submit event.
 check_operator_deploys_example() {
+	trap op_done EXIT
 	op_applied || return
 	op_wait "the operator reconciles $NAME" 240 \
 		'.status.reconciliationStatus.lastReconciledSpec // "" | length > 0' || return
@@ -101,6 +109,7 @@ check_operator_deploys_example() {
 # field another manager changes on the live resource is drift (exit 1),
 # named with that manager.
 check_operator_status_is_not_drift() {
+	trap op_done EXIT
 	op_applied || return
 	op_wait "the operator's status and finalizer on $NAME" 240 \
 		'(.status.reconciliationStatus.lastReconciledSpec // "" | length > 0) and
