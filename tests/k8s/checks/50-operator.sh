@@ -66,8 +66,11 @@ op_applied() {
 check_operator_deploys_example() {
 	trap op_done EXIT
 	op_applied || return
+	# The operator first records the spec with job.state suspended, then
+	# deploys and records it running.
 	op_wait "the operator reconciles $NAME" 240 \
-		'.status.reconciliationStatus.lastReconciledSpec // "" | length > 0' || return
+		'(.status.reconciliationStatus.lastReconciledSpec // "") as $s | $s != "" and
+		 ($s | fromjson | .spec.job.state) == "running"' || return
 	eq "status.error" "$(jq -r '.status.error // ""' "$CHECK_DIR/fd.json")" "" || return
 	jq -r .status.reconciliationStatus.lastReconciledSpec "$CHECK_DIR/fd.json" >"$CHECK_DIR/reconciled.json"
 	eq "the reconciled job (args, parallelism, state)" \
