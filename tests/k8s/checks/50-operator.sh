@@ -15,12 +15,26 @@
 # operator check_operator_status_is_not_drift
 
 # op_prereqs : what fluid's FlinkDeployment names and a cluster admin
-# provides: the service account flink (edit rights in the namespace, as
-# the operator's Helm chart grants its JobManagers), the Secret flink-storage.
+# provides: the service account flink with the Role the operator's Helm
+# chart gives its JobManagers (pods and ConfigMaps, the JobManager's
+# Deployment; not the aggregated "edit" role: the lane runs no
+# clusterrole-aggregation controller), the Secret flink-storage.
 op_prereqs() {
 	must "service account flink" kc -n "$CHECK_NS" create serviceaccount flink || return
-	must "flink may edit the namespace" kc -n "$CHECK_NS" create rolebinding flink-edit \
-		--clusterrole=edit --serviceaccount="$CHECK_NS:flink" || return
+	must "the JobManagers' role" kc -n "$CHECK_NS" apply -f - <<'YAML' || return
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: flink}
+rules:
+- apiGroups: [""]
+  resources: [pods, configmaps]
+  verbs: ["*"]
+- apiGroups: [apps]
+  resources: [deployments, deployments/finalizers]
+  verbs: ["*"]
+YAML
+	must "flink has it" kc -n "$CHECK_NS" create rolebinding flink \
+		--role=flink --serviceaccount="$CHECK_NS:flink" || return
 	must "Secret flink-storage" kc -n "$CHECK_NS" create secret generic flink-storage \
 		--from-literal=AWS_ACCESS_KEY_ID=lane --from-literal=AWS_SECRET_ACCESS_KEY=lane-secret || return
 }
