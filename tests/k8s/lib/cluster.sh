@@ -30,6 +30,7 @@ SERVICE_API_IP=10.96.0.1
 # key), current-context set.
 SYSTEM_KUBECONFIG=$K8S_RUN/kubeconfig-system
 OPERATOR_HEALTH_PORT=8085
+FLINK_JAVA17_OPTS="--add-exports=java.base/sun.net.util=ALL-UNNAMED --add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED --add-exports=jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED --add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED --add-exports=jdk.compiler/com.sun.tools.javac.parser=ALL-UNNAMED --add-exports=jdk.compiler/com.sun.tools.javac.tree=ALL-UNNAMED --add-exports=jdk.compiler/com.sun.tools.javac.util=ALL-UNNAMED --add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED --add-opens=java.base/java.text=ALL-UNNAMED --add-opens=java.base/java.time=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.util.concurrent=ALL-UNNAMED --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED --add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED"
 # The context the contracts name; the kubeconfig has no current-context, so
 # a kubectl call without --context never reaches the lane's server.
 K8S_CONTEXT=fluid-lane
@@ -295,6 +296,10 @@ kubernetes.operator.leader-election.enabled: false
 # gate of checks/60-operator-stream.sh on the bridge), path-style.
 s3.endpoint: http://$LANE_IP:9002
 s3.path.style.access: true
+# What Flink 1.20's own conf/config.yaml sets for Java 17 (the image's; the
+# operator's ConfigMap replaces that directory in a Pod): without it the
+# job fails (InaccessibleObjectException on java.util.Collections).
+env.java.default-opts.all: $FLINK_JAVA17_OPTS
 EOF
 	cat >"$conf/log4j-operator.properties" <<'EOF'
 rootLogger.level = INFO
