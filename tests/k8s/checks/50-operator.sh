@@ -36,7 +36,8 @@ YAML
 	must "flink has it" kc -n "$CHECK_NS" create rolebinding flink \
 		--role=flink --serviceaccount="$CHECK_NS:flink" || return
 	must "Secret flink-storage" kc -n "$CHECK_NS" create secret generic flink-storage \
-		--from-literal=AWS_ACCESS_KEY_ID=lane --from-literal=AWS_SECRET_ACCESS_KEY=lane-secret || return
+		--from-literal=AWS_ACCESS_KEY_ID=lane --from-literal=AWS_SECRET_ACCESS_KEY=lane-secret \
+		--from-literal=AWS_REGION=us-east-1 || return
 }
 
 # op_wait WHAT SECONDS JQ : poll the FlinkDeployment $NAME until JQ (on its
