@@ -19,6 +19,9 @@ phase() { echo "k8s: [$(( $(date +%s) - T0 )) s] $*"; }
 why() { echo "$*" >"$K8S_RUN/lane.why"; }
 
 ip link set lo up || { why "cannot bring up the loopback"; exit 1; }
+# Its own UTS namespace: the process kubelet's /etc/hosts (bind-mounted here)
+# knows localhost, not the machine's name, which a MiniCluster resolves.
+hostname localhost || { why "cannot set the lane's hostname"; exit 1; }
 # Nothing of the lane writes to the caller's home (~/.kube/cache included).
 export HOME=$K8S_RUN/home
 mkdir -p "$HOME"
