@@ -63,6 +63,12 @@ kl_pod() {
 	must "create pod $1" kc -n "$CHECK_NS" create -f "$CHECK_DIR/$1.json"
 }
 
+# kl_wait WHAT SECONDS CMD... : wait_until, and a failure that says what.
+kl_wait() {
+	local what=$1 secs=$2; shift 2
+	kl_wait "$what" "$secs" "$@" || fail "$what: not within $secs s"
+}
+
 pod_field() { kc -n "$CHECK_NS" get pod "$1" -o "jsonpath=$2" 2>/dev/null; }
 pod_ready() { [ "$(pod_field "$1" '{.status.conditions[?(@.type=="Ready")].status}')" = True ]; }
 pod_waiting() { [ "$(pod_field "$1" '{.status.containerStatuses[0].state.waiting.reason}')" = "$2" ]; }
@@ -93,7 +99,7 @@ exec python3 -m http.server 8080 --bind 0.0.0.0' '{
 		"envFrom": [{"configMapRef": {"name": "greeting"}}],
 		"volumeMounts": [{"name": "cfg", "mountPath": "/config", "readOnly": true}]}' \
 		'{"volumes": [{"name": "cfg", "configMap": {"name": "greeting"}}]}' &&
-	wait_until "pod web Ready" 90 pod_ready web &&
+	kl_wait "pod web Ready" 90 pod_ready web &&
 	ip=$(pod_field web '{.status.podIP}') &&
 	case $ip in 10.245.0.*) ;; *) fail "podIP '$ip' is not in $KL_CIDR" ;; esac &&
 	eq "phase" "$(pod_field web '{.status.phase}')" Running &&
@@ -116,7 +122,7 @@ exec python3 -m http.server 8080 --bind 0.0.0.0' '{
 	if [ "$ok" = 1 ]; then
 		ok=0
 		must "delete pod web" kc -n "$CHECK_NS" delete pod web --wait=false &&
-		wait_until "pod web deleted" 60 pod_gone web &&
+		kl_wait "pod web deleted" 60 pod_gone web &&
 		{ ! curl -sf --max-time 2 "http://$ip:8080/hostname" >/dev/null ||
 			fail "the Pod's server still answers after its deletion"; } &&
 		{ grep -q "pod $CHECK_NS/web: stopped and removed" "$KL_LOGS/process-kubelet.log" ||
@@ -135,20 +141,20 @@ check_process_kubelet_reports_crash_loop() {
 	local ok=0
 	kl_pod crash Always 'echo crashing; exit 3' &&
 	kl_pod once Never 'exit 4' &&
-	wait_until "pod crash in CrashLoopBackOff" 60 pod_waiting crash CrashLoopBackOff &&
+	kl_wait "pod crash in CrashLoopBackOff" 60 pod_waiting crash CrashLoopBackOff &&
 	eq "lastState exit code" "$(pod_field crash '{.status.containerStatuses[0].lastState.terminated.exitCode}')" 3 &&
 	{ [ "$(pod_field crash '{.status.containerStatuses[0].restartCount}')" -ge 1 ] ||
 		fail "restartCount $(pod_field crash '{.status.containerStatuses[0].restartCount}'), want >= 1"; } &&
 	eq "phase while crash-looping" "$(pod_field crash '{.status.phase}')" Running &&
-	{ pod_field crash '{.status.containerStatuses[0].state.waiting.message}' | grep -q "back-off 10s restarting failed container=main" ||
+	{ pod_field crash '{.status.containerStatuses[0].state.waiting.message}' | grep -Eq "^back-off [0-9]+s restarting failed container=main pod=crash_$CHECK_NS" ||
 		fail "CrashLoopBackOff message: $(pod_field crash '{.status.containerStatuses[0].state.waiting.message}')"; } &&
 	{ grep -c crashing "$KL_LOGS/pod-$CHECK_NS-crash-main.log" | grep -qv '^[01]$' ||
 		fail "the container ran fewer than twice"; } &&
-	wait_until "pod once Failed" 60 pod_phase_is once Failed &&
+	kl_wait "pod once Failed" 60 pod_phase_is once Failed &&
 	eq "Never: exit code" "$(pod_field once '{.status.containerStatuses[0].state.terminated.exitCode}')" 4 &&
 	eq "Never: no restart" "$(pod_field once '{.status.containerStatuses[0].restartCount}')" 0 &&
 	must "delete pods" kc -n "$CHECK_NS" delete pod crash once --wait=false &&
-	wait_until "pods deleted" 60 pod_gone crash &&
+	kl_wait "pods deleted" 60 pod_gone crash &&
 	ok=1
 	kl_stop
 	[ "$ok" = 1 ]
@@ -162,16 +168,16 @@ check_process_kubelet_waits_for_missing_secret() {
 	local ok=0
 	kl_pod needs-secret Always 'echo "user=$KAFKA_USER"; exec sleep 600' \
 		'{"envFrom": [{"secretRef": {"name": "kafka-creds"}}]}' &&
-	wait_until "CreateContainerConfigError" 60 pod_waiting needs-secret CreateContainerConfigError &&
+	kl_wait "CreateContainerConfigError" 60 pod_waiting needs-secret CreateContainerConfigError &&
 	eq "waiting message" "$(pod_field needs-secret '{.status.containerStatuses[0].state.waiting.message}')" \
 		'secret "kafka-creds" not found' &&
 	eq "phase" "$(pod_field needs-secret '{.status.phase}')" Pending &&
 	{ [ ! -s "$KL_LOGS/pod-$CHECK_NS-needs-secret-main.log" ] || fail "the container ran without its Secret"; } &&
 	must "secret" kc -n "$CHECK_NS" create secret generic kafka-creds --from-literal=KAFKA_USER=alice &&
-	wait_until "pod needs-secret Ready" 60 pod_ready needs-secret &&
-	wait_until "container output" 30 grep -q "^user=alice$" "$KL_LOGS/pod-$CHECK_NS-needs-secret-main.log" &&
+	kl_wait "pod needs-secret Ready" 60 pod_ready needs-secret &&
+	kl_wait "container output" 30 grep -q "^user=alice$" "$KL_LOGS/pod-$CHECK_NS-needs-secret-main.log" &&
 	must "delete pod" kc -n "$CHECK_NS" delete pod needs-secret --wait=false &&
-	wait_until "pod deleted" 60 pod_gone needs-secret &&
+	kl_wait "pod deleted" 60 pod_gone needs-secret &&
 	ok=1
 	kl_stop
 	[ "$ok" = 1 ]
