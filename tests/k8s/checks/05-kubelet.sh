@@ -66,7 +66,7 @@ kl_pod() {
 # kl_wait WHAT SECONDS CMD... : wait_until, and a failure that says what.
 kl_wait() {
 	local what=$1 secs=$2; shift 2
-	kl_wait "$what" "$secs" "$@" || fail "$what: not within $secs s"
+	wait_until "$what" "$secs" "$@" || fail "$what: not within $secs s"
 }
 
 pod_field() { kc -n "$CHECK_NS" get pod "$1" -o "jsonpath=$2" 2>/dev/null; }
