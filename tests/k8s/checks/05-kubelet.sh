@@ -12,9 +12,9 @@ KL_BRIDGE=kbr-check
 KL_CIDR=10.245.0.0/24
 KL_GW=10.245.0.1
 
-# kl_start: a bridge with the gateway address, a tiny image directory, the
-# default ServiceAccount (no controller-manager may have made it), and the
-# process kubelet itself.
+# kl_start [WRAPPER...]: a bridge with the gateway address, a tiny image
+# directory, the default ServiceAccount (no controller-manager may have made
+# it), and the process kubelet itself (started through WRAPPER, if any).
 kl_start() {
 	KL_STATE=$CHECK_DIR/kubelet
 	KL_LOGS=$CHECK_DIR/kubelet-logs
@@ -27,9 +27,9 @@ kl_start() {
 	kc delete node "$KL_NODE" --ignore-not-found >/dev/null 2>&1
 	kc -n "$CHECK_NS" get serviceaccount default >/dev/null 2>&1 ||
 		must "service account default" kc -n "$CHECK_NS" create serviceaccount default || return 1
-	must "start.sh" "$KUBELET_HERE/start.sh" --kubeconfig "$KUBECONFIG_FILE" --context "$K8S_CONTEXT" \
+	must "start.sh" "$@" "$KUBELET_HERE/start.sh" --kubeconfig "$KUBECONFIG_FILE" --context "$K8S_CONTEXT" \
 		--kubectl "$K8S_BIN/kubectl" --node "$KL_NODE" --pod-cidr "$KL_CIDR" --bridge "$KL_BRIDGE" \
-		--image-dir "$CHECK_DIR/image" --log-dir "$KL_LOGS" --state-dir "$KL_STATE"
+		--image-dir "$CHECK_DIR/image" --log-dir "$KL_LOGS" --state-dir "$KL_STATE" ${KL_ARGS[@]+"${KL_ARGS[@]}"}
 }
 
 # kl_stop: stop it (its Pods with it), show its logs when the check failed.
@@ -84,12 +84,25 @@ node_ready_untainted() {
 # configMap volume and the image directory; a readiness probe on the same
 # port decides Ready.
 check_process_kubelet_runs_a_pod_until_deleted() {
-	kl_start || { kl_stop; return 1; }
-	local ok=0 ip
+	local ok=0 ip mntns kpid
+	mntns=$(stat -L -c %i /proc/self/ns/mnt)
+	# --bind-etc-hosts refuses the mount namespace named as the machine's.
+	KL_STATE=$CHECK_DIR/refused
+	must_refuse "--bind-etc-hosts in the namespace named the machine's" "refusing to bind over /etc/hosts" \
+		"$KUBELET_HERE/start.sh" --kubeconfig "$KUBECONFIG_FILE" --context "$K8S_CONTEXT" \
+		--kubectl "$K8S_BIN/kubectl" --node "$KL_NODE" --pod-cidr "$KL_CIDR" --bridge lo \
+		--image-dir "$CHECK_DIR" --log-dir "$CHECK_DIR/refused" --state-dir "$KL_STATE" \
+		--bind-etc-hosts "$mntns" || return 1
+	# Here it runs in a mount namespace of its own below the check's, which
+	# it takes for the lane's: its /etc/hosts is its hosts file, the
+	# check's stays as it was.
+	KL_ARGS=(--bind-etc-hosts "$mntns")
+	kl_start unshare --mount --propagation private -- || { kl_stop; return 1; }
+	kpid=$(cat "$KL_STATE/pid")
 	must "node Ready" node_ready_untainted &&
 	must "configmap" kc -n "$CHECK_NS" create configmap greeting --from-literal=greeting=hello-from-cm \
 		--from-literal=FROM_ENVFROM=yes &&
-	kl_pod web Always 'mkdir -p /tmp/www && cd /tmp/www && hostname >hostname && cp /etc/hosts hosts &&
+	kl_pod web Always 'mkdir -p /tmp/www && cd /tmp/www && hostname >hostname && ln -s /etc/hosts hosts &&
 env >env && cp /config/greeting greeting && cp /opt/flink/image.txt image.txt &&
 exec python3 -m http.server 8080 --bind 0.0.0.0' '{
 		"ports": [{"name": "http", "containerPort": 8080}],
@@ -116,8 +129,19 @@ exec python3 -m http.server 8080 --bind 0.0.0.0' '{
 	{ grep -q "^$ip	web$" "$CHECK_DIR/hosts" || fail "the Pod's /etc/hosts lacks '$ip web': $(cat "$CHECK_DIR/hosts")"; } &&
 	# Its own network namespace: the address is on no interface of the lane's.
 	{ ! ip -4 addr | grep -q "inet $ip/" || fail "the pod address $ip is on an interface of the lane's namespace"; } &&
-	# The machine's /etc/hosts was not touched.
-	{ ! grep -q "web" /etc/hosts || fail "/etc/hosts of the lane names the Pod"; } &&
+	# A Service's ready endpoint becomes a name in the Pod's /etc/hosts and
+	# in the process kubelet's own (never in the check's, the machine's here).
+	must "service" kc -n "$CHECK_NS" create service clusterip web-svc --tcp=8080:8080 &&
+	kc -n "$CHECK_NS" delete endpoints web-svc --ignore-not-found >/dev/null 2>&1 &&
+	jq -n --arg ip "$ip" --arg ns "$CHECK_NS" '{apiVersion: "v1", kind: "Endpoints", metadata: {name: "web-svc"},
+		subsets: [{addresses: [{ip: $ip, targetRef: {kind: "Pod", name: "web", namespace: $ns}}],
+			ports: [{port: 8080}]}]}' >"$CHECK_DIR/ep.json" &&
+	must "endpoints" kc -n "$CHECK_NS" apply -f "$CHECK_DIR/ep.json" &&
+	kl_wait "web-svc in the Pod's /etc/hosts" 30 bash -c "curl -sf --max-time 3 http://$ip:8080/hosts |
+		grep -q '^$ip	web-svc web-svc.$CHECK_NS web-svc.$CHECK_NS.svc web-svc.$CHECK_NS.svc.cluster.local$'" &&
+	kl_wait "web-svc in the process kubelet's /etc/hosts" 30 bash -c \
+		"nsenter -t $kpid -m cat /etc/hosts | grep -q '^$ip	web-svc.$CHECK_NS '" &&
+	{ ! grep -q web-svc /etc/hosts || fail "the check's /etc/hosts names web-svc: $(cat /etc/hosts)"; } &&
 	ok=1
 	if [ "$ok" = 1 ]; then
 		ok=0

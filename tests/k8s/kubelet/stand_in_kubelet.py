@@ -746,10 +746,6 @@ class Kubelet:
         self.register()
         self.refresh_hosts()
         if self.a.bind_etc_hosts is not None:
-            own = os.stat("/proc/self/ns/mnt").st_ino
-            if own == self.a.bind_etc_hosts:
-                raise SystemExit(f"{WHO}: refusing to bind over /etc/hosts: this is the machine's "
-                                 "mount namespace (run it in the lane's)")
             sh("mount", "--bind", os.path.join(self.state, "hosts"), "/etc/hosts")
             log("the lane's /etc/hosts is the process kubelet's hosts file (lane mount namespace only)")
         with open(os.path.join(self.state, "ready"), "w") as f:
@@ -806,6 +802,13 @@ def main(argv):
         print(f"{WHO}: no image directory {a.image_dir}", file=sys.stderr)
         return 2
     a.image_dir = os.path.abspath(a.image_dir)
+    # The machine's /etc/hosts is never touched: binding over /etc/hosts is
+    # done only in a mount namespace other than the one the caller names
+    # as the machine's.
+    if a.bind_etc_hosts is not None and os.stat("/proc/self/ns/mnt").st_ino == a.bind_etc_hosts:
+        print(f"{WHO}: refusing to bind over /etc/hosts: this is the machine's mount namespace "
+              f"(inode {a.bind_etc_hosts}); run it in the lane's", file=sys.stderr)
+        return 2
     k = Kubelet(a)
 
     def stop(*_):
