@@ -440,10 +440,13 @@ class Kubelet:
             return
         p = kinds[kind]
         now = time.time()
+        period = max(1, p.get("periodSeconds", 10))
         if now < c.probe_next or now < c.t_start + p.get("initialDelaySeconds", 0):
             return
-        c.probe_next = now + max(1, p.get("periodSeconds", 10) if kind == "readinessProbe" or c.started
-                                 else min(p.get("periodSeconds", 10), 2))
+        # The startup probe is tried every 2 s at most (a Pod is Ready
+        # sooner), but fails on the time a kubelet would give it:
+        # initialDelaySeconds + periodSeconds * failureThreshold.
+        c.probe_next = now + (min(period, 2) if kind == "startupProbe" else period)
         ok = self.run_probe(rt, c, p)
         if ok:
             c.probe_fails = 0
@@ -455,14 +458,15 @@ class Kubelet:
                 log(f"pod {rt.ns}/{rt.name}: container {c.name} passed its startup probe")
             else:
                 c.ready = True
-        else:
-            c.probe_fails += 1
-            if c.probe_fails >= p.get("failureThreshold", 3):
-                if kind == "readinessProbe":
-                    c.ready = False
-                elif kind == "startupProbe" and c.proc is not None:
-                    log(f"pod {rt.ns}/{rt.name}: container {c.name} failed its startup probe; killing it")
-                    self.kill(c, signal.SIGKILL)
+            return
+        c.probe_fails += 1
+        threshold = p.get("failureThreshold", 3)
+        if kind == "readinessProbe" and c.probe_fails >= threshold:
+            c.ready = False
+        elif kind == "startupProbe" and \
+                now >= c.t_start + p.get("initialDelaySeconds", 0) + period * threshold:
+            log(f"pod {rt.ns}/{rt.name}: container {c.name} failed its startup probe; killing it")
+            self.kill(c, signal.SIGKILL)
 
     def run_probe(self, rt, c, p):
         t = max(1, p.get("timeoutSeconds", 1))
