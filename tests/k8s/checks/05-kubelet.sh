@@ -29,7 +29,7 @@ kl_start() {
 		must "service account default" kc -n "$CHECK_NS" create serviceaccount default || return 1
 	must "start.sh" "$@" "$KUBELET_HERE/start.sh" --kubeconfig "$KUBECONFIG_FILE" --context "$K8S_CONTEXT" \
 		--kubectl "$K8S_BIN/kubectl" --node "$KL_NODE" --pod-cidr "$KL_CIDR" --bridge "$KL_BRIDGE" \
-		--image-dir "$CHECK_DIR/image" --log-dir "$KL_LOGS" --state-dir "$KL_STATE" ${KL_ARGS[@]+"${KL_ARGS[@]}"}
+		--image-dir "${KL_IMAGE:-$CHECK_DIR/image}" --log-dir "$KL_LOGS" --state-dir "$KL_STATE" ${KL_ARGS[@]+"${KL_ARGS[@]}"}
 }
 
 # kl_stop: stop it (its Pods with it), show its logs when the check failed.
@@ -203,6 +203,49 @@ check_process_kubelet_waits_for_missing_secret() {
 	must "delete pod" kc -n "$CHECK_NS" delete pod needs-secret --wait=false &&
 	kl_wait "pod deleted" 60 pod_gone needs-secret &&
 	ok=1
+	kl_stop
+	[ "$ok" = 1 ]
+}
+
+# Flink's native JobManager container, as the operator's FlinkDeployment
+# makes it (the image's /docker-entrypoint.sh, `bash -c
+# "kubernetes-jobmanager.sh kubernetes-application"`, the configuration
+# from a ConfigMap at /opt/flink/conf), on the lane's image directory
+# (K8S_CACHE/image, tests/k8s/kubelet/image.sh): the process kubelet runs
+# BashJavaUtils and the JVM with the memory it computes and Flink's own
+# entrypoint class, which starts and reads the mounted configuration.  No
+# API server is reachable from the Pod here, so the entrypoint is expected
+# to end there; the whole JobManager runs in the operator's checks.
+# timeout-s check_process_kubelet_translates_flink_jobmanager 300
+check_process_kubelet_translates_flink_jobmanager() {
+	local img=${K8S_CACHE:?}/image ok=0 log
+	[ -f "$img/MANIFEST.txt" ] ||
+		{ fail "$img: no image directory (tests/k8s/kubelet/image.sh, which tests/k8s/run runs first)"; return 1; }
+	KL_IMAGE=$img kl_start || { kl_stop; return 1; }
+	log=$KL_LOGS/pod-$CHECK_NS-jm-flink-main-container.log
+	must "flink config" kc -n "$CHECK_NS" create configmap flink-config-jm \
+		--from-literal=config.yaml="$(printf '%s\n' 'jobmanager.memory.process.size: 1g' \
+			'kubernetes.cluster-id: jm' "kubernetes.namespace: $CHECK_NS" \
+			'execution.target: kubernetes-application' 'env.java.opts.jobmanager: -Dfluid.lane.check=jm-opts')" \
+		--from-literal=log4j-console.properties="$(printf '%s\n' 'rootLogger.level = INFO' \
+			'rootLogger.appenderRef.console.ref = ConsoleAppender' 'appender.console.name = ConsoleAppender' \
+			'appender.console.type = CONSOLE' 'appender.console.layout.type = PatternLayout' \
+			'appender.console.layout.pattern = %d{HH:mm:ss,SSS} %-5p %c - %m%n')" &&
+	kl_pod jm Never 'unused' '{"name": "flink-main-container", "command": ["/docker-entrypoint.sh"],
+		"args": ["bash", "-c", "kubernetes-jobmanager.sh kubernetes-application"],
+		"env": [{"name": "_POD_IP_ADDRESS", "valueFrom": {"fieldRef": {"fieldPath": "status.podIP"}}}],
+		"volumeMounts": [{"name": "flink-config-volume", "mountPath": "/opt/flink/conf"}]}' \
+		'{"volumes": [{"name": "flink-config-volume", "configMap": {"name": "flink-config-jm"}}]}' &&
+	kl_wait "the JobManager's entrypoint class started" 240 \
+		grep -q "Starting KubernetesApplicationClusterEntrypoint" "$log" &&
+	kl_wait "the JobManager's JVM options logged" 60 grep -q -- "-Dfluid.lane.check=jm-opts" "$log" &&
+	{ grep -q -- "-Xmx469762048" "$log" ||
+		fail "the JVM did not get BashJavaUtils' heap for 1g (-Xmx469762048): $(grep -m3 -i xmx "$log")"; } &&
+	{ grep -q "flink_launch (process kubelet, standing in for the jobmanager's entrypoint script)" "$log" ||
+		fail "the container did not run the process kubelet's launcher"; } &&
+	ok=1
+	kc -n "$CHECK_NS" delete pod jm --wait=false >/dev/null 2>&1
+	kl_wait "pod jm deleted" 60 pod_gone jm || ok=0
 	kl_stop
 	[ "$ok" = 1 ]
 }
