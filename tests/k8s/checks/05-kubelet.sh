@@ -69,6 +69,20 @@ kl_wait() {
 	wait_until "$what" "$secs" "$@" || fail "$what: not within $secs s"
 }
 
+# sa_whoami: who the web Pod's service-account token is, as the API server
+# says (a selfsubjectreview), the token read from the process kubelet's
+# volume files and passed in a header file, never in an argument.
+sa_whoami() {
+	local tok hdr=$CHECK_DIR/authz
+	tok=$(ls "$KL_STATE"/pods/*/volumes/kube-api-access-*/token 2>/dev/null | head -n 1)
+	[ -n "$tok" ] || { echo "no service-account token volume"; return 0; }
+	( umask 077; printf 'Authorization: Bearer %s\n' "$(cat "$tok")" >"$hdr" )
+	curl -s --max-time 10 --cacert "$PKI/ca.crt" -H @"$hdr" -H 'Content-Type: application/json' \
+		-d '{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}' \
+		"$API_URL/apis/authentication.k8s.io/v1/selfsubjectreviews"
+	rm -f "$hdr"
+}
+
 pod_field() { kc -n "$CHECK_NS" get pod "$1" -o "jsonpath=$2" 2>/dev/null; }
 pod_ready() { [ "$(pod_field "$1" '{.status.conditions[?(@.type=="Ready")].status}')" = True ]; }
 pod_waiting() { [ "$(pod_field "$1" '{.status.containerStatuses[0].state.waiting.reason}')" = "$2" ]; }
@@ -102,8 +116,14 @@ check_process_kubelet_runs_a_pod_until_deleted() {
 	must "node Ready" node_ready_untainted &&
 	must "configmap" kc -n "$CHECK_NS" create configmap greeting --from-literal=greeting=hello-from-cm \
 		--from-literal=FROM_ENVFROM=yes &&
+	# The service-account volume's CA (the controller-manager publishes it
+	# when it runs; made here when it does not).
+	{ kc -n "$CHECK_NS" get configmap kube-root-ca.crt >/dev/null 2>&1 ||
+		must "kube-root-ca.crt" kc -n "$CHECK_NS" create configmap kube-root-ca.crt --from-file=ca.crt="$PKI/ca.crt"; } &&
 	kl_pod web Always 'mkdir -p /tmp/www && cd /tmp/www && hostname >hostname && ln -s /etc/hosts hosts &&
 env >env && cp /config/greeting greeting && cp /opt/flink/image.txt image.txt &&
+ls /var/run/secrets/kubernetes.io/serviceaccount >sa-files &&
+cp /var/run/secrets/kubernetes.io/serviceaccount/namespace sa-namespace &&
 exec python3 -m http.server 8080 --bind 0.0.0.0' '{
 		"ports": [{"name": "http", "containerPort": 8080}],
 		"readinessProbe": {"httpGet": {"path": "/hostname", "port": "http"}, "periodSeconds": 1},
@@ -111,7 +131,7 @@ exec python3 -m http.server 8080 --bind 0.0.0.0' '{
 			{"name": "GREETING", "valueFrom": {"configMapKeyRef": {"name": "greeting", "key": "greeting"}}}],
 		"envFrom": [{"configMapRef": {"name": "greeting"}}],
 		"volumeMounts": [{"name": "cfg", "mountPath": "/config", "readOnly": true}]}' \
-		'{"volumes": [{"name": "cfg", "configMap": {"name": "greeting"}}]}' &&
+		'{"automountServiceAccountToken": true, "volumes": [{"name": "cfg", "configMap": {"name": "greeting"}}]}' &&
 	kl_wait "pod web Ready" 90 pod_ready web &&
 	ip=$(pod_field web '{.status.podIP}') &&
 	case $ip in 10.245.0.*) ;; *) fail "podIP '$ip' is not in $KL_CIDR" ;; esac &&
@@ -129,6 +149,15 @@ exec python3 -m http.server 8080 --bind 0.0.0.0' '{
 	{ grep -q "^$ip	web$" "$CHECK_DIR/hosts" || fail "the Pod's /etc/hosts lacks '$ip web': $(cat "$CHECK_DIR/hosts")"; } &&
 	# Its own network namespace: the address is on no interface of the lane's.
 	{ ! ip -4 addr | grep -q "inet $ip/" || fail "the pod address $ip is on an interface of the lane's namespace"; } &&
+	# The projected service-account volume: the token the API server made
+	# for the Pod (by TokenRequest) authenticates as its service account.
+	eq "service-account files" "$(curl -sf --max-time 5 "http://$ip:8080/sa-files" | tr '\n' ' ')" "ca.crt namespace token " &&
+	eq "service-account namespace" "$(curl -sf --max-time 5 "http://$ip:8080/sa-namespace")" "$CHECK_NS" &&
+	sa_whoami >"$CHECK_DIR/whoami" &&
+	{ grep -q "system:serviceaccount:$CHECK_NS:default" "$CHECK_DIR/whoami" ||
+		fail "the Pod's token is not its service account's: $(head -c 300 "$CHECK_DIR/whoami")"; } &&
+	eq "the token's bound Pod" "$(jq -r '.status.userInfo.extra["authentication.kubernetes.io/pod-name"][0]' \
+		"$CHECK_DIR/whoami")" web &&
 	# A Service's ready endpoint becomes a name in the Pod's /etc/hosts and
 	# in the process kubelet's own (never in the check's, the machine's here).
 	must "service" kc -n "$CHECK_NS" create service clusterip web-svc --tcp=8080:8080 &&
