@@ -553,6 +553,11 @@ class Kubelet:
                 "startedAt": c.started_at, "finishedAt": now_rfc3339(),
                 "containerID": f"process-kubelet://{c.proc.pid}"}
         log(f"pod {rt.ns}/{rt.name}: container {c.name} exited with {term['exitCode']} after {ran:.1f} s")
+        try:
+            # What it left running goes with it, as with a container's PID namespace.
+            os.killpg(c.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         c.proc = None
         c.ready = False
         c.last_term = term
