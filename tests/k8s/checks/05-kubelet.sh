@@ -12,9 +12,9 @@ KL_BRIDGE=kbr-check
 KL_CIDR=10.245.0.0/24
 KL_GW=10.245.0.1
 
-# kl_start: a bridge with the gateway address, a tiny image directory, the
-# default ServiceAccount (no controller-manager may have made it), and the
-# process kubelet itself.
+# kl_start [WRAPPER...]: a bridge with the gateway address, a tiny image
+# directory, the default ServiceAccount (no controller-manager may have made
+# it), and the process kubelet itself (started through WRAPPER, if any).
 kl_start() {
 	KL_STATE=$CHECK_DIR/kubelet
 	KL_LOGS=$CHECK_DIR/kubelet-logs
@@ -27,9 +27,9 @@ kl_start() {
 	kc delete node "$KL_NODE" --ignore-not-found >/dev/null 2>&1
 	kc -n "$CHECK_NS" get serviceaccount default >/dev/null 2>&1 ||
 		must "service account default" kc -n "$CHECK_NS" create serviceaccount default || return 1
-	must "start.sh" "$KUBELET_HERE/start.sh" --kubeconfig "$KUBECONFIG_FILE" --context "$K8S_CONTEXT" \
+	must "start.sh" "$@" "$KUBELET_HERE/start.sh" --kubeconfig "$KUBECONFIG_FILE" --context "$K8S_CONTEXT" \
 		--kubectl "$K8S_BIN/kubectl" --node "$KL_NODE" --pod-cidr "$KL_CIDR" --bridge "$KL_BRIDGE" \
-		--image-dir "$CHECK_DIR/image" --log-dir "$KL_LOGS" --state-dir "$KL_STATE"
+		--image-dir "${KL_IMAGE:-$CHECK_DIR/image}" --log-dir "$KL_LOGS" --state-dir "$KL_STATE" ${KL_ARGS[@]+"${KL_ARGS[@]}"}
 }
 
 # kl_stop: stop it (its Pods with it), show its logs when the check failed.
@@ -63,6 +63,26 @@ kl_pod() {
 	must "create pod $1" kc -n "$CHECK_NS" create -f "$CHECK_DIR/$1.json"
 }
 
+# kl_wait WHAT SECONDS CMD... : wait_until, and a failure that says what.
+kl_wait() {
+	local what=$1 secs=$2; shift 2
+	wait_until "$what" "$secs" "$@" || fail "$what: not within $secs s"
+}
+
+# sa_whoami: who the web Pod's service-account token is, as the API server
+# says (a selfsubjectreview), the token read from the process kubelet's
+# volume files and passed in a header file, never in an argument.
+sa_whoami() {
+	local tok hdr=$CHECK_DIR/authz
+	tok=$(ls "$KL_STATE"/pods/*/volumes/kube-api-access-*/token 2>/dev/null | head -n 1)
+	[ -n "$tok" ] || { echo "no service-account token volume"; return 0; }
+	( umask 077; printf 'Authorization: Bearer %s\n' "$(cat "$tok")" >"$hdr" )
+	curl -s --max-time 10 --cacert "$PKI/ca.crt" -H @"$hdr" -H 'Content-Type: application/json' \
+		-d '{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}' \
+		"$API_URL/apis/authentication.k8s.io/v1/selfsubjectreviews"
+	rm -f "$hdr"
+}
+
 pod_field() { kc -n "$CHECK_NS" get pod "$1" -o "jsonpath=$2" 2>/dev/null; }
 pod_ready() { [ "$(pod_field "$1" '{.status.conditions[?(@.type=="Ready")].status}')" = True ]; }
 pod_waiting() { [ "$(pod_field "$1" '{.status.containerStatuses[0].state.waiting.reason}')" = "$2" ]; }
@@ -78,13 +98,32 @@ node_ready_untainted() {
 # configMap volume and the image directory; a readiness probe on the same
 # port decides Ready.
 check_process_kubelet_runs_a_pod_until_deleted() {
-	kl_start || { kl_stop; return 1; }
-	local ok=0 ip
+	local ok=0 ip mntns kpid
+	mntns=$(stat -L -c %i /proc/self/ns/mnt)
+	# --bind-etc-hosts refuses the mount namespace named as the machine's.
+	KL_STATE=$CHECK_DIR/refused
+	must_refuse "--bind-etc-hosts in the namespace named the machine's" "refusing to bind over /etc/hosts" \
+		"$KUBELET_HERE/start.sh" --kubeconfig "$KUBECONFIG_FILE" --context "$K8S_CONTEXT" \
+		--kubectl "$K8S_BIN/kubectl" --node "$KL_NODE" --pod-cidr "$KL_CIDR" --bridge lo \
+		--image-dir "$CHECK_DIR" --log-dir "$CHECK_DIR/refused" --state-dir "$KL_STATE" \
+		--bind-etc-hosts "$mntns" || return 1
+	# Here it runs in a mount namespace of its own below the check's, which
+	# it takes for the lane's: its /etc/hosts is its hosts file, the
+	# check's stays as it was.
+	KL_ARGS=(--bind-etc-hosts "$mntns")
+	kl_start unshare --mount --propagation private -- || { kl_stop; return 1; }
+	kpid=$(cat "$KL_STATE/pid")
 	must "node Ready" node_ready_untainted &&
 	must "configmap" kc -n "$CHECK_NS" create configmap greeting --from-literal=greeting=hello-from-cm \
 		--from-literal=FROM_ENVFROM=yes &&
-	kl_pod web Always 'mkdir -p /tmp/www && cd /tmp/www && hostname >hostname && cp /etc/hosts hosts &&
+	# The service-account volume's CA (the controller-manager publishes it
+	# when it runs; made here when it does not).
+	{ kc -n "$CHECK_NS" get configmap kube-root-ca.crt >/dev/null 2>&1 ||
+		must "kube-root-ca.crt" kc -n "$CHECK_NS" create configmap kube-root-ca.crt --from-file=ca.crt="$PKI/ca.crt"; } &&
+	kl_pod web Always 'mkdir -p /tmp/www && cd /tmp/www && hostname >hostname && ln -s /etc/hosts hosts &&
 env >env && cp /config/greeting greeting && cp /opt/flink/image.txt image.txt &&
+ls /var/run/secrets/kubernetes.io/serviceaccount >sa-files &&
+cp /var/run/secrets/kubernetes.io/serviceaccount/namespace sa-namespace &&
 exec python3 -m http.server 8080 --bind 0.0.0.0' '{
 		"ports": [{"name": "http", "containerPort": 8080}],
 		"readinessProbe": {"httpGet": {"path": "/hostname", "port": "http"}, "periodSeconds": 1},
@@ -92,8 +131,8 @@ exec python3 -m http.server 8080 --bind 0.0.0.0' '{
 			{"name": "GREETING", "valueFrom": {"configMapKeyRef": {"name": "greeting", "key": "greeting"}}}],
 		"envFrom": [{"configMapRef": {"name": "greeting"}}],
 		"volumeMounts": [{"name": "cfg", "mountPath": "/config", "readOnly": true}]}' \
-		'{"volumes": [{"name": "cfg", "configMap": {"name": "greeting"}}]}' &&
-	wait_until "pod web Ready" 90 pod_ready web &&
+		'{"automountServiceAccountToken": true, "volumes": [{"name": "cfg", "configMap": {"name": "greeting"}}]}' &&
+	kl_wait "pod web Ready" 90 pod_ready web &&
 	ip=$(pod_field web '{.status.podIP}') &&
 	case $ip in 10.245.0.*) ;; *) fail "podIP '$ip' is not in $KL_CIDR" ;; esac &&
 	eq "phase" "$(pod_field web '{.status.phase}')" Running &&
@@ -110,13 +149,33 @@ exec python3 -m http.server 8080 --bind 0.0.0.0' '{
 	{ grep -q "^$ip	web$" "$CHECK_DIR/hosts" || fail "the Pod's /etc/hosts lacks '$ip web': $(cat "$CHECK_DIR/hosts")"; } &&
 	# Its own network namespace: the address is on no interface of the lane's.
 	{ ! ip -4 addr | grep -q "inet $ip/" || fail "the pod address $ip is on an interface of the lane's namespace"; } &&
-	# The machine's /etc/hosts was not touched.
-	{ ! grep -q "web" /etc/hosts || fail "/etc/hosts of the lane names the Pod"; } &&
+	# The projected service-account volume: the token the API server made
+	# for the Pod (by TokenRequest) authenticates as its service account.
+	eq "service-account files" "$(curl -sf --max-time 5 "http://$ip:8080/sa-files" | tr '\n' ' ')" "ca.crt namespace token " &&
+	eq "service-account namespace" "$(curl -sf --max-time 5 "http://$ip:8080/sa-namespace")" "$CHECK_NS" &&
+	sa_whoami >"$CHECK_DIR/whoami" &&
+	{ grep -q "system:serviceaccount:$CHECK_NS:default" "$CHECK_DIR/whoami" ||
+		fail "the Pod's token is not its service account's: $(head -c 300 "$CHECK_DIR/whoami")"; } &&
+	eq "the token's bound Pod" "$(jq -r '.status.userInfo.extra["authentication.kubernetes.io/pod-name"][0]' \
+		"$CHECK_DIR/whoami")" web &&
+	# A Service's ready endpoint becomes a name in the Pod's /etc/hosts and
+	# in the process kubelet's own (never in the check's, the machine's here).
+	must "service" kc -n "$CHECK_NS" create service clusterip web-svc --tcp=8080:8080 &&
+	kc -n "$CHECK_NS" delete endpoints web-svc --ignore-not-found >/dev/null 2>&1 &&
+	jq -n --arg ip "$ip" --arg ns "$CHECK_NS" '{apiVersion: "v1", kind: "Endpoints", metadata: {name: "web-svc"},
+		subsets: [{addresses: [{ip: $ip, targetRef: {kind: "Pod", name: "web", namespace: $ns}}],
+			ports: [{port: 8080}]}]}' >"$CHECK_DIR/ep.json" &&
+	must "endpoints" kc -n "$CHECK_NS" apply -f "$CHECK_DIR/ep.json" &&
+	kl_wait "web-svc in the Pod's /etc/hosts" 30 bash -c "curl -sf --max-time 3 http://$ip:8080/hosts |
+		grep -q '^$ip	web-svc web-svc.$CHECK_NS web-svc.$CHECK_NS.svc web-svc.$CHECK_NS.svc.cluster.local$'" &&
+	kl_wait "web-svc in the process kubelet's /etc/hosts" 30 bash -c \
+		"nsenter -t $kpid -m cat /etc/hosts | grep -q '^$ip	web-svc.$CHECK_NS '" &&
+	{ ! grep -q web-svc /etc/hosts || fail "the check's /etc/hosts names web-svc: $(cat /etc/hosts)"; } &&
 	ok=1
 	if [ "$ok" = 1 ]; then
 		ok=0
 		must "delete pod web" kc -n "$CHECK_NS" delete pod web --wait=false &&
-		wait_until "pod web deleted" 60 pod_gone web &&
+		kl_wait "pod web deleted" 60 pod_gone web &&
 		{ ! curl -sf --max-time 2 "http://$ip:8080/hostname" >/dev/null ||
 			fail "the Pod's server still answers after its deletion"; } &&
 		{ grep -q "pod $CHECK_NS/web: stopped and removed" "$KL_LOGS/process-kubelet.log" ||
@@ -135,20 +194,20 @@ check_process_kubelet_reports_crash_loop() {
 	local ok=0
 	kl_pod crash Always 'echo crashing; exit 3' &&
 	kl_pod once Never 'exit 4' &&
-	wait_until "pod crash in CrashLoopBackOff" 60 pod_waiting crash CrashLoopBackOff &&
+	kl_wait "pod crash in CrashLoopBackOff" 60 pod_waiting crash CrashLoopBackOff &&
 	eq "lastState exit code" "$(pod_field crash '{.status.containerStatuses[0].lastState.terminated.exitCode}')" 3 &&
 	{ [ "$(pod_field crash '{.status.containerStatuses[0].restartCount}')" -ge 1 ] ||
 		fail "restartCount $(pod_field crash '{.status.containerStatuses[0].restartCount}'), want >= 1"; } &&
 	eq "phase while crash-looping" "$(pod_field crash '{.status.phase}')" Running &&
-	{ pod_field crash '{.status.containerStatuses[0].state.waiting.message}' | grep -q "back-off 10s restarting failed container=main" ||
+	{ pod_field crash '{.status.containerStatuses[0].state.waiting.message}' | grep -Eq "^back-off [0-9]+s restarting failed container=main pod=crash_$CHECK_NS" ||
 		fail "CrashLoopBackOff message: $(pod_field crash '{.status.containerStatuses[0].state.waiting.message}')"; } &&
 	{ grep -c crashing "$KL_LOGS/pod-$CHECK_NS-crash-main.log" | grep -qv '^[01]$' ||
 		fail "the container ran fewer than twice"; } &&
-	wait_until "pod once Failed" 60 pod_phase_is once Failed &&
+	kl_wait "pod once Failed" 60 pod_phase_is once Failed &&
 	eq "Never: exit code" "$(pod_field once '{.status.containerStatuses[0].state.terminated.exitCode}')" 4 &&
 	eq "Never: no restart" "$(pod_field once '{.status.containerStatuses[0].restartCount}')" 0 &&
 	must "delete pods" kc -n "$CHECK_NS" delete pod crash once --wait=false &&
-	wait_until "pods deleted" 60 pod_gone crash &&
+	kl_wait "pods deleted" 60 pod_gone crash &&
 	ok=1
 	kl_stop
 	[ "$ok" = 1 ]
@@ -162,17 +221,60 @@ check_process_kubelet_waits_for_missing_secret() {
 	local ok=0
 	kl_pod needs-secret Always 'echo "user=$KAFKA_USER"; exec sleep 600' \
 		'{"envFrom": [{"secretRef": {"name": "kafka-creds"}}]}' &&
-	wait_until "CreateContainerConfigError" 60 pod_waiting needs-secret CreateContainerConfigError &&
+	kl_wait "CreateContainerConfigError" 60 pod_waiting needs-secret CreateContainerConfigError &&
 	eq "waiting message" "$(pod_field needs-secret '{.status.containerStatuses[0].state.waiting.message}')" \
 		'secret "kafka-creds" not found' &&
 	eq "phase" "$(pod_field needs-secret '{.status.phase}')" Pending &&
 	{ [ ! -s "$KL_LOGS/pod-$CHECK_NS-needs-secret-main.log" ] || fail "the container ran without its Secret"; } &&
 	must "secret" kc -n "$CHECK_NS" create secret generic kafka-creds --from-literal=KAFKA_USER=alice &&
-	wait_until "pod needs-secret Ready" 60 pod_ready needs-secret &&
-	wait_until "container output" 30 grep -q "^user=alice$" "$KL_LOGS/pod-$CHECK_NS-needs-secret-main.log" &&
+	kl_wait "pod needs-secret Ready" 60 pod_ready needs-secret &&
+	kl_wait "container output" 30 grep -q "^user=alice$" "$KL_LOGS/pod-$CHECK_NS-needs-secret-main.log" &&
 	must "delete pod" kc -n "$CHECK_NS" delete pod needs-secret --wait=false &&
-	wait_until "pod deleted" 60 pod_gone needs-secret &&
+	kl_wait "pod deleted" 60 pod_gone needs-secret &&
 	ok=1
+	kl_stop
+	[ "$ok" = 1 ]
+}
+
+# Flink's native JobManager container, as the operator's FlinkDeployment
+# makes it (the image's /docker-entrypoint.sh, `bash -c
+# "kubernetes-jobmanager.sh kubernetes-application"`, the configuration
+# from a ConfigMap at /opt/flink/conf), on the lane's image directory
+# (K8S_CACHE/image, tests/k8s/kubelet/image.sh): the process kubelet runs
+# BashJavaUtils and the JVM with the memory it computes and Flink's own
+# entrypoint class, which starts and reads the mounted configuration.  No
+# API server is reachable from the Pod here, so the entrypoint is expected
+# to end there; the whole JobManager runs in the operator's checks.
+# timeout-s check_process_kubelet_translates_flink_jobmanager 300
+check_process_kubelet_translates_flink_jobmanager() {
+	local img=${K8S_CACHE:?}/image ok=0 log
+	[ -f "$img/MANIFEST.txt" ] ||
+		{ fail "$img: no image directory (tests/k8s/kubelet/image.sh, which tests/k8s/run runs first)"; return 1; }
+	KL_IMAGE=$img kl_start || { kl_stop; return 1; }
+	log=$KL_LOGS/pod-$CHECK_NS-jm-flink-main-container.log
+	must "flink config" kc -n "$CHECK_NS" create configmap flink-config-jm \
+		--from-literal=config.yaml="$(printf '%s\n' 'jobmanager.memory.process.size: 1g' \
+			'kubernetes.cluster-id: jm' "kubernetes.namespace: $CHECK_NS" \
+			'execution.target: kubernetes-application' 'env.java.opts.jobmanager: -Dfluid.lane.check=jm-opts')" \
+		--from-literal=log4j-console.properties="$(printf '%s\n' 'rootLogger.level = INFO' \
+			'rootLogger.appenderRef.console.ref = ConsoleAppender' 'appender.console.name = ConsoleAppender' \
+			'appender.console.type = CONSOLE' 'appender.console.layout.type = PatternLayout' \
+			'appender.console.layout.pattern = %d{HH:mm:ss,SSS} %-5p %c - %m%n')" &&
+	kl_pod jm Never 'unused' '{"name": "flink-main-container", "command": ["/docker-entrypoint.sh"],
+		"args": ["bash", "-c", "kubernetes-jobmanager.sh kubernetes-application"],
+		"env": [{"name": "_POD_IP_ADDRESS", "valueFrom": {"fieldRef": {"fieldPath": "status.podIP"}}}],
+		"volumeMounts": [{"name": "flink-config-volume", "mountPath": "/opt/flink/conf"}]}' \
+		'{"volumes": [{"name": "flink-config-volume", "configMap": {"name": "flink-config-jm"}}]}' &&
+	kl_wait "the JobManager's entrypoint class started" 240 \
+		grep -q "Starting KubernetesApplicationClusterEntrypoint" "$log" &&
+	kl_wait "the JobManager's JVM options logged" 60 grep -q -- "-Dfluid.lane.check=jm-opts" "$log" &&
+	{ grep -q -- "-Xmx469762048" "$log" ||
+		fail "the JVM did not get BashJavaUtils' heap for 1g (-Xmx469762048): $(grep -m3 -i xmx "$log")"; } &&
+	{ grep -q "flink_launch (process kubelet, standing in for the jobmanager's entrypoint script)" "$log" ||
+		fail "the container did not run the process kubelet's launcher"; } &&
+	ok=1
+	kc -n "$CHECK_NS" delete pod jm --wait=false >/dev/null 2>&1
+	kl_wait "pod jm deleted" 60 pod_gone jm || ok=0
 	kl_stop
 	[ "$ok" = 1 ]
 }

@@ -74,7 +74,7 @@ manifest=$OUT.new/MANIFEST.txt
 IFS=: read -r -a jars <"$CP" || true  # no final newline is fine
 for j in "${jars[@]}"; do
 	[ -n "$j" ] || continue
-	case $j in "$ROOT/tools/flink-runner/"*) continue ;; esac  # the runner: usrlib/
+	case $j in */tools/flink-runner/target/*) continue ;; esac  # the runner: usrlib/
 	[ -f "$j" ] || die "the classpath names $j, which is missing (build the live lane again)"
 	v=$(basename "$(dirname "$j")")
 	a=$(basename "$(dirname "$(dirname "$j")")")

@@ -38,6 +38,7 @@ IMAGE_ENV = {
 LAUNCHER_DIR = "/run/process-kubelet"
 LAUNCHER = LAUNCHER_DIR + "/flink_launch.py"
 
+DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
 ENV_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
 # A volume file or a mount path: absolute, no "..", no empty or odd bytes.
 SAFE_REL = re.compile(r"^[A-Za-z0-9._-][A-Za-z0-9._/-]*$")
@@ -374,6 +375,8 @@ def volume_plan(pod, objs, token_for):
     out = {}
     for v in (pod.get("spec") or {}).get("volumes") or []:
         name = v.get("name", "")
+        if not DNS_LABEL.match(name):
+            raise PlanError("CreateContainerConfigError", f"volume name {name!r} is not a DNS label")
         if "emptyDir" in v:
             out[name] = ("dir", [])
         elif "configMap" in v or "secret" in v:

@@ -74,8 +74,11 @@ def build(spec):
           f"lowerdir={spec['image']},upperdir={spec['upper']},workdir={spec['work']}",
           "pod-image", os.path.join(root, "opt/flink"))
     bind(spec["hosts"], os.path.join(root, "etc/hosts"))
-    bind(spec["hostname_file"], os.path.join(root, "etc/hostname"))
+    if os.path.exists("/etc/hostname"):
+        bind(spec["hostname_file"], os.path.join(root, "etc/hostname"))
     bind(spec["launcher"], os.path.join(root, "run/process-kubelet"), ro=True)
+    for d in spec.get("dirs", []):
+        target(root, d, False)
     for m in spec["mounts"]:
         is_file = os.path.isfile(m["src"])
         bind(m["src"], target(root, m["path"], is_file), ro=m["ro"])

@@ -20,6 +20,7 @@ import http.client
 import ipaddress
 import json
 import os
+import re
 import signal
 import ssl
 import subprocess
@@ -33,6 +34,7 @@ sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, HERE)
 import podplan  # noqa: E402
 
+UID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 WHO = "process kubelet (stands in for the kubelet and container runtime)"
 
 
@@ -347,7 +349,7 @@ class Kubelet:
         for sub in ("root", "upper", "work", "tmp"):
             os.makedirs(os.path.join(d, sub), exist_ok=True)
         vbase = self.write_volumes(rt, plan["volumes"])
-        mounts, seen = [], {}
+        mounts, seen, workdirs = [], {}, []
         for c in plan["initContainers"] + plan["containers"]:
             for m in c["mounts"]:
                 src = os.path.join(vbase, m["volume"], m["subPath"]) if m["subPath"] else \
@@ -362,16 +364,29 @@ class Kubelet:
                 if key not in seen:
                     seen[key] = src
                     mounts.append({"src": src, "path": key, "ro": m["readOnly"]})
-            if c["workdir"] not in seen and not c["workdir"].startswith("/opt/flink"):
+            if c["workdir"] != podplan.IMAGE_WORKDIR:
                 podplan.check_mount_path(c["workdir"])
+                workdirs.append(c["workdir"])
         write_in_place(os.path.join(d, "hostname"), rt.name + "\n")
         self.write_pod_hosts(rt)
         spec = {"root": os.path.join(d, "root"), "image": self.a.image_dir, "upper": os.path.join(d, "upper"),
                 "work": os.path.join(d, "work"), "tmp": os.path.join(d, "tmp"), "hostname": rt.name,
                 "hosts": os.path.join(d, "hosts"), "hostname_file": os.path.join(d, "hostname"),
-                "launcher": HERE, "mounts": mounts}
+                "launcher": HERE, "mounts": mounts, "dirs": workdirs}
         with open(os.path.join(d, "sandbox.json"), "w") as f:
             json.dump(spec, f)
+        try:
+            self.sandbox_up(rt, d)
+        except OSError as e:
+            self.teardown(rt)
+            raise podplan.PlanError("CreateContainerError", f"sandbox: {e}")
+        rt.init = [Container(s, p) for s, p in zip(pod["spec"].get("initContainers") or [],
+                                                    plan["initContainers"])]
+        rt.containers = [Container(s, p) for s, p in zip(pod["spec"]["containers"], plan["containers"])]
+        log(f"pod {rt.ns}/{rt.name}: sandbox pid {rt.sandbox.pid}, address {rt.ip}, "
+            f"{len(rt.containers)} container(s)")
+
+    def sandbox_up(self, rt, d):
         sb = subprocess.Popen(["unshare", "--net", "--uts", "--mount", "--propagation", "private", "--",
                                sys.executable, os.path.join(HERE, "sandbox.py"), os.path.join(d, "sandbox.json")],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -380,14 +395,9 @@ class Kubelet:
         if line != "ready":
             sb.kill()
             sb.wait()
-            raise podplan.PlanError("CreateContainerError", f"sandbox: {line or 'exited'}")
+            raise OSError(line or "exited")
         rt.sandbox = sb
         self.network(rt)
-        rt.init = [Container(s, p) for s, p in zip(pod["spec"].get("initContainers") or [],
-                                                    plan["initContainers"])]
-        rt.containers = [Container(s, p) for s, p in zip(pod["spec"]["containers"], plan["containers"])]
-        log(f"pod {rt.ns}/{rt.name}: sandbox pid {sb.pid}, address {rt.ip}, "
-            f"{len(rt.containers)} container(s)")
 
     def network(self, rt):
         h = hashlib.sha256(rt.uid.encode()).hexdigest()[:8]
@@ -422,7 +432,7 @@ class Kubelet:
         log(f"pod {rt.ns}/{rt.name}: container {c.name} started (pid {c.proc.pid})")
 
     def probe(self, rt, c):
-        """Run the probe due now; returns None when none is due."""
+        """Run the container's probe if one is due, and update ready/started."""
         kinds = dict(c.plan["probe"])
         kind = "startupProbe" if not c.started else ("readinessProbe" if "readinessProbe" in kinds else None)
         if kind is None:
@@ -430,10 +440,13 @@ class Kubelet:
             return
         p = kinds[kind]
         now = time.time()
+        period = max(1, p.get("periodSeconds", 10))
         if now < c.probe_next or now < c.t_start + p.get("initialDelaySeconds", 0):
             return
-        c.probe_next = now + max(1, p.get("periodSeconds", 10) if kind == "readinessProbe" or c.started
-                                 else min(p.get("periodSeconds", 10), 2))
+        # The startup probe is tried every 2 s at most (a Pod is Ready
+        # sooner), but fails on the time a kubelet would give it:
+        # initialDelaySeconds + periodSeconds * failureThreshold.
+        c.probe_next = now + (min(period, 2) if kind == "startupProbe" else period)
         ok = self.run_probe(rt, c, p)
         if ok:
             c.probe_fails = 0
@@ -445,14 +458,15 @@ class Kubelet:
                 log(f"pod {rt.ns}/{rt.name}: container {c.name} passed its startup probe")
             else:
                 c.ready = True
-        else:
-            c.probe_fails += 1
-            if c.probe_fails >= p.get("failureThreshold", 3):
-                if kind == "readinessProbe":
-                    c.ready = False
-                elif kind == "startupProbe" and c.proc is not None:
-                    log(f"pod {rt.ns}/{rt.name}: container {c.name} failed its startup probe; killing it")
-                    self.kill(c, signal.SIGKILL)
+            return
+        c.probe_fails += 1
+        threshold = p.get("failureThreshold", 3)
+        if kind == "readinessProbe" and c.probe_fails >= threshold:
+            c.ready = False
+        elif kind == "startupProbe" and \
+                now >= c.t_start + p.get("initialDelaySeconds", 0) + period * threshold:
+            log(f"pod {rt.ns}/{rt.name}: container {c.name} failed its startup probe; killing it")
+            self.kill(c, signal.SIGKILL)
 
     def run_probe(self, rt, c, p):
         t = max(1, p.get("timeoutSeconds", 1))
@@ -517,34 +531,43 @@ class Kubelet:
         for c in rt.containers:
             if c.term is not None:
                 continue
-            if c.proc is None:
-                if time.time() >= c.backoff_until:
-                    if c.last_term is not None:
-                        c.restarts += 1
-                    self.start_container(rt, c)
-                continue
-            code = c.proc.poll()
-            if code is None:
-                self.probe(rt, c)
-                continue
-            ran = time.time() - c.t_start
-            term = {"exitCode": code if code >= 0 else 128 - code,
-                    "reason": "Completed" if code == 0 else "Error",
-                    "startedAt": c.started_at, "finishedAt": now_rfc3339(),
-                    "containerID": f"process-kubelet://{c.proc.pid}"}
-            log(f"pod {rt.ns}/{rt.name}: container {c.name} exited with {term['exitCode']} after {ran:.1f} s")
-            c.proc = None
-            c.ready = False
-            c.last_term = term
-            if podplan.should_restart(policy, term["exitCode"]):
-                if ran > 2 * podplan.BACKOFF_MAX_S:
-                    c.failures = 0  # ran long enough: the back-off starts again, as a kubelet's
-                c.failures += 1
-                c.backoff_until = time.time() + podplan.backoff_s(c.failures)
-            else:
-                c.term = term
+            if c.proc is not None:
+                code = c.proc.poll()
+                if code is None:
+                    self.probe(rt, c)
+                    continue
+                self.exited(rt, c, code, policy)
+                if c.term is not None:
+                    continue
+            if time.time() >= c.backoff_until:
+                if c.last_term is not None:
+                    c.restarts += 1
+                self.start_container(rt, c)
         if rt.containers and all(c.term is not None for c in rt.containers):
             rt.done = True
+
+    def exited(self, rt, c, code, policy):
+        ran = time.time() - c.t_start
+        term = {"exitCode": code if code >= 0 else 128 - code,
+                "reason": "Completed" if code == 0 else "Error",
+                "startedAt": c.started_at, "finishedAt": now_rfc3339(),
+                "containerID": f"process-kubelet://{c.proc.pid}"}
+        log(f"pod {rt.ns}/{rt.name}: container {c.name} exited with {term['exitCode']} after {ran:.1f} s")
+        try:
+            # What it left running goes with it, as with a container's PID namespace.
+            os.killpg(c.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        c.proc = None
+        c.ready = False
+        c.last_term = term
+        if podplan.should_restart(policy, term["exitCode"]):
+            if ran > 2 * podplan.BACKOFF_MAX_S:
+                c.failures = 0  # ran long enough: the back-off starts again, as a kubelet's
+            c.failures += 1
+            c.backoff_until = time.time() + podplan.backoff_s(c.failures)
+        else:
+            c.term = term
 
     def container_status(self, rt, c, image):
         st = {"name": c.name, "image": image or "", "imageID": f"process-kubelet://{self.a.image_dir}",
@@ -652,6 +675,8 @@ class Kubelet:
 
     def sync(self, pod):
         uid = pod["metadata"]["uid"]
+        if not UID.fullmatch(uid):
+            raise ValueError(f"a Pod's uid {uid!r} is not a UUID; not used as a path")
         rt = self.pods.get(uid)
         if rt is None:
             rt = self.pods[uid] = PodRT(pod)
@@ -730,10 +755,6 @@ class Kubelet:
         self.register()
         self.refresh_hosts()
         if self.a.bind_etc_hosts is not None:
-            own = os.stat("/proc/self/ns/mnt").st_ino
-            if own == self.a.bind_etc_hosts:
-                raise SystemExit(f"{WHO}: refusing to bind over /etc/hosts: this is the machine's "
-                                 "mount namespace (run it in the lane's)")
             sh("mount", "--bind", os.path.join(self.state, "hosts"), "/etc/hosts")
             log("the lane's /etc/hosts is the process kubelet's hosts file (lane mount namespace only)")
         with open(os.path.join(self.state, "ready"), "w") as f:
@@ -790,6 +811,13 @@ def main(argv):
         print(f"{WHO}: no image directory {a.image_dir}", file=sys.stderr)
         return 2
     a.image_dir = os.path.abspath(a.image_dir)
+    # The machine's /etc/hosts is never touched: binding over /etc/hosts is
+    # done only in a mount namespace other than the one the caller names
+    # as the machine's.
+    if a.bind_etc_hosts is not None and os.stat("/proc/self/ns/mnt").st_ino == a.bind_etc_hosts:
+        print(f"{WHO}: refusing to bind over /etc/hosts: this is the machine's mount namespace "
+              f"(inode {a.bind_etc_hosts}); run it in the lane's", file=sys.stderr)
+        return 2
     k = Kubelet(a)
 
     def stop(*_):
