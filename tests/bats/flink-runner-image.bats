@@ -12,6 +12,10 @@
 # What the lane's Flink JVM holds: harness/pom.xml's dependencies (and their
 # transitive ones, in .cache/cp/flink.classpath once the lane has been
 # built), and the S3 plugin of deps/services/pom.xml.
+# What the Kubernetes lane's process kubelet mounts as the image
+# (tests/k8s/kubelet/image.sh, K8S_CACHE/image): the same lib/ jars, plus
+# flink-kubernetes (which the base image has in flink-dist), the S3 plugin
+# and the runner where the recipe puts them.
 
 load helpers
 
@@ -26,14 +30,19 @@ setup() {
 }
 teardown() { fluid_teardown; }
 
-# image_check TREE [CLASSPATH]: prints the image's jars; exits 1 naming each
-# difference from the lane.
+# image_check TREE [CLASSPATH [IMAGE_DIR]]: prints the image's jars; exits 1
+# naming each difference from the lane.  IMAGE_DIR: the Kubernetes lane's
+# image directory (tests/k8s/kubelet/image.sh), which must hold what the
+# recipe does: lib/ the image profile's jars and flink-kubernetes (in the
+# base image's flink-dist) at the recipe's versions, no other Flink, the
+# S3 plugin where the Dockerfile puts it, the runner in usrlib/ only.
 image_check() {
 	python3 - "$@" <<'PY'
 import re, sys, xml.etree.ElementTree as ET
 
 root = sys.argv[1]
-cp = sys.argv[2] if len(sys.argv) > 2 else None
+cp = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] else None
+img = sys.argv[3] if len(sys.argv) > 3 else None
 NS = "{http://maven.apache.org/POM/4.0.0}"
 bad = []
 
@@ -130,6 +139,46 @@ if cp:
     for g, a, v in sorted(image_lib):
         if have.get(a) != {v}:
             bad.append(f"the lane's classpath has {a} {sorted(have.get(a, []))}, the image {v}")
+if img:
+    # The process kubelet's image directory (tests/k8s/kubelet/image.sh):
+    # its MANIFEST.txt ("PATH ARTIFACT VERSION"), each file present.
+    import os
+    try:
+        rows = [ln.split() for ln in open(f"{img}/MANIFEST.txt").read().splitlines() if ln.strip()]
+    except OSError as e:
+        rows = []
+        bad.append(f"the image directory has no MANIFEST.txt: {e}")
+    where = {}
+    for r in rows:
+        if len(r) != 3:
+            bad.append(f"the image directory's MANIFEST.txt has a bad line: {' '.join(r)}")
+            continue
+        path, a, v = r
+        if not os.path.isfile(f"{img}/{path}"):
+            bad.append(f"the image directory lists {path}, which is missing")
+        where.setdefault(path.split("/")[0], {}).setdefault(a, set()).add((v, path))
+    lib = where.get("lib", {})
+    want = {(a, v) for _, a, v in image_lib} | {("flink-kubernetes", flink_v)}
+    for a, v in sorted(want):
+        if {x for x, _ in lib.get(a, set())} != {v}:
+            bad.append(f"the image directory's lib/ has {a} {sorted(x for x, _ in lib.get(a, set()))}, "
+                       f"the recipe {v}")
+    for a, vs in sorted(lib.items()):
+        for v, path in sorted(vs):
+            if a == runner[1]:
+                bad.append(f"the image directory has the runner in lib/ ({path}); it belongs in usrlib/")
+            elif a.startswith("flink-") and re.fullmatch(r"\d+\.\d+\.\d+", v) and v != flink_v \
+                    and (a, v) not in want:
+                bad.append(f"the image directory's lib/ has {a} {v}, not the image's Flink {flink_v}")
+    plug = {(a, v, p) for a, vs in where.get("plugins", {}).items() for v, p in vs}
+    want_plug = {(a, v, f"plugins/s3-fs-hadoop/{a}-{v}.jar") for _, a, v in image_plugins}
+    if plug != want_plug:
+        bad.append(f"the image directory's plugins are {sorted(plug)}, the recipe's {sorted(want_plug)}")
+    usr = {(a, v, p) for a, vs in where.get("usrlib", {}).items() for v, p in vs}
+    if usr != {(runner[1], runner[2], f"usrlib/{runner[1]}.jar")}:
+        bad.append(f"the image directory's usrlib/ is {sorted(usr)}, the recipe's the runner {runner[2]}")
+    for path in sorted(p for d in where.values() for vs in d.values() for _, p in vs):
+        print("image-dir:", path)
 for x in sorted(image_lib | image_plugins):
     print("image:", ":".join(x))
 for b in bad:
@@ -207,4 +256,76 @@ PY
 	run image_check tree
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"DIFFERENT: tools/flink-runner/pom.xml has flink.version 1.20.1, the base image Flink 1.20.2"* ]]
+}
+
+# fake_image_dir DIR: an image directory as image.sh lays it out, from the
+# recipe (tools/flink-runner/pom.xml's image profile) with empty jars.
+fake_image_dir() {
+	local d=$1 a v
+	mkdir -p "$d/lib" "$d/plugins/s3-fs-hadoop" "$d/usrlib"
+	: >"$d/MANIFEST.txt"
+	while read -r a v; do
+		: >"$d/lib/$a-$v.jar"
+		echo "lib/$a-$v.jar $a $v" >>"$d/MANIFEST.txt"
+	done <<-EOF
+		flink-connector-kafka 3.4.0-1.20
+		kafka-clients 3.9.1
+		flink-sql-avro-confluent-registry 1.20.0
+		iceberg-flink-runtime-1.20 1.10.0
+		iceberg-aws-bundle 1.10.0
+		hadoop-client-api 3.4.1
+		hadoop-client-runtime 3.4.1
+		commons-logging 1.2
+		flink-kubernetes 1.20.1
+		flink-runtime 1.20.1
+		flink-table-planner-loader 1.20.1
+	EOF
+	: >"$d/plugins/s3-fs-hadoop/flink-s3-fs-hadoop-1.20.1.jar"
+	echo "plugins/s3-fs-hadoop/flink-s3-fs-hadoop-1.20.1.jar flink-s3-fs-hadoop 1.20.1" >>"$d/MANIFEST.txt"
+	: >"$d/usrlib/fluid-flink-runner.jar"
+	echo "usrlib/fluid-flink-runner.jar fluid-flink-runner 0.1.0" >>"$d/MANIFEST.txt"
+}
+
+@test "flink-runner image: the k8s lane's image directory laid out as the recipe is accepted" {
+	fake_image_dir img
+	run image_check tree "" img
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"image-dir: plugins/s3-fs-hadoop/flink-s3-fs-hadoop-1.20.1.jar"* ]]
+	[[ "$output" == *"image-dir: lib/flink-kubernetes-1.20.1.jar"* ]]
+	[[ "$output" == *"image-dir: usrlib/fluid-flink-runner.jar"* ]]
+	[ "$(grep -c '^image-dir: ' <<<"$output")" -eq 13 ]
+}
+
+@test "flink-runner image: an image directory without the S3 plugin or flink-kubernetes is a difference" {
+	fake_image_dir img
+	rm img/plugins/s3-fs-hadoop/flink-s3-fs-hadoop-1.20.1.jar
+	sed -i '/flink-s3-fs-hadoop/d; /flink-kubernetes/d' img/MANIFEST.txt
+	run image_check tree "" img
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"DIFFERENT: the image directory's plugins are [], the recipe's [('flink-s3-fs-hadoop', '1.20.1', 'plugins/s3-fs-hadoop/flink-s3-fs-hadoop-1.20.1.jar')]"* ]]
+	[[ "$output" == *"DIFFERENT: the image directory's lib/ has flink-kubernetes [], the recipe 1.20.1"* ]]
+}
+
+@test "flink-runner image: an image directory with another Iceberg, another Flink or the runner in lib/ is a difference" {
+	fake_image_dir img
+	sed -i 's|^lib/iceberg-flink-runtime-1.20-1.10.0.jar iceberg-flink-runtime-1.20 1.10.0$|lib/iceberg-flink-runtime-1.20-1.9.2.jar iceberg-flink-runtime-1.20 1.9.2|' img/MANIFEST.txt
+	: >img/lib/iceberg-flink-runtime-1.20-1.9.2.jar
+	echo "lib/flink-core-1.19.2.jar flink-core 1.19.2" >>img/MANIFEST.txt
+	: >img/lib/flink-core-1.19.2.jar
+	echo "lib/fluid-flink-runner.jar fluid-flink-runner 0.1.0" >>img/MANIFEST.txt
+	: >img/lib/fluid-flink-runner.jar
+	echo "lib/gone.jar gone 1" >>img/MANIFEST.txt
+	run image_check tree "" img
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"DIFFERENT: the image directory's lib/ has iceberg-flink-runtime-1.20 ['1.9.2'], the recipe 1.10.0"* ]]
+	[[ "$output" == *"DIFFERENT: the image directory's lib/ has flink-core 1.19.2, not the image's Flink 1.20.1"* ]]
+	[[ "$output" == *"DIFFERENT: the image directory has the runner in lib/ (lib/fluid-flink-runner.jar)"* ]]
+	[[ "$output" == *"DIFFERENT: the image directory lists lib/gone.jar, which is missing"* ]]
+}
+
+@test "flink-runner image: the k8s lane's image directory, when built, holds what the recipe does" {
+	img=${K8S_CACHE:-$TOP/tests/k8s/.cache}/image
+	[ -f "$img/MANIFEST.txt" ] || skip "$img: the Kubernetes lane's image directory has not been built here"
+	run image_check tree "" "$img"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
 }

@@ -1,22 +1,27 @@
 #!/usr/bin/env bash
 # tests/k8s/lane.sh - the Kubernetes lane's cluster and checks.
-# tests/k8s/run starts it as PID 1 of new network and PID namespaces
-# (unshare --net --pid --fork --kill-child --mount-proc): the only interface
-# is the loopback, so etcd and the API server are reachable on 127.0.0.1
-# only, and when this script ends every process it started ends with it.
-# It still stops them in order (trap), so that their logs are complete.
+# tests/k8s/run starts it as PID 1 of new network, PID and mount namespaces
+# (unshare --net --pid --fork --kill-child --mount-proc): the interfaces are
+# the loopback and the lane's bridge (made here), so the cluster is
+# reachable from nothing else, and when this script ends every process it
+# started ends with it.  It still stops them in order (trap), so that their
+# logs are complete.  The process kubelet bind-mounts its hosts file over
+# /etc/hosts in this mount namespace only (Service names for the operator).
 #
-# Needs K8S_HERE, K8S_RUN, K8S_BIN, K8S_CRD (set by tests/k8s/run).  Runs
+# Needs K8S_HERE, K8S_RUN, K8S_BIN, K8S_OPERATOR (set by tests/k8s/run).  Runs
 # every check named in $K8S_RUN/plan.txt, each in its own process
 # (lib/runcheck.sh) bounded by K8S_CHECK_TIMEOUT_S, and writes
 # $K8S_RUN/results.tsv: name, ok|failed, seconds, why.
 set -uo pipefail
-: "${K8S_HERE:?}" "${K8S_RUN:?}" "${K8S_BIN:?}" "${K8S_CRD:?}"
+: "${K8S_HERE:?}" "${K8S_RUN:?}" "${K8S_BIN:?}" "${K8S_OPERATOR:?}"
 T0=${K8S_T0:-$(date +%s)}
 phase() { echo "k8s: [$(( $(date +%s) - T0 )) s] $*"; }
 why() { echo "$*" >"$K8S_RUN/lane.why"; }
 
 ip link set lo up || { why "cannot bring up the loopback"; exit 1; }
+# Its own UTS namespace: the process kubelet's /etc/hosts (bind-mounted here)
+# knows localhost, not the machine's name, which a MiniCluster resolves.
+hostname localhost || { why "cannot set the lane's hostname"; exit 1; }
 # Nothing of the lane writes to the caller's home (~/.kube/cache included).
 export HOME=$K8S_RUN/home
 mkdir -p "$HOME"
@@ -32,21 +37,33 @@ finish() {
 		kill -TERM "$CHECK_PID" 2>/dev/null
 		wait "$CHECK_PID" 2>/dev/null
 	fi
-	phase "stopping the API server and etcd"
+	phase "stopping the operator, the cluster and etcd"
 	svc_stop_all
 	exit "$rc"
 }
 trap finish EXIT
 trap 'why "interrupted"; exit 130' INT TERM
 
+make_bridge || { why "cannot make the lane's bridge $LANE_BRIDGE"; exit 1; }
 phase "keys and certificates"
 make_pki || { why "openssl failed (logs/pki.log)"; exit 1; }
 phase "starting etcd and kube-apiserver"
 start_etcd || { why "etcd did not start (logs/etcd.log)"; exit 1; }
 start_apiserver || { why "kube-apiserver did not start (logs/kube-apiserver.log)"; exit 1; }
 make_kubeconfig || { why "kubectl config failed"; exit 1; }
-phase "installing the FlinkDeployment CRD (kubectl apply --server-side)"
+phase "installing the operator's CRDs (kubectl apply --server-side)"
 install_crd || { why "the FlinkDeployment CRD was not established (logs/crd-apply.log)"; exit 1; }
+phase "starting kube-controller-manager and kube-scheduler"
+start_controllers || { why "the controller manager or the scheduler did not start (logs/kube-controller-manager.log, logs/kube-scheduler.log)"; exit 1; }
+phase "starting the process kubelet (STANDS IN FOR THE KUBELET AND THE CONTAINER RUNTIME)"
+start_kubelet || { why "the process kubelet did not get ready (logs/kubelet.log)"; exit 1; }
+# The operator watches the namespaces of the checks that run on it: a line
+# "# operator check_NAME" in their file (the others write status themselves).
+OPERATOR_WATCHED=$(sed -n 's/^# operator \(check_[A-Za-z0-9_]*\)$/\1/p' "$K8S_HERE"/checks/*.sh |
+	sed 's/^check_//; s/_/-/g' | cut -c1-50 | paste -sd, -)
+export OPERATOR_WATCHED=${OPERATOR_WATCHED:-flink-operator}
+phase "starting the Flink Kubernetes operator (watching $OPERATOR_WATCHED)"
+start_operator || { why "the operator's health probe did not answer (logs/operator.log)"; exit 1; }
 
 export K8S_CONTEXT KUBECONFIG_FILE
 : >"$K8S_RUN/results.tsv"

@@ -6,7 +6,9 @@
 # kube-apiserver and kubectl: k8s.io/kubernetes from the Go module proxy.
 K8S_VERSION=v1.34.4
 
-# The FlinkDeployment CRD: the operator's API jar on Maven Central, and the
-# SHA-256 of that jar (checked on every download; Maven's .sha1 too).
-FLINK_OPERATOR_API_VERSION=1.10.0
-FLINK_OPERATOR_API_SHA256=b1f44814e17514fa8395c61b329a3ee9087123a5bda5b21fe1a495d5182c30b6
+# The Flink Kubernetes operator, built from its source (tests/k8s/build-operator):
+# tag release-1.13.0 (commit b40c5539) of apache/flink-kubernetes-operator,
+# the subset of Apache's source release that the build needs, at
+# ../shared/operator relative to the clone (K8S_OPERATOR_SRC overrides it).
+FLINK_OPERATOR_VERSION=1.13.0
+FLINK_OPERATOR_SRC_SHA256=53743d2e43494e84c8faf793e4517db10ea91b3437baa569dee5aee0ad7d6196

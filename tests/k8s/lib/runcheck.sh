@@ -4,7 +4,7 @@
 # check's namespace and scratch directory first; exits with the check's
 # status, its reasons in $CHECK_WHY.
 set -uo pipefail
-: "${K8S_HERE:?}" "${K8S_RUN:?}" "${K8S_BIN:?}" "${K8S_CRD:?}"
+: "${K8S_HERE:?}" "${K8S_RUN:?}" "${K8S_BIN:?}" "${K8S_OPERATOR:?}"
 CHECK=$1
 CHECK_NS=$(echo "${CHECK#check_}" | tr _ - | cut -c1-50)
 CHECK_DIR=$K8S_RUN/checks/$CHECK
