@@ -179,3 +179,51 @@ fail:
 	errno = e;
 	return -1;
 }
+
+int
+atomic_mkdirs(const char *dir)
+{
+	struct stat st;
+	char *p, *s;
+	int rc = 0;
+
+	p = xstrdup(dir);
+	/* Each prefix ending before a '/', then the whole path. */
+	for (s = p + 1;; s++) {
+		if (*s != '/' && *s != '\0')
+			continue;
+		if (s[-1] != '/') {
+			char c = *s;
+
+			*s = '\0';
+			if (mkdir(p, 0777) == -1 && errno != EEXIST)
+				rc = -1;
+			else if (stat(p, &st) == -1)
+				rc = -1;
+			else if (!S_ISDIR(st.st_mode)) {
+				errno = ENOTDIR;
+				rc = -1;
+			}
+			*s = c;
+		}
+		if (rc == -1 || *s == '\0')
+			break;
+	}
+	free(p);
+	return rc;
+}
+
+int
+atomic_mkparents(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int rc;
+
+	if (slash == NULL || slash == path)
+		return 0;
+	dir = xstrndup(path, (size_t)(slash - path));
+	rc = atomic_mkdirs(dir);
+	free(dir);
+	return rc;
+}

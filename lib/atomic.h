@@ -25,4 +25,13 @@ int	atomic_write(const char *path, const void *buf, size_t len);
  */
 int	atomic_replaceable(const char *path);
 
+/*
+ * Create dir and every missing directory above it, as mkdir -p does
+ * (mode 0777 less the umask): 0, or -1 with errno (ENOTDIR when a part
+ * is not a directory).  For --out paths, which fluid(1) says are made.
+ */
+int	atomic_mkdirs(const char *dir);
+/* The same for the directory that holds path (nothing for a bare name). */
+int	atomic_mkparents(const char *path);
+
 #endif

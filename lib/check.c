@@ -209,8 +209,13 @@ state_endpoint(struct chk *c, struct chk_loc *l, json_t *dep, bool *ok)
 		return NULL;
 	}
 	if (chk_has_control(s) || url_parse(s, &u, &why) == -1) {
-		chk_err_at(c, l, "stateEndpoint", "must be an https:// URL "
-		    "of the S3-compatible service: scheme://host[:port]");
+		if (!chk_has_control(s) && why != NULL &&
+		    strcmp(why, URL_IPV4_WHY) == 0)
+			chk_err_at(c, l, "stateEndpoint", "%s", why);
+		else
+			chk_err_at(c, l, "stateEndpoint", "must be an https:// "
+			    "URL of the S3-compatible service: "
+			    "scheme://host[:port]");
 		*ok = false;
 		return NULL;
 	}

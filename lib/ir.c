@@ -539,8 +539,12 @@ ir_write(FILE *fp, const struct ir *in, struct diags *d)
 	rc = rc || irout_put("\n", 1, o) == -1 || irout_flush(o) == -1 ||
 	    fflush(fp) == EOF || ferror(fp) ? -1 : 0;
 	free(o);
-	if (rc == -1)
+	if (rc == -1) {
+		int e = errno;	/* EPIPE tells the tool the reader left */
+
 		diag_fatal(d, "cannot write standard output:");
+		errno = e;
+	}
 	return rc;
 }
 

@@ -404,8 +404,8 @@ flink_conf(const struct src *s)
 }
 
 /*
- * The runner's arguments: the pod variables the build binds (the Kafka
- * credential variables of source.security), as "--env-allow A,B",
+ * The runner's arguments: the pod variables the build binds (env_allow()),
+ * as "--env-allow A,B",
  * sorted, when there are any; then the script and the table file.  The
  * runner resolves only these, never one the script names
  * (tools/flink-runner/README.md).
@@ -434,21 +434,37 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* "A,B" of the variables vars names, sorted and once each, or NULL. */
+/*
+ * "A,B" of the pod variables a checked build binds, sorted and once
+ * each, or NULL: the Kafka credential variables of source.security and
+ * the catalog's tokenEnv or credentialEnv (the script's env:NAME, which
+ * the runner checks against the same list).
+ */
 static char *
-env_allow(const json_t *vars)
+env_allow(const json_t *cb)
 {
+	const json_t *vars = json_object_get(json_object_get(json_object_get(
+	    json_object_get(cb, "stream"), "source"), "security"), "variables");
+	const json_t *auth = json_object_get(json_object_get(json_object_get(
+	    cb, "table"), "catalog"), "auth");
+	static const char *const auth_keys[] = { "tokenEnv", "credentialEnv" };
 	const char **v;
 	struct sb out;
 	size_t i, n = 0;
 	json_t *e;
 
-	if (json_array_size(vars) == 0)
-		return NULL;
-	v = xcalloc(json_array_size(vars), sizeof(*v));
+	v = xcalloc(json_array_size(vars) + 2, sizeof(*v));
 	json_array_foreach(vars, i, e)
 		if (json_is_string(e))
 			v[n++] = json_string_value(e);
+	for (i = 0; i < 2; i++)
+		if (json_is_string(json_object_get(auth, auth_keys[i])))
+			v[n++] = json_string_value(json_object_get(auth,
+			    auth_keys[i]));
+	if (n == 0) {
+		free(v);
+		return NULL;
+	}
 	qsort(v, n, sizeof(*v), cmp_str);
 	sb_init(&out);
 	for (i = 0; i < n; i++) {
@@ -529,9 +545,7 @@ render_one(json_t *doc, const json_t *e, const char *bundle,
 		s.product = "";
 	s.ptr = deployment_ptr(doc, s.build);
 	src_check(&s, json_object_get(cb, "deployment"));
-	s.env_allow = env_allow(json_object_get(json_object_get(json_object_get(
-	    json_object_get(cb, "stream"), "source"), "security"),
-	    "variables"));
+	s.env_allow = env_allow(cb);
 	if (!s.bad && (table = k8s_table_text(cb)) == NULL)
 		diag_fatal(d, "build '%s': cannot write its table file",
 		    s.build);

@@ -186,7 +186,9 @@ outdir_open(struct outdir *od, const char *dir, const char *tag)
 	od->lock = -1;
 	od->dir = xstrdup(dir);
 	od->base = xasprintf("%s/.fluid-%s", dir, tag);
-	if (mkdir(dir, 0777) == -1 && errno != EEXIST)
+	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+		return fail(od, 0, "'%s' is not a directory", dir);
+	if (atomic_mkdirs(dir) == -1)
 		return fail(od, errno, "cannot create '%s'", dir);
 	if (stat(dir, &st) == -1 || !S_ISDIR(st.st_mode))
 		return fail(od, 0, "'%s' is not a directory", dir);

@@ -1,6 +1,7 @@
 /*
  * cli.c - option handling and exit shared by the tools (see cli.h).
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -8,8 +9,63 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "atomic.h"
 #include "ir.h"
 #include "xalloc.h"
+
+int cli_quiet;
+
+void
+cli_write_failed(void)
+{
+	/* SIGPIPE is ignored (cli_start()) so that a pipe to kubectl fails
+	 * as a write; a reader of our output that left is no error. */
+	if (errno == EPIPE) {
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+	}
+	fl_warnx("cannot write standard output:");
+}
+
+int
+cli_flush(void)
+{
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		cli_write_failed();
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+int
+cli_write_out(const char *out, const char *buf, size_t len)
+{
+	if (out == NULL || strcmp(out, "-") == 0) {
+		fwrite(buf, 1, len, stdout);
+		return cli_flush();
+	}
+	if (atomic_mkparents(out) == -1)
+		fl_fatal("cannot create the directory of '%s':", out);
+	if (atomic_write(out, buf, len) == -1) {
+		if (errno == EEXIST || errno == EISDIR)
+			fl_fatal("'%s' is not a regular file: not replaced",
+			    out);
+		fl_fatal("cannot write '%s':", out);
+	}
+	if (!cli_quiet)
+		printf("wrote %s\n", out);
+	return cli_flush();
+}
+
+/* What --help describes: the whole tool, or one command of it. */
+static const char *help_prog, *help_cmd;
+
+void
+cli_help_for(const char *prog, const char *cmd)
+{
+	help_prog = prog;
+	help_cmd = cmd;
+}
 
 int
 cli_common(struct cli *c, const char *opt, const char *arg)
@@ -17,7 +73,9 @@ cli_common(struct cli *c, const char *opt, const char *arg)
 	int f;
 
 	if (strcmp(opt, "help") == 0) {
-		fputs(c->usage, stdout);
+		if (help_cmd == NULL || cli_command_usage(stdout, c->usage,
+		    help_prog, help_cmd) == -1)
+			fputs(c->usage, stdout);
 		exit(fflush(stdout) == 0 ? EXIT_OK : EXIT_USAGE);
 	}
 	if (strcmp(opt, "version") == 0) {
@@ -110,8 +168,10 @@ cli_getopt(struct cli *c, int argc, char *argv[], const struct option *opts)
 
 	for (;;) {
 		idx = -1;
-		if ((ch = getopt_long(argc, argv, ":", opts, &idx)) == -1)
+		if ((ch = getopt_long(argc, argv, ":h", opts, &idx)) == -1)
 			return -1;
+		if (ch == 'h')
+			cli_common(c, "help", NULL);
 		if (ch == '?' || ch == ':' || idx < 0)
 			cli_bad_option(c, argv, ch);
 		if (!cli_common(c, opts[idx].name, optarg))
@@ -156,6 +216,8 @@ cli_finish(const struct cli *c, struct diags *d, const struct ir *out)
 	diag_print(d, stderr, c->diagfmt, fl_progname());
 	status = diag_status(d);
 	if (status == EXIT_OK && out != NULL && ir_write(stdout, out, d) == -1) {
+		if (errno == EPIPE)
+			cli_write_failed();	/* quietly */
 		/* ir_write() added why, last: print that one too. */
 		fprintf(stderr, "%s: %s\n", fl_progname(), d->v[d->n - 1].msg);
 		status = diag_status(d);

@@ -50,6 +50,32 @@ int	cli_common(struct cli *, const char *opt, const char *arg);
 int	cli_command_usage(FILE *, const char *usage, const char *prog,
 	    const char *cmd);
 /*
+ * The command that --help and -h describe from here on (prog "fluid",
+ * cmd "plan"): they print cli_command_usage() of the tool's usage, or
+ * the whole usage when it has no synopsis for cmd.
+ */
+void	cli_help_for(const char *prog, const char *cmd);
+/* -q, --quiet: write_out() says nothing of the files it wrote. */
+extern int cli_quiet;
+/*
+ * The one --out writer: buf to the file out, whole or not at all
+ * (atomic.h; never over a device, FIFO, link or directory), then
+ * "wrote OUT" unless cli_quiet; to standard output when out is NULL or
+ * "-".  Returns cli_flush(): usage and environment errors exit.
+ */
+int	cli_write_out(const char *out, const char *buf, size_t len);
+/*
+ * The end of every command: what it printed must have been written.  A
+ * full disk is an error (status 2), and says so; a reader that closed
+ * the pipe (| head) ends the program quietly, by SIGPIPE, as cat does.
+ */
+int	cli_flush(void);
+/*
+ * A write to standard output failed: end quietly by SIGPIPE when the
+ * reader closed the pipe, else say why (the caller returns status 2).
+ */
+void	cli_write_failed(void);
+/*
  * Usage and environment errors: print "prog: message" and exit
  * EXIT_USAGE.  A format ending in ':' appends strerror(errno).
  */

@@ -78,7 +78,7 @@ report(const json_t *section)
 	fputs(text, stdout);
 	free(text);
 	if (fflush(stdout) == EOF || ferror(stdout)) {
-		fl_warnx("cannot write standard output:");
+		cli_write_failed();
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;

@@ -28,6 +28,7 @@ main(int argc, char *argv[])
 		cli_common(&cli, argv[1] + 2, NULL);
 	if (argc < 2 || strcmp(argv[1], "apply") != 0)
 		cli_usage_error(&cli, "expects a command: apply");
+	cli_help_for("fluid-gateway", "apply");
 	st = gateway_apply(argc - 1, argv + 1, gateway_usage);
 	net_cleanup();
 	return st;

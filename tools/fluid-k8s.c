@@ -72,7 +72,7 @@ print_resources(const json_t *section, int yaml)
 	json_decref(list);
 	if (fwrite(y.buf, 1, y.len, stdout) != y.len || fflush(stdout) == EOF ||
 	    ferror(stdout)) {
-		fl_warnx("cannot write standard output:");
+		cli_write_failed();
 		st = EXIT_USAGE;
 	}
 	sb_release(&y);
@@ -107,7 +107,7 @@ cmd_plan(const struct cli *cli, enum k8s_mode mode)
 			fl_fatal("cannot write the plan as JSON");
 		if (fputs(text, stdout) == EOF || fflush(stdout) == EOF ||
 		    ferror(stdout)) {
-			fl_warnx("cannot write standard output:");
+			cli_write_failed();
 			status = EXIT_USAGE;
 		}
 		free(text);
@@ -144,6 +144,12 @@ main(int argc, char *argv[])
 	int wait_s = KUBE_APPLY_WAIT_S, waited = 0;
 
 	cli_start(argv[0]);
+	/* --help after a command describes that command (its first operand). */
+	for (c = 1; c < argc; c++)
+		if (argv[c][0] != '-') {
+			cli_help_for("fluid-k8s", argv[c]);
+			break;
+		}
 	while ((c = cli_getopt(&cli, argc, argv, opts)) != -1) {
 		switch (c) {
 		case 'r':
@@ -195,7 +201,7 @@ main(int argc, char *argv[])
 		status = apply_plan_file(stdin, "<stdin>", mode, yes, wait_s,
 		    cli.diagfmt);
 		if (fflush(stdout) == EOF || ferror(stdout)) {
-			fl_warnx("cannot write standard output:");
+			cli_write_failed();
 			return status != 0 ? status : EXIT_USAGE;
 		}
 		return status;

@@ -78,7 +78,7 @@ main(int argc, char *argv[])
 			fl_fatal("cannot write the contract as YAML");
 		if (fwrite(out.buf, 1, out.len, stdout) != out.len ||
 		    fflush(stdout) == EOF || ferror(stdout)) {
-			fl_warnx("cannot write standard output:");
+			cli_write_failed();
 			status = EXIT_USAGE;
 		}
 	}

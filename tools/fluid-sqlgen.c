@@ -87,7 +87,7 @@ main(int argc, char *argv[])
 			fputs(json_string_value(json_object_get(one, "sql")),
 			    stdout);
 			if (fflush(stdout) == EOF || ferror(stdout)) {
-				fl_warnx("cannot write standard output:");
+				cli_write_failed();
 				status = EXIT_USAGE;
 			}
 		}

@@ -26,23 +26,23 @@
 const char fluid_usage[] =
 "usage: fluid validate [--diagnostics=text|json] FILE...\n"
 "       fluid validate --schema-version VERSION --fragment KIND FILE\n"
-"       fluid bundle [--diagnostics=text|json] [-o | --out OUTFILE] FILE\n"
-"       fluid generate flink [--diagnostics=text|json] --out DIR FILE\n"
+"       fluid bundle [--diagnostics=text|json] [-q] [-o | --out OUTFILE] FILE\n"
+"       fluid generate flink [--diagnostics=text|json] [-q] --out DIR FILE\n"
 "       fluid plan [--diagnostics=text|json] --mode MODE\n"
-"           [--last-applied RESOURCES] [-o | --out PLAN] FILE\n"
+"           [--last-applied RESOURCES] [-q] [-o | --out PLAN] FILE\n"
 "       fluid apply [--diagnostics=text|json] --mode MODE [--yes] [--wait S]\n"
 "           PLAN\n"
 "       fluid apply --target NAME [--targets FILE] [--build ID] [--timeout S]\n"
 "           [--dry-run] FILE\n"
 "       fluid diff [--diagnostics=text|json] --baseline OLD\n"
-"           [--exit-on-breaking] [-o | --out CHANGES] FILE\n"
+"           [--exit-on-breaking] [-q] [-o | --out CHANGES] FILE\n"
 "       fluid diff [--diagnostics=text|json] --exit-on-drift\n"
-"           [-o | --out DRIFT] FILE\n"
+"           [-q] [-o | --out DRIFT] FILE\n"
 "       fluid export odcs [--diagnostics=text|json] [--json]\n"
-"           [-o | --out OUTFILE] FILE\n"
+"           [-q] [-o | --out OUTFILE] FILE\n"
 "       fluid verify [--diagnostics=text|json] [--strict]\n"
-"           [--streaming-timeout S] [-o | --out DELIVERY] FILE\n"
-"       fluid --help | --version\n"
+"           [--streaming-timeout S] [-q] [-o | --out DELIVERY] FILE\n"
+"       fluid [COMMAND] --help | -h;  fluid --version\n"
 "\n"
 "  validate   check a contract (or one fragment) against every static rule\n"
 "  bundle     print the contract with every $ref inlined, as YAML\n"
@@ -70,6 +70,8 @@ const char fluid_usage[] =
 "  verify     evidence that each managed build is live: the catalog's\n"
 "             schema and a young enough snapshot (fluid-verify(1))\n"
 "\n"
+"  -q, --quiet  print no 'wrote FILE' line; OUT '-' is the standard output\n"
+"\n"
 "Exit status: 0 ok, 1 refused, 2 usage or environment error.\n"
 "See fluid(1) and fluid(7).\n";
 
@@ -80,11 +82,7 @@ const char fluid_usage[] =
 int
 flush_stdout(void)
 {
-	if (fflush(stdout) == EOF || ferror(stdout)) {
-		fl_warnx("cannot write standard output:");
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
+	return cli_flush();
 }
 
 /* Standard input was closed when fluid started (see main()). */
@@ -121,6 +119,7 @@ parse_args(int argc, char *argv[], struct args *a, int allow_out,
 		{ "out", required_argument, NULL, 'o' },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "last-applied", required_argument, NULL, 'l' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -130,7 +129,7 @@ parse_args(int argc, char *argv[], struct args *a, int allow_out,
 	memset(a, 0, sizeof(*a));
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:", opts, &idx)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hqo:", opts, &idx)) != -1) {
 		switch (c) {
 		case 'D':
 			cli_common(&cli, "diagnostics", optarg);
@@ -160,6 +159,9 @@ parse_args(int argc, char *argv[], struct args *a, int allow_out,
 				a->mode = optarg;
 			else
 				a->last_applied = optarg;
+			break;
+		case 'q':
+			cli_quiet = 1;
 			break;
 		case 'h':
 			cli_common(&cli, "help", NULL);
@@ -229,19 +231,9 @@ cmd_bundle(int argc, char *argv[])
 	    &y) == -1)
 		fl_fatal("cannot write the bundle as YAML");
 	ir_keep_to_end(doc);	/* fluid exits after this */
-	if (a.out != NULL) {
-		/* Never over a device, FIFO, link or directory: atomic.h. */
-		if (atomic_write(a.out, y.buf, y.len) == -1) {
-			if (errno == EEXIST || errno == EISDIR)
-				fl_fatal("'%s' is not a regular file: not "
-				    "replaced", a.out);
-			fl_fatal("cannot write '%s':", a.out);
-		}
-		printf("wrote %s\n", a.out);
-	} else
-		fwrite(y.buf, 1, y.len, stdout);
+	st = cli_write_out(a.out, y.buf, y.len);
 	sb_release(&y);
-	return flush_stdout();
+	return st;
 }
 
 /* A failed outdir_*() call, as its message says: status 2. */
@@ -387,6 +379,9 @@ cmd_generate(int argc, char *argv[])
 	parse_args(argc - 1, argv + 1, &a, 1, 0, 0, 0);
 	if (a.out == NULL)
 		cli_usage_error(&cli, "generate flink needs --out DIR");
+	if (strcmp(a.out, "-") == 0)
+		cli_usage_error(&cli, "generate flink writes files: --out "
+		    "names a directory, not standard output");
 	rc = pipeline_run(&a.ro, a.diag, PIPELINE_SQLGEN, &doc, "fluid");
 	if (rc != 0)
 		return rc;
@@ -403,7 +398,8 @@ cmd_generate(int argc, char *argv[])
 	if (outdir_commit(&od) == -1)
 		outdir_fatal(&od);
 	for (i = 0; i < od.n; i++)
-		printf("wrote %s/%s\n", a.out, od.names[i]);
+		if (!cli_quiet)
+			printf("wrote %s/%s\n", a.out, od.names[i]);
 	outdir_close(&od);
 	return flush_stdout();
 }
@@ -457,6 +453,11 @@ main(int argc, char *argv[])
 		cli_common(&cli, "help", NULL);
 	if (strcmp(argv[1], "--version") == 0)
 		cli_common(&cli, "version", NULL);
+	/* "fluid CMD --help" (or -h) describes CMD alone. */
+	cli_help_for("fluid", argv[1]);
+	if (argc > 2 && (strcmp(argv[2], "--help") == 0 ||
+	    strcmp(argv[2], "-h") == 0))
+		cli_common(&cli, "help", NULL);
 	for (i = 0; i < sizeof(commands) / sizeof(*commands); i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].run(argc - 1, argv + 1);

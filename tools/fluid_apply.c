@@ -45,7 +45,7 @@ cmd_apply(int argc, char *argv[])
 		}
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":", opts, &idx)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", opts, &idx)) != -1) {
 		switch (c) {
 		case 'D':
 			cli_common(&cli, "diagnostics", optarg);

@@ -29,23 +29,14 @@ static int
 diff_write(json_t *res, const char *out)
 {
 	char *text;
+	int st;
 
 	if (res == NULL || (text = k8s_json_text(res)) == NULL)
 		fl_fatal("cannot write the answer as JSON");
 	json_decref(res);
-	if (out != NULL) {
-		/* Never over a device, FIFO, link or directory: atomic.h. */
-		if (atomic_write(out, text, strlen(text)) == -1) {
-			if (errno == EEXIST || errno == EISDIR)
-				fl_fatal("'%s' is not a regular file: not "
-				    "replaced", out);
-			fl_fatal("cannot write '%s':", out);
-		}
-		printf("wrote %s\n", out);
-	} else
-		fputs(text, stdout);
+	st = cli_write_out(out, text, strlen(text));
 	free(text);
-	return flush_stdout();
+	return st;
 }
 
 /* fluid diff CONTRACT --exit-on-drift [--out FILE]: the status. */
@@ -133,6 +124,7 @@ cmd_diff(int argc, char *argv[])
 		{ "exit-on-breaking", no_argument, NULL, 'x' },
 		{ "exit-on-drift", no_argument, NULL, 'd' },
 		{ "out", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -142,7 +134,7 @@ cmd_diff(int argc, char *argv[])
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:", opts, &idx)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hqo:", opts, &idx)) != -1) {
 		switch (c) {
 		case 'D':
 			cli_common(&cli, "diagnostics", optarg);
@@ -158,6 +150,9 @@ cmd_diff(int argc, char *argv[])
 			break;
 		case 'o':
 			out = optarg;
+			break;
+		case 'q':
+			cli_quiet = 1;
 			break;
 		case 'h':
 			cli_common(&cli, "help", NULL);

@@ -33,6 +33,7 @@ cmd_export(int argc, char *argv[])
 		{ "json", no_argument, NULL, 'j' },
 		{ "diagnostics", required_argument, NULL, 'D' },
 		{ "out", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -51,7 +52,7 @@ cmd_export(int argc, char *argv[])
 	argv++;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:", opts, &idx)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hqo:", opts, &idx)) != -1) {
 		switch (c) {
 		case 'j':
 			json = 1;
@@ -60,8 +61,13 @@ cmd_export(int argc, char *argv[])
 			out = optarg;
 			break;
 		case 'D':
+			cli_common(&cli, "diagnostics", optarg);
+			break;
+		case 'q':
+			cli_quiet = 1;
+			break;
 		case 'h':
-			cli_common(&cli, opts[idx].name, optarg);
+			cli_common(&cli, "help", NULL);
 			break;
 		default:
 			cli_bad_option(&cli, argv, c);
@@ -92,17 +98,7 @@ cmd_export(int argc, char *argv[])
 	} else if (yemit(odcs, &y) == -1)
 		fl_fatal("cannot write the contract as YAML");
 	json_decref(odcs);
-	if (out != NULL) {
-		/* Never over a device, FIFO, link or directory: atomic.h. */
-		if (atomic_write(out, y.buf, y.len) == -1) {
-			if (errno == EEXIST || errno == EISDIR)
-				fl_fatal("'%s' is not a regular file: not "
-				    "replaced", out);
-			fl_fatal("cannot write '%s':", out);
-		}
-		printf("wrote %s\n", out);
-	} else
-		fwrite(y.buf, 1, y.len, stdout);
+	st = cli_write_out(out, y.buf, y.len);
 	sb_release(&y);
-	return flush_stdout();
+	return st;
 }

@@ -281,7 +281,7 @@ gateway_apply(int argc, char *argv[], const char *usage)
 	memset(&go, 0, sizeof(go));
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			name = optarg;
@@ -395,7 +395,7 @@ out_targets:
 	diags_release(&d);
 	c = fflush(stdout) == EOF || ferror(stdout);
 	if (c) {
-		fl_warnx("cannot write standard output:");
+		cli_write_failed();
 		return st != 0 ? st : EXIT_USAGE;
 	}
 	return st;

@@ -111,18 +111,8 @@ cmd_plan(int argc, char *argv[])
 	if ((text = k8s_json_text(plan)) == NULL)
 		fl_fatal("cannot write the plan as JSON");
 	json_decref(plan);
-	if (a.out != NULL) {
-		/* Never over a device, FIFO, link or directory: atomic.h. */
-		if (atomic_write(a.out, text, strlen(text)) == -1) {
-			if (errno == EEXIST || errno == EISDIR)
-				fl_fatal("'%s' is not a regular file: not "
-				    "replaced", a.out);
-			fl_fatal("cannot write '%s':", a.out);
-		}
-		printf("wrote %s\n", a.out);
-	} else
-		fputs(text, stdout);
+	rc = cli_write_out(a.out, text, strlen(text));
 	free(text);
-	return flush_stdout();
+	return rc;
 }
 

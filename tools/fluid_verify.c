@@ -55,6 +55,7 @@ cmd_verify(int argc, char *argv[])
 		{ "strict", no_argument, NULL, 'S' },
 		{ "streaming-timeout", required_argument, NULL, 't' },
 		{ "out", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -76,7 +77,7 @@ cmd_verify(int argc, char *argv[])
 	vo.timeout_s = 120;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hqo:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'D':
 			cli_common(&cli, "diagnostics", optarg);
@@ -95,6 +96,9 @@ cmd_verify(int argc, char *argv[])
 			break;
 		case 'o':
 			out = optarg;
+			break;
+		case 'q':
+			cli_quiet = 1;
 			break;
 		case 'h':
 			cli_common(&cli, "help", NULL);
@@ -148,14 +152,9 @@ cmd_verify(int argc, char *argv[])
 			fl_fatal("cannot write the report as JSON");
 		end = xasprintf("%s\n", text);
 		free(text);
-		if (atomic_write(out, end, strlen(end)) == -1) {
-			if (errno == EEXIST || errno == EISDIR)
-				fl_fatal("'%s' is not a regular file: not "
-				    "replaced", out);
-			fl_fatal("cannot write '%s':", out);
-		}
+		c = cli_write_out(out, end, strlen(end));
 		free(end);
-		printf("wrote %s\n", out);
+		return c != 0 ? c : rc;
 	}
 	c = flush_stdout();
 	return c != 0 ? c : rc;

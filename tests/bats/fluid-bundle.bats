@@ -277,12 +277,12 @@ EOF
 	assert_equal "$(files_in ro)" "" "the read-only directory"
 }
 
-@test "bundle: --out into a missing directory fails with 2 and leaves nothing" {
+@test "bundle: --out into a missing directory makes it (fluid(1): the directories above OUTFILE are made)" {
 	cp "$EXAMPLES/shapes/inlined/orders-landed.fluid.yaml" c.yaml
-	refuses 2 bundle --out nodir/b.yaml c.yaml \
-	    "^fluid: .*'?nodir/b\\.yaml'?.*No such file or directory"
-	[ ! -e nodir ] || fail "nodir was created"
-	assert_equal "$(files_in .)" "c.yaml" "the directory"
+	tool bundle --out nodir/sub/b.yaml c.yaml
+	assert_status 0
+	assert_equal "$output" "wrote nodir/sub/b.yaml" "stdout"
+	assert_equal "$(files_in nodir/sub)" "b.yaml" "the directory"
 }
 
 @test "bundle: --out onto a directory fails with 2 and leaves no temp file" {

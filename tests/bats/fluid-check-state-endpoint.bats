@@ -70,7 +70,7 @@ flink_conf() {
 	https://minio.example.com:443|^must be written https://minio.example.com: 
 	https://minio.example.com.|^must be written https://minio.example.com: 
 	https://minio.example.com?region=x|^must be written https://minio.example.com: 
-	https://012.0.0.5|^must be written https://10.0.0.5: 
+	https://012.0.0.5|^names an IPv4 address that is not canonical dotted decimal
 	EOF
 }
 

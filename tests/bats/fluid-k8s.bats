@@ -91,9 +91,11 @@ res() {
 	t '.spec.podTemplate.spec.containers[0].name == "flink-main-container"'
 	t '.spec.podTemplate.spec.containers[0].envFrom == [{"secretRef": {"name": "flink-storage"}}]'
 	t ".spec.podTemplate.spec.volumes == [{\"name\": \"fluid-sql\", \"configMap\": {\"name\": \"$cm\"}}]"
-	# The runner's two arguments are the ConfigMap's two keys, mounted.
+	# The runner's files are the ConfigMap's two keys, mounted, after
+	# the one variable the build binds (the catalog's token).
 	t '.spec.podTemplate.spec.containers[0].volumeMounts[0].mountPath as $m |
-	    .spec.job.args == [$m + "/land-orders.sql", $m + "/land-orders.table.json"]'
+	    .spec.job.args == ["--env-allow", "ICEBERG_TOKEN",
+	    $m + "/land-orders.sql", $m + "/land-orders.table.json"]'
 	t '.metadata.labels == {"app.kubernetes.io/name": "commerce.orders-landed",
 	    "fluid.dev/build": "land-orders", "app.kubernetes.io/managed-by": "fluid"}'
 	t ".metadata.annotations[\"fluid.dev/bundle-digest\"] == \"$bundle\""
@@ -134,8 +136,10 @@ sys.exit(0 if y == j else 1)' a.yaml a.list || fail "the YAML is not the JSON" "
 	ICEBERG_TOKEN=s3cr3t-t0ken AWS_SECRET_ACCESS_KEY=s3cr3t-key tool render --resources <in.json
 	assert_status 0
 	[[ $output != *s3cr3t* ]] || fail "a value from the environment is in the resources"
-	# ICEBERG_TOKEN is named once: the catalog resolves env:NAME in the pod.
-	assert_equal "$(grep -o 'ICEBERG_TOKEN' <<<"$output" | wc -l)" 1 "mentions of ICEBERG_TOKEN"
+	# ICEBERG_TOKEN is named twice: the catalog resolves env:NAME in the
+	# pod, and the runner's --env-allow lets the script name it.
+	assert_equal "$(grep -o 'ICEBERG_TOKEN' <<<"$output" | wc -l)" 2 "mentions of ICEBERG_TOKEN"
+	assert_equal "$(res FlinkDeployment | jq -c '.spec.job.args[0:2]')" '["--env-allow","ICEBERG_TOKEN"]' "the runner's allowlist"
 	[[ $output == *"'token' = 'env:ICEBERG_TOKEN'"* ]] || fail "the reference is not env:NAME"
 	# The pod gets Secrets through envFrom only: no env entry with a value.
 	res FlinkDeployment | jq -e '[.. | objects | select(has("env") or has("value"))] == []' \
@@ -223,17 +227,29 @@ sys.exit(0 if y == j else 1)' a.yaml a.list || fail "the YAML is not the JSON" "
 # rendered_doc CONTRACT: fluid-k8s render's document for CONTRACT.
 rendered_doc() { sqlgen_doc "$1" | "$BIN/fluid-k8s" render; }
 
-@test "fluid-k8s render: the runner gets --env-allow with the build's Kafka credential variables, sorted, before its files" {
+@test "fluid-k8s render: the runner gets --env-allow with the build's Kafka credential and catalog variables, sorted, before its files" {
 	sed -i 's|^            bootstrapServers: kafka:9092$|            bootstrapServers: kafka:9092\n            security:\n              protocol: SASL_SSL\n              sasl: {mechanism: SCRAM-SHA-512, usernameEnv: KAFKA_USERNAME, passwordEnv: KAFKA_PASSWORD}|' "$LANDED"
 	grep -q KAFKA_USERNAME "$LANDED" || fail "the test could not add source.security" ""
 	sqlgen_doc "$LANDED" >in.json
 	tool render --resources <in.json
 	assert_status 0
 	assert_equal "$(res FlinkDeployment | jq -c .spec.job.args)" \
-	    '["--env-allow","KAFKA_PASSWORD,KAFKA_USERNAME","/opt/flink/usrlib/sql/land-orders.sql","/opt/flink/usrlib/sql/land-orders.table.json"]' "args"
+	    '["--env-allow","ICEBERG_TOKEN,KAFKA_PASSWORD,KAFKA_USERNAME","/opt/flink/usrlib/sql/land-orders.sql","/opt/flink/usrlib/sql/land-orders.table.json"]' "args"
 }
 
 @test "fluid-k8s render: without bound variables the runner gets only its files" {
+	# No catalogAuth, no source.security: nothing bound.
+	python3 -c 'import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+def strip(o):
+    if isinstance(o, dict):
+        o.pop("catalogAuth", None)
+        for v in o.values(): strip(v)
+    elif isinstance(o, list):
+        for v in o: strip(v)
+strip(d)
+yaml.safe_dump(d, open(sys.argv[1], "w"), sort_keys=False)' "$LANDED"
+	! grep -q catalogAuth "$LANDED" || fail "the test could not drop catalogAuth" ""
 	sqlgen_doc "$LANDED" >in.json
 	tool render --resources <in.json
 	assert_status 0

@@ -110,6 +110,15 @@ plan_digest() {
 	# A plan of another mode changes only the plan digest annotation: unchanged.
 	run -0 "$BIN/fluid" plan --mode dry-run --last-applied applied.json "$LANDED"
 	assert_jq '[.resources[].action] == ["unchanged", "unchanged"]'
+	# The record's resources.json holds the ConfigMap by the digest of
+	# its data (sha256 of its canonical JSON, lib/digest.c): unchanged.
+	dd=$(jq -cS '.[0].data' applied.json | tr -d '\n' | sha256sum | cut -d' ' -f1)
+	jq --arg d "sha256:$dd" '.[0] |= (del(.data) | .dataDigest = $d)' applied.json >record.json
+	run -0 "$BIN/fluid" plan --mode amend --last-applied record.json "$LANDED"
+	assert_jq '[.resources[].action] == ["unchanged", "unchanged"]'
+	jq '.[0].dataDigest = "sha256:0000000000000000000000000000000000000000000000000000000000000000"' record.json >stale.json
+	run -0 "$BIN/fluid" plan --mode amend --last-applied stale.json "$LANDED"
+	assert_jq '[.resources[].action] == ["changed", "unchanged"]'
 	# A changed script: a new ConfigMap, a changed FlinkDeployment.
 	sed -i 's/groupId: forge-commerce-orders-landed-v1/groupId: forge-commerce-orders-landed-v2/' "$LANDED"
 	run -0 "$BIN/fluid" plan --mode amend --last-applied applied.json "$LANDED"

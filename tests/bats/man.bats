@@ -85,11 +85,13 @@ page_options() {
 	[ "$bad" -eq 0 ]
 }
 
-# The commands a page's SYNOPSIS gives ".Nm" then ".Cm CMD" (first word).
+# The commands a page's SYNOPSIS gives its own tool: ".Nm" (or ".Nm
+# TOOL") then ".Cm CMD" (first word); a synopsis of another program
+# (fluid-verify(1) also shows "fluid verify") is that program's.
 page_commands() {
-	awk '/^\.Sh SYNOPSIS/ { s = 1; next } /^\.Sh / { s = 0 }
-	    s && prev ~ /^\.Nm/ && /^\.Cm / { print $2 } { prev = $0 }' "$1" |
-	    sort -u
+	awk -v t="$2" '/^\.Sh SYNOPSIS/ { s = 1; next } /^\.Sh / { s = 0 }
+	    s && (prev == ".Nm" || prev == ".Nm " t) && /^\.Cm / { print $2 }
+	    { prev = $0 }' "$1" | sort -u
 }
 
 @test "every command a page's SYNOPSIS names is in the tool's --help, and answers --help and -h" {
@@ -97,13 +99,13 @@ page_commands() {
 
 	for t in $(tools_with_pages); do
 		run "$BIN/$t" --help
-		for c in $(page_commands "$MAN/$t.1"); do
+		for c in $(page_commands "$MAN/$t.1" "$t"); do
 			n=$((n + 1))
 			printf '%s\n' "$output" | grep -Eq "(^|[[:space:]])$t $c( |\$)" ||
 			    { echo "man/$t.1 names '$t $c', which '$t --help'" \
 			    "does not list"; bad=$((bad + 1)); }
 		done
-		for c in $(page_commands "$MAN/$t.1"); do
+		for c in $(page_commands "$MAN/$t.1" "$t"); do
 			for h in --help -h; do
 				run --separate-stderr "$BIN/$t" $c $h
 				if [ "$status" -ne 0 ] || [[ "$output" != *"$t $c"* ]]
