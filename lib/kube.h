@@ -1,7 +1,8 @@
 /*
  * kube.h - running kubectl, the only way fluid talks to a cluster.
  *
- * For fluid apply (and later diff and verify).  The resources come from
+ * For fluid apply, diff --exit-on-drift and verify (and fluid-k8s apply,
+ * fluid-diff --live, fluid-verify).  The resources come from
  * k8s_ (k8s.h), rendered offline; this module only carries them.  Only
  * the tools include it (through fluid.h): no checker, renderer or stage
  * does (lib/fluid.h, tests/bats/layout.bats).

@@ -1,6 +1,6 @@
 /*
  * net.h - the one HTTP client of fluid (libcurl): JSON over HTTP(S) for
- * the Iceberg REST catalog (verify) and, later, the SQL Gateway.
+ * the Iceberg REST catalog (verify) and the Flink SQL Gateway (gw.h).
  *
  * Every request is bounded: a connect timeout, a total timeout per
  * attempt, a response size bound, and a number of attempts with a

@@ -1127,12 +1127,6 @@ sqlgen_option(struct gen *g, const char *key, const char *value, int *first)
 }
 
 void
-sqlgen_sql_type(struct gen *g, const struct ty *t)
-{
-	sql_type(g, t);
-}
-
-void
 sqlgen_column(struct gen *g, const json_t *col)
 {
 	column(g, col);

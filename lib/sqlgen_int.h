@@ -46,7 +46,6 @@ void	 sqlgen_literal(struct gen *, const char *s);
 /* "'key' = 'value'", after a comma unless *first. */
 void	 sqlgen_option(struct gen *, const char *key, const char *value,
 	    int *first);
-void	 sqlgen_sql_type(struct gen *, const struct ty *);
 /* "`name` TYPE" of a column in its IR form. */
 void	 sqlgen_column(struct gen *, const json_t *col);
 

@@ -85,7 +85,10 @@ target() {
 	    run --separate-stderr "$BIN/fluid-gateway" apply --dry-run "$C"
 	assert_status 1
 	assert_equal "$stderr" "shapes/fluid.targets.yaml:3:5: error: targets.t.flink.gateway: host '177.1.2.3' is not allowed: export FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST=\"\$FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST,177.1.2.3\" (entry 1 of FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST admits nothing: it $WHY)"
-	FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST=177.1.2.3 \
+	# Listed canonically (with what else the job contacts, which apply
+	# --target checks too), the same gateway is admitted.
+	FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST=177.1.2.3,catalog.example.com,s3.example.com,kafka \
+	FLUID_ACQUISITION_SECRET_REF_ALLOWLIST=ICEBERG_TOKEN@catalog.example.com \
 	    run --separate-stderr "$BIN/fluid-gateway" apply --dry-run "$C"
 	assert_status 0
 }
