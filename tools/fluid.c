@@ -24,12 +24,15 @@
 #include "fluid_cmd.h"
 
 const char fluid_usage[] =
-"usage: fluid validate [--diagnostics=text|json] FILE...\n"
+"usage: fluid validate [--diagnostics=text|json] [--depfile FILE.d] FILE...\n"
 "       fluid validate --schema-version VERSION --fragment KIND FILE\n"
-"       fluid bundle [--diagnostics=text|json] [-q] [-o | --out OUTFILE] FILE\n"
-"       fluid generate flink [--diagnostics=text|json] [-q] --out DIR FILE\n"
+"       fluid bundle [--diagnostics=text|json] [-q] [-o | --out OUTFILE]\n"
+"           [--depfile DEPFILE] FILE\n"
+"       fluid generate flink [--diagnostics=text|json] [-q] --out DIR\n"
+"           [--depfile DEPFILE] FILE\n"
 "       fluid plan [--diagnostics=text|json] --mode MODE\n"
-"           [--last-applied RESOURCES] [-q] [-o | --out PLAN] FILE\n"
+"           [--last-applied RESOURCES] [-q] [-o | --out PLAN]\n"
+"           [--depfile DEPFILE] FILE\n"
 "       fluid apply [--diagnostics=text|json] --mode MODE [--yes] [--wait S]\n"
 "           PLAN\n"
 "       fluid apply --target NAME [--targets FILE] [--build ID] [--timeout S]\n"
@@ -71,6 +74,9 @@ const char fluid_usage[] =
 "             schema and a young enough snapshot (fluid-verify(1))\n"
 "\n"
 "  -q, --quiet  print no 'wrote FILE' line; OUT '-' is the standard output\n"
+"  --depfile DEPFILE\n"
+"             write a make rule: the output (validate: DEPFILE less .d)\n"
+"             depends on every file the contract read\n"
 "\n"
 "Exit status: 0 ok, 1 refused, 2 usage or environment error.\n"
 "See fluid(1) and fluid(7).\n";
@@ -120,6 +126,7 @@ parse_args(int argc, char *argv[], struct args *a, int allow_out,
 		{ "mode", required_argument, NULL, 'm' },
 		{ "last-applied", required_argument, NULL, 'l' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "depfile", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -163,6 +170,9 @@ parse_args(int argc, char *argv[], struct args *a, int allow_out,
 		case 'q':
 			cli_quiet = 1;
 			break;
+		case 'd':
+			a->depfile = optarg;
+			break;
 		case 'h':
 			cli_common(&cli, "help", NULL);
 			break;
@@ -193,12 +203,23 @@ cmd_validate(int argc, char *argv[])
 	size_t i;
 	int st, worst = 0;
 
+	json_t *doc;
+	char *target;
+
 	parse_args(argc, argv, &a, 0, 1, 1, 0);
+	target = dep_target(&a, "validate");
+	if (target != NULL && a.nfiles != 1)
+		cli_usage_error(&(struct cli){ fluid_usage,
+		    DIAG_FORMAT_TEXT }, "validate --depfile takes one FILE");
 	for (i = 0; i < a.nfiles; i++) {
 		a.file = a.files[i];
 		a.ro.path = input_path(a.file);
-		st = pipeline_run(&a.ro, a.diag, PIPELINE_CHECK, NULL,
-		    "fluid");
+		st = pipeline_run(&a.ro, a.diag, PIPELINE_CHECK,
+		    target != NULL ? &doc : NULL, "fluid");
+		if (st == 0 && target != NULL) {
+			dep_write(a.depfile, target, doc);
+			json_decref(doc);
+		}
 		if (st == 0)
 			printf("%s: ok\n", a.file);
 		if (st > worst)
@@ -206,6 +227,7 @@ cmd_validate(int argc, char *argv[])
 		if (st == EXIT_USAGE)
 			break;
 	}
+	free(target);
 	st = flush_stdout();
 	return st != 0 ? st : worst;
 }
@@ -219,6 +241,7 @@ cmd_bundle(int argc, char *argv[])
 	int st;
 
 	parse_args(argc, argv, &a, 1, 0, 0, 0);
+	free(dep_target(&a, "bundle"));	/* usage errors before the work */
 	st = pipeline_run(&a.ro, a.diag, PIPELINE_RESOLVE, &doc, "fluid");
 	if (st != 0)
 		return st;
@@ -232,6 +255,8 @@ cmd_bundle(int argc, char *argv[])
 		fl_fatal("cannot write the bundle as YAML");
 	ir_keep_to_end(doc);	/* fluid exits after this */
 	st = cli_write_out(a.out, y.buf, y.len);
+	if (st == 0 && a.depfile != NULL)
+		dep_write(a.depfile, a.out, doc);
 	sb_release(&y);
 	return st;
 }
@@ -401,6 +426,9 @@ cmd_generate(int argc, char *argv[])
 		if (!cli_quiet)
 			printf("wrote %s/%s\n", a.out, od.names[i]);
 	outdir_close(&od);
+	/* The rule's target is DIR, whose files a run replaces as a set. */
+	if (a.depfile != NULL)
+		dep_write(a.depfile, a.out, doc);
 	return flush_stdout();
 }
 

@@ -45,6 +45,7 @@ struct args {
 	char	*out;
 	char	*mode;		/* --mode (plan) */
 	char	*last_applied;	/* --last-applied (plan) */
+	char	*depfile;	/* --depfile (validate, bundle, generate, plan) */
 	char	*file;		/* the first FILE */
 	char	**files;	/* every FILE (validate takes several) */
 	size_t	 nfiles;
@@ -58,6 +59,18 @@ struct args {
  */
 void	parse_args(int argc, char *argv[], struct args *a, int allow_out,
 	    int allow_fragment, int many, int plan);
+
+/*
+ * --depfile (fluid_dep.c): the rule's target for verb (the --out file,
+ * or for validate the depfile less ".d"; a usage error when there is
+ * none), a new string, or NULL without --depfile.
+ */
+char	*dep_target(const struct args *, const char *verb);
+/*
+ * Write depfile: "TARGET: every file doc's contract read", then an empty
+ * rule per file, whole or not at all.  Errors exit (status 2).
+ */
+void	dep_write(const char *depfile, const char *target, json_t *doc);
 
 int	cmd_apply(int argc, char *argv[]);
 int	cmd_diff(int argc, char *argv[]);

@@ -83,6 +83,7 @@ cmd_plan(int argc, char *argv[])
 	int rc;
 
 	parse_args(argc, argv, &a, 1, 0, 0, 1);
+	free(dep_target(&a, "plan"));	/* usage errors before the work */
 	if (a.mode == NULL)
 		cli_usage_error(&cli, "plan needs --mode: amend, "
 		    "amend-and-build, create-only or dry-run");
@@ -113,6 +114,8 @@ cmd_plan(int argc, char *argv[])
 	json_decref(plan);
 	rc = cli_write_out(a.out, text, strlen(text));
 	free(text);
+	if (rc == 0 && a.depfile != NULL)
+		dep_write(a.depfile, a.out, doc);
 	return rc;
 }
 
