@@ -115,5 +115,10 @@ json_t	*k8s_targets(const char *id, const json_t *cb);
  * resource, which carry the same value.
  */
 void	 k8s_plan_digest(const json_t *plan, char out[DIGEST_STRLEN]);
+/*
+ * What the plan's digest covers (a new reference): the plan without its
+ * digest and without each resource's plan-digest annotation.
+ */
+json_t	*k8s_plan_content(const json_t *plan);
 
 #endif

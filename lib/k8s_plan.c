@@ -132,8 +132,8 @@ action(const json_t *r, const json_t *last)
 	return "new";
 }
 
-void
-k8s_plan_digest(const json_t *plan, char out[DIGEST_STRLEN])
+json_t *
+k8s_plan_content(const json_t *plan)
 {
 	json_t *c = json_deep_copy(plan), *e;
 	size_t i;
@@ -143,6 +143,14 @@ k8s_plan_digest(const json_t *plan, char out[DIGEST_STRLEN])
 		json_object_del(json_object_get(json_object_get(
 		    json_object_get(e, "resource"), "metadata"),
 		    "annotations"), K8S_ANN_PLAN);
+	return c;
+}
+
+void
+k8s_plan_digest(const json_t *plan, char out[DIGEST_STRLEN])
+{
+	json_t *c = k8s_plan_content(plan);
+
 	digest_json(c, out);
 	json_decref(c);
 }

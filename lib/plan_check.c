@@ -123,21 +123,6 @@ differ(const json_t *a, const json_t *b)
 	return head.buf;
 }
 
-/* A copy of plan without what its digest leaves out (k8s.h). */
-static json_t *
-content(const json_t *plan)
-{
-	json_t *c = json_deep_copy(plan), *e;
-	size_t i;
-
-	json_object_del(c, "digest");
-	json_array_foreach(json_object_get(c, "resources"), i, e)
-		json_object_del(json_object_get(json_object_get(
-		    json_object_get(e, "resource"), "metadata"),
-		    "annotations"), K8S_ANN_PLAN);
-	return c;
-}
-
 /*
  * differ() on the plans' content: the digests agree when the content
  * does (plan_remake() checked the plan's own), so the place named is
@@ -146,7 +131,7 @@ content(const json_t *plan)
 static char *
 differ_content(const json_t *a, const json_t *b)
 {
-	json_t *x = content(a), *y = content(b);
+	json_t *x = k8s_plan_content(a), *y = k8s_plan_content(b);
 	char *place = differ(x, y);
 
 	json_decref(x);

@@ -57,6 +57,24 @@ cli_write_out(const char *out, const char *buf, size_t len)
 	return cli_flush();
 }
 
+void
+cli_progress(void *arg, const char *line)
+{
+	size_t n;
+
+	if (*(const int *)arg) {
+		n = line != NULL ? strlen(line) : 0;
+		if (n > 79)
+			for (n = 79; n > 0 && ((unsigned char)line[n] & 0xc0) ==
+			    0x80; n--)
+				;
+		fprintf(stderr, "\r\033[K%.*s", (int)n, line != NULL ? line :
+		    "");
+	} else if (line != NULL)
+		fprintf(stderr, "%s\n", line);
+	fflush(stderr);
+}
+
 /* What --help describes: the whole tool, or one command of it. */
 static const char *help_prog, *help_cmd;
 

@@ -55,6 +55,12 @@ int	cli_command_usage(FILE *, const char *usage, const char *prog,
  * the whole usage when it has no synopsis for cmd.
  */
 void	cli_help_for(const char *prog, const char *cmd);
+/*
+ * verify's progress (verify.h's callback; arg points at an int): on a
+ * terminal one line rewritten in place (cut to 79 bytes, never inside
+ * a character); otherwise, as in CI logs, a line each time.
+ */
+void	cli_progress(void *arg, const char *line);
 /* -q, --quiet: write_out() says nothing of the files it wrote. */
 extern int cli_quiet;
 /*

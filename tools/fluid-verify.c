@@ -40,28 +40,6 @@ static const char usage[] =
 "Exit status: 0 every required piece passed, 1 refused or failed,\n"
 "2 usage or environment error.\n";
 
-/*
- * verify's line at each re-read: on a terminal, one line overwritten
- * (cut to 79 bytes); otherwise, as in CI logs, a line each time.
- */
-static void
-progress(void *arg, const char *line)
-{
-	size_t n;
-
-	if (*(const int *)arg) {
-		n = line != NULL ? strlen(line) : 0;
-		if (n > 79)
-			for (n = 79; n > 0 && ((unsigned char)line[n] & 0xc0) ==
-			    0x80; n--)
-				;
-		fprintf(stderr, "\r\033[K%.*s", (int)n, line != NULL ? line :
-		    "");
-	} else if (line != NULL)
-		fprintf(stderr, "%s\n", line);
-	fflush(stderr);
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -123,7 +101,7 @@ main(int argc, char *argv[])
 	}
 	if (verify_env(&vo, &no, getenv, &d) == 0) {
 		tty = isatty(STDERR_FILENO);
-		vo.progress = progress;
+		vo.progress = cli_progress;
 		vo.arg = &tty;
 		report = stage_verify(ir_doc(in), &vo, &d);
 	} else

@@ -20,28 +20,6 @@
 #include "fluid_cmd.h"
 
 /*
- * verify's line at each re-read: on a terminal, one line overwritten
- * (cut to 79 bytes); otherwise, as in CI logs, a line each time.
- */
-static void
-verify_progress(void *arg, const char *line)
-{
-	size_t n;
-
-	if (*(const int *)arg) {
-		n = line != NULL ? strlen(line) : 0;
-		if (n > 79)
-			for (n = 79; n > 0 && ((unsigned char)line[n] & 0xc0) ==
-			    0x80; n--)
-				;
-		fprintf(stderr, "\r\033[K%.*s", (int)n, line != NULL ? line :
-		    "");
-	} else if (line != NULL)
-		fprintf(stderr, "%s\n", line);
-	fflush(stderr);
-}
-
-/*
  * fluid verify CONTRACT [--strict] [--streaming-timeout S] [--out F]:
  * fluid-resolve | fluid-check | fluid-sqlgen | fluid-k8s render |
  * fluid-verify in one process, its evidence printed one line a piece;
@@ -131,7 +109,7 @@ cmd_verify(int argc, char *argv[])
 		return diag_status(&d);
 	}
 	tty = isatty(STDERR_FILENO);
-	vo.progress = verify_progress;
+	vo.progress = cli_progress;
 	vo.arg = &tty;
 	report = stage_verify(doc, &vo, &d);
 	net_cleanup();
