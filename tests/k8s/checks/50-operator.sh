@@ -68,7 +68,9 @@ op_applied() {
 	CONTRACT=$c
 	PLAN=$CHECK_DIR/plan.json
 	fluid_plan "$c" amend "$PLAN" || return
-	fluid_apply "$PLAN" amend || { fail "fluid apply: exit $?: $(head -c 600 "$ERR")"; return 1; }
+	# The operator watches this namespace: apply waits (bounded) for it to
+	# take the FlinkDeployment (status.observedGeneration).
+	APPLY_WAIT=90 fluid_apply "$PLAN" amend || { fail "fluid apply: exit $?: $(head -c 600 "$ERR")"; return 1; }
 	NAME=$(jq -r '.builds[0].flinkDeployment' "$PLAN")
 }
 
