@@ -159,7 +159,10 @@ exec python3 -m http.server 8080 --bind 0.0.0.0' '{
 	eq "the token's bound Pod" "$(jq -r '.status.userInfo.extra["authentication.kubernetes.io/pod-name"][0]' \
 		"$CHECK_DIR/whoami")" web &&
 	# A Service's ready endpoint becomes a name in the Pod's /etc/hosts and
-	# in the process kubelet's own (never in the check's, the machine's here).
+	# in the process kubelet's own; its hosts file is not bound over the
+	# check's /etc/hosts (the machine's here).  The check's /etc/hosts may
+	# name web-svc all the same: it is the lane's, which the lane's own
+	# process kubelet (lib/cluster.sh) writes with every Service.
 	must "service" kc -n "$CHECK_NS" create service clusterip web-svc --tcp=8080:8080 &&
 	kc -n "$CHECK_NS" delete endpoints web-svc --ignore-not-found >/dev/null 2>&1 &&
 	jq -n --arg ip "$ip" --arg ns "$CHECK_NS" '{apiVersion: "v1", kind: "Endpoints", metadata: {name: "web-svc"},
@@ -170,7 +173,9 @@ exec python3 -m http.server 8080 --bind 0.0.0.0' '{
 		grep -q '^$ip	web-svc web-svc.$CHECK_NS web-svc.$CHECK_NS.svc web-svc.$CHECK_NS.svc.cluster.local$'" &&
 	kl_wait "web-svc in the process kubelet's /etc/hosts" 30 bash -c \
 		"nsenter -t $kpid -m cat /etc/hosts | grep -q '^$ip	web-svc.$CHECK_NS '" &&
-	{ ! grep -q web-svc /etc/hosts || fail "the check's /etc/hosts names web-svc: $(cat /etc/hosts)"; } &&
+	{ grep -q web-svc "$KL_STATE/hosts" || fail "this process kubelet's hosts file lacks web-svc"; } &&
+	{ [ "$(stat -L -c %d:%i /etc/hosts)" != "$(stat -L -c %d:%i "$KL_STATE/hosts")" ] ||
+		fail "this process kubelet's hosts file is bound over the check's /etc/hosts"; } &&
 	ok=1
 	if [ "$ok" = 1 ]; then
 		ok=0

@@ -98,7 +98,7 @@ check_verify_job_state() {
 	fluid_verify || return
 	eq "exit status (FAILED)" "$RC" 1 || return
 	eq "outcome (FAILED)" "$(jq -r .outcome "$CHECK_DIR/dep.json")" fail || return
-	grep -q "error: Flink build land-orders: deployment: the job failed (lifecycleState STABLE, jobStatus.state FAILED): org.apache.flink.runtime.JobException: Recovery is suppressed" "$ERR" ||
+	grep -q "error: Flink build land-orders: deployment: the job failed (lifecycleState STABLE, jobStatus.state FAILED); the operator's status.error: org.apache.flink.runtime.JobException: Recovery is suppressed" "$ERR" ||
 		{ fail "not the failed job: $(head -c 600 "$ERR")"; return 1; }
 	verify_applied "s/^\( *\)context: $K8S_CONTEXT$/&\n\1state: suspended/" || return
 	operator_status STABLE RUNNING || return

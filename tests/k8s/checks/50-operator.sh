@@ -68,8 +68,12 @@ op_applied() {
 	CONTRACT=$c
 	PLAN=$CHECK_DIR/plan.json
 	fluid_plan "$c" amend "$PLAN" || return
-	fluid_apply "$PLAN" amend || { fail "fluid apply: exit $?: $(head -c 600 "$ERR")"; return 1; }
+	# The operator watches this namespace: apply waits (bounded) for it to
+	# take the FlinkDeployment (status.observedGeneration).
+	APPLY_WAIT=90 fluid_apply "$PLAN" amend || { fail "fluid apply: exit $?: $(head -c 600 "$ERR")"; return 1; }
 	NAME=$(jq -r '.builds[0].flinkDeployment' "$PLAN")
+	grep -q "FlinkDeployment $CHECK_NS/$NAME: the operator took generation 1" "$OUT" "$ERR" ||
+		{ fail "apply did not see the operator take the FlinkDeployment: $(head -c 600 "$OUT") $(head -c 600 "$ERR")"; return 1; }
 }
 
 # The operator takes fluid's FlinkDeployment: its validator accepts it (no

@@ -7,7 +7,10 @@
 #   stand_in_operator_job NAME DIR      read FlinkDeployment NAME and the
 #       ConfigMap its pod template mounts, from the API server, and write
 #       the job's files (spec.job.args, by their base names) under DIR/usrlib
-#       and DIR/job.args: what the runner's container would be given;
+#       and DIR/job.args: what the runner's container would be given (a
+#       leading "--env-allow VARS" pair, which fluid renders when the
+#       contract binds variables, is no file: its VARS go to
+#       DIR/job.env-allow instead);
 #   stand_in_operator_expose NAME IP    the JobManager's rest service as the
 #       operator's native mode names it (NAME-rest, port "rest" 8081),
 #       backed by a bare Pod whose status.podIP is IP (an address of the
@@ -36,12 +39,20 @@ stand_in_operator_job() {
 		{ fail "stand-in operator: cannot read ConfigMap $cm"; return 1; }
 	mkdir -p "$dir/usrlib"
 	: >"$dir/job.args"
-	while IFS= read -r arg; do
+	: >"$dir/job.env-allow"
+	local -a args
+	mapfile -t args < <(jq -r '.spec.job.args[]' <<<"$fd")
+	if [ "${args[0]:-}" = --env-allow ]; then
+		[ "${#args[@]}" -ge 2 ] || { fail "stand-in operator: --env-allow without its value in spec.job.args"; return 1; }
+		printf '%s\n' "${args[1]}" >"$dir/job.env-allow"
+		args=("${args[@]:2}")
+	fi
+	for arg in "${args[@]}"; do
 		base=${arg##*/}
 		jq -e -r --arg k "$base" '.data[$k] // error("no key \($k)")' "$dir/configmap.json" >"$dir/usrlib/$base" ||
 			{ fail "stand-in operator: ConfigMap $cm has no $base (spec.job.args: $arg)"; return 1; }
 		echo "$dir/usrlib/$base" >>"$dir/job.args"
-	done < <(jq -r '.spec.job.args[]' <<<"$fd")
+	done
 	echo "k8s:     stand-in operator: FlinkDeployment $name, ConfigMap $cm: $(tr '\n' ' ' <"$dir/job.args")"
 }
 
