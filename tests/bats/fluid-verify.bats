@@ -723,18 +723,18 @@ fixed_clock() {
 # pipeline ARGS...: the filters, fluid-resolve to fluid-verify ARGS, with
 # the fixed clock; the document in pipe.json, stderr in pipe.err.
 pipeline() {
-	LD_PRELOAD=$CLOCK sh -c '"$1/fluid-resolve" "$2" | "$1/fluid-check" | "$1/fluid-sqlgen" |
+	LD_PRELOAD=$CLOCK ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" sh -c '"$1/fluid-resolve" "$2" | "$1/fluid-check" | "$1/fluid-sqlgen" |
 	    "$1/fluid-k8s" render | { shift 2; "$BIN_V/fluid-verify" "$@"; }' sh "$BIN" "$C" "$@" >pipe.json 2>pipe.err
 }
 
 @test "fluid-verify: ... | fluid-k8s render | fluid-verify --strict equals fluid verify --strict, byte for byte" {
 	fixed_clock
-	LD_PRELOAD=$CLOCK fake --age 10
+	LD_PRELOAD=$CLOCK ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" fake --age 10
 	fake_kube "$running"
 	jq -n --argjson ack "$(( (FIXED_TIME - 5) * 1000 ))" '{counts: {restored: 0, total: 8, in_progress: 0, completed: 7, failed: 1},
 	    latest: {completed: {id: 7, status: "COMPLETED", is_savepoint: false, trigger_timestamp: ($ack - 300),
 	        latest_ack_timestamp: $ack}, savepoint: null, failed: null, restored: null}, history: []}' >ck.json
-	st=0; LD_PRELOAD=$CLOCK "$BIN/fluid" verify --strict --streaming-timeout 0 --out delivery.json "$C" >drv.out 2>drv.err || st=$?
+	st=0; LD_PRELOAD=$CLOCK ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$BIN/fluid" verify --strict --streaming-timeout 0 --out delivery.json "$C" >drv.out 2>drv.err || st=$?
 	assert_equal "$st" 0 "fluid verify's status"
 	st=0; BIN_V=$BIN pipeline --strict --streaming-timeout 0 || st=$?
 	assert_equal "$st" 0 "the pipeline's status"
@@ -748,7 +748,7 @@ pipeline() {
 	# Failing evidence: the same report, exit 1 from both, and the
 	# filter still writes the document (the report says fail).
 	fake_kube "$(op_status FAILED FAILED false '.' '.error = "java.lang.IllegalStateException: bad state"')"
-	st=0; LD_PRELOAD=$CLOCK "$BIN/fluid" verify --strict --streaming-timeout 0 --out delivery.json "$C" >drv.out 2>drv.err || st=$?
+	st=0; LD_PRELOAD=$CLOCK ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$BIN/fluid" verify --strict --streaming-timeout 0 --out delivery.json "$C" >drv.out 2>drv.err || st=$?
 	assert_equal "$st" 1 "fluid verify's status"
 	st=0; BIN_V=$BIN pipeline --strict --streaming-timeout 0 || st=$?
 	assert_equal "$st" 1 "the pipeline's status"
@@ -820,7 +820,7 @@ pipeline() {
 	command -v cc >/dev/null || skip "no C compiler for the resolver counter"
 	cc -shared -fPIC -o count-resolve.so "$TOP/tests/bats/fixtures/count-resolve.c" -ldl ||
 	    fail "cannot build the resolver counter" ""
-	RESOLVE_LOG=$TMP/resolved LD_PRELOAD=$TMP/count-resolve.so verify "$C" --streaming-timeout 20
+	RESOLVE_LOG=$TMP/resolved LD_PRELOAD=$TMP/count-resolve.so ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" verify "$C" --streaming-timeout 20
 	assert_status 1
 	[[ $stderr == *"catalog-schema: unavailable: 'https://no-such-host.invalid/api/catalog/v1/config"*"Could not resolve host"* ]] ||
 	    fail "not the resolve failure" "$stderr"

@@ -41,7 +41,7 @@ int main(int argc, char **argv) {
 	if ((doc = stage_resolve(&o, &d)) != NULL) stage_check(doc, &d);
 	diag_print(&d, stderr, DIAG_FORMAT_TEXT, "prog");
 	printf("%d %s\n", diag_status(&d), doc ? "resolved" : "refused");
-	return 0;
+	json_decref(doc); diags_release(&d); return 0;
 }
 C
 	[ "$(wc -l <prog.c)" -le 13 ]
