@@ -70,6 +70,7 @@ t_redaction(void)
 	}
 	/* ... and the 512 bytes of the message. */
 	memset(text, 'y', 500);
+	text[500] = '\0';
 	snprintf(text + 150, sizeof(text) - 150, "%s", TOKEN);
 	text[150 + strlen(TOKEN)] = 'y';
 	ok(answer401(text, bearer, &e) == -1 && !leaks(e.msg, TOKEN),
