@@ -7,11 +7,23 @@
 
 load helpers
 
+# make_tree ARGS...: make in the tree under test, with check-asan's flags
+# when it runs us, so that anything make finds out of date is built as
+# the rest of that tree was.
+make_tree() {
+	if [ -n "${FLUID_SAN_FLAGS:-}" ]; then
+		make -s -C "$TOP" O="$O" CFLAGS="-O1 -g $FLUID_SAN_FLAGS" \
+		    LDFLAGS="$FLUID_SAN_FLAGS" "$@" >/dev/null
+	else
+		make -s -C "$TOP" O="$O" "$@" >/dev/null
+	fi
+}
+
 setup_file() {
 	# The build under test: bin/ of the tree, or O=build/asan's.
 	O=$(dirname "$REAL_BIN")
 	export INST="$BATS_FILE_TMPDIR/inst" O
-	make -s -C "$TOP" O="$O" PREFIX="$INST" install >/dev/null
+	make_tree PREFIX="$INST" install
 }
 
 setup() { fluid_setup; }
@@ -61,7 +73,7 @@ C
 @test "install-strip: the installed executables are stripped; install's are not" {
 	file "$INST/bin/fluid" | grep -q 'not stripped' ||
 		fail "make install stripped: $(file "$INST/bin/fluid")"
-	make -s -C "$TOP" O="$O" PREFIX="$BATS_TEST_TMPDIR/s" install-strip >/dev/null
+	make_tree PREFIX="$BATS_TEST_TMPDIR/s" install-strip
 	run file "$BATS_TEST_TMPDIR/s/bin/fluid-check"
 	[[ "$output" == *", stripped"* ]]
 }
