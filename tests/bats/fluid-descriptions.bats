@@ -260,3 +260,23 @@ print(json.dumps(walk(c["exposes"][0]["contract"]["schema"], {}, ""), sort_keys=
 	    [.schema[0].properties | walk("")] | add // {}' <<<"$output")
 	assert_equal "$got" "$want" "descriptions"
 }
+
+@test "diff: a description added, changed or removed is an info change 'described', at its column" {
+	cp "$F" old.fluid.yaml
+	describe event_id 'string, required: true' '"Unique per event"'
+	tool diff --baseline old.fluid.yaml "$F"
+	assert_status 0
+	assert_jq '.counts == {"breaking": 0, "non-breaking": 0, "info": 1}'
+	assert_jq '.changes[0] | .change == "described" and
+	    .expose == "orders" and .old.value == null and
+	    .new.value == "Unique per event" and
+	    .new.path == "exposes[0].contract.schema.event_id"'
+	cp "$F" new.fluid.yaml
+	tool diff --baseline new.fluid.yaml old.fluid.yaml
+	assert_status 0
+	assert_jq '.changes | length == 1 and .[0].change == "described" and
+	    .[0].old.value == "Unique per event" and .[0].new.value == null'
+	tool diff --baseline new.fluid.yaml "$F"
+	assert_status 0
+	assert_jq '.changes == []'
+}
