@@ -21,7 +21,7 @@ static const char *const column_keys[] = {
 /* The children's keys: column_keys[KIDS_AT + i] is kids[i]. */
 #define KIDS_AT	4
 /* The keys whose values a walk keeps: column_keys[KEY_NAME] ... */
-enum { KEY_NAME, KEY_TYPE, KEY_REQUIRED, NKEPT };
+enum { KEY_NAME, KEY_TYPE, KEY_REQUIRED, KEY_DESCRIPTION, NKEPT };
 
 /* Rules that the managed lane would not enforce are refused, not kept. */
 static const char *const unenforced_keys[] = {
@@ -33,7 +33,7 @@ struct col_keys {
 	unsigned	known;		/* bit i: column_keys[i] is there */
 	unsigned	unenforced;	/* bit i: unenforced_keys[i] is */
 	bool		other;		/* some key is in neither list */
-	json_t		*value[NKEPT];	/* name, type, required, or NULL */
+	json_t		*value[NKEPT];	/* name ... description, or NULL */
 };
 
 /*
@@ -99,6 +99,30 @@ child(struct chk *c, struct chk_loc *l, json_t *col, const char *key, int depth)
 	return t;
 }
 
+/*
+ * The column's description, copied, or NULL when it has none; *bad is
+ * set when it has one that cannot be carried (ty_doc_why()).  The text
+ * is never quoted back: it is what is wrong with it.
+ */
+static char *
+description(struct chk *c, struct chk_loc *l, json_t *v, int *bad)
+{
+	const char *s, *why;
+
+	if (v == NULL || json_is_null(v))
+		return NULL;
+	if ((s = chk_str_at(c, l, "description", v, false)) == NULL) {
+		(*bad)++;
+		return NULL;
+	}
+	if ((why = ty_doc_why(s, json_string_length(v))) != NULL) {
+		chk_err_at(c, l, "description", "%s", why);
+		(*bad)++;
+		return NULL;
+	}
+	return xstrdup(s);
+}
+
 /* A column (an object) whose keys ck tells. */
 static struct ty *
 column_of(struct chk *c, struct chk_loc *l, json_t *col,
@@ -152,6 +176,7 @@ column_of(struct chk *c, struct chk_loc *l, json_t *col,
 	t->precision = tn.precision;
 	t->scale = tn.scale;
 	t->required = req == 1;
+	t->doc = description(c, l, ck->value[KEY_DESCRIPTION], &bad);
 	switch (tn.kind) {
 	case TY_STRUCT:
 		fields = chk_get_arr(c, l, col, "fields", true);

@@ -1216,7 +1216,15 @@ static void
 table_column(struct diff *x, json_t *o, json_t *n)
 {
 	const char *ot = str(o, "type"), *nt = str(n, "type");
+	json_t *od = json_object_get(o, "description");
+	json_t *nd = json_object_get(n, "description");
 
+	/* Seen, not judged: a comment changes no value of the table. */
+	if (!json_equal(od, nd) && (od != NULL || nd != NULL))
+		add(x, DIFF_INFO, "described", HAS_BOTH, json_incref(od),
+		    json_incref(nd), "another description: a table the job "
+		    "creates has it as its comment and doc, an existing table "
+		    "keeps its own");
 	if (req(o) != req(n))
 		add(x, DIFF_BREAKING, "requiredness", HAS_BOTH,
 		    json_boolean(req(o)), json_boolean(req(n)), "a change of "

@@ -5,7 +5,8 @@
  * Everything comes from fluid-check's section, which holds each table
  * as the job creates it and each output column's source as typed
  * expressions, and from the resolved contract for what the checker
- * does not carry (the owner, the exposes' descriptions).  Keys are set
+ * does not carry (the owner, the exposes' descriptions; the columns'
+ * descriptions are in the check section's types).  Keys are set
  * in a fixed order and lists follow the contract's, so the same
  * document always gives the same bytes.
  */
@@ -306,6 +307,8 @@ property(struct odcs *o, const struct ty *t, const char *name,
 	size_t i;
 
 	set_str(p, "name", name);
+	/* The contract's own text, checked by fluid-check; nothing of ours. */
+	set_str(p, "description", t->doc);
 	logical_type(p, t);
 	sb_init(&sb);
 	flink_type(t, &sb, 0);

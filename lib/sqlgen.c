@@ -342,6 +342,30 @@ catalog(struct gen *g, const json_t *table)
 	sb_adds(&g->out, "\n);\n\n");
 }
 
+/*
+ * A column of the job's table: its definition, and the column's
+ * description as COMMENT, which Iceberg's Flink catalog keeps as the
+ * column's doc.  Flink 1.20's DDL drops a ROW field's description, so
+ * the fields' are not written: the runner sets them from the table file.
+ */
+static void
+described_column(struct gen *g, const json_t *col)
+{
+	const json_t *doc = json_object_get(col, "description");
+
+	column(g, col);
+	if (doc == NULL)
+		return;
+	/* ty_from_json() checked it; again here, where it becomes SQL. */
+	if (!json_is_string(doc) || ty_doc_why(json_string_value(doc),
+	    json_string_length(doc)) != NULL) {
+		fail(g, "a column description");
+		return;
+	}
+	sb_adds(&g->out, " COMMENT ");
+	literal(g, json_string_value(doc));
+}
+
 static void
 table_name(struct gen *g, const json_t *table)
 {
@@ -371,7 +395,7 @@ table(struct gen *g, const json_t *t)
 	sb_adds(&g->out, " (");
 	json_array_foreach(cols, i, c) {
 		sb_adds(&g->out, i ? ",\n  " : "\n  ");
-		column(g, c);
+		described_column(g, c);
 	}
 	sqlgen_cdc_key(g, t);
 	sb_adds(&g->out, "\n)");

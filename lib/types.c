@@ -7,6 +7,7 @@
 
 #include "path.h"		/* PATH_MAX_IDENT, not the functions */
 #include "types.h"
+#include "utf8.h"
 
 /* Indexed by enum ty_kind: the name, without parameters. */
 static const char *const kind_names[] = {
@@ -269,6 +270,7 @@ ty_copy(const struct ty *t)
 	c->precision = t->precision;
 	c->scale = t->scale;
 	c->required = t->required;
+	c->doc = t->doc != NULL ? xstrdup(t->doc) : NULL;
 	if (t->nfields > 0) {
 		c->fields = xreallocarray(NULL, t->nfields,
 		    sizeof(*c->fields));
@@ -299,6 +301,7 @@ ty_free(struct ty *t)
 	ty_free(t->element);
 	ty_free(t->key);
 	ty_free(t->value);
+	free(t->doc);
 	free(t);
 }
 
@@ -352,6 +355,46 @@ ty_depth(const struct ty *t)
 	if (t->value != NULL)
 		d = max_int(d, ty_depth(t->value));
 	return 1 + d;
+}
+
+/*
+ * A description goes into a SQL literal, YAML, JSON and the catalog, and
+ * is shown by tools and terminals: one line of text that displays as it
+ * reads, so no control, no separator that ends a line, no character
+ * that reorders what follows it.
+ */
+static bool
+doc_char_ok(unsigned long cp)
+{
+	return !(cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) ||
+	    cp == 0x200e || cp == 0x200f || cp == 0x2028 || cp == 0x2029 ||
+	    (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069));
+}
+
+const char *
+ty_doc_why(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *end = p + len;
+	unsigned long cp;
+	size_t n;
+
+	if (len == 0)
+		return "is empty (leave it out instead)";
+	if (len > TY_MAX_DOC_BYTES)
+		return "is longer than 1024 bytes";
+	for (; p < end; p += n) {
+		if ((n = utf8_char(p, &cp)) == 0 || p + n > end)
+			return "is not UTF-8 text";
+		if (!doc_char_ok(cp))
+			return "holds a control character, a line separator "
+			    "or a bidirectional control (one line of plain "
+			    "text only)";
+		if (cp == '$' && p + 1 < end && p[1] == '{')
+			return "holds '${', which the job's runner reads as a "
+			    "variable reference";
+	}
+	return NULL;
 }
 
 /* Kind and the parameters that kind has; nothing else. */
@@ -504,6 +547,9 @@ to_json(const struct ty *t, json_t *name, struct ty_names *names)
 	json_object_set_new_nocheck(o, "type", names != NULL ?
 	    ty_name_json(names, t) : name_string(t));
 	json_object_set_new_nocheck(o, "required", json_boolean(t->required));
+	if (t->doc != NULL)
+		json_object_set_new_nocheck(o, "description",
+		    json_string(t->doc));
 	switch (t->kind) {
 	case TY_STRUCT:
 		fields = json_array();
@@ -675,7 +721,7 @@ static struct ty *
 from_json(const json_t *j, int level, enum name_rule rule,
     const char **namep)
 {
-	const json_t *jname, *jreq;
+	const json_t *jname, *jreq, *jdoc;
 	const char *name = NULL, *type;
 	struct ty_name tn;
 	struct ty *t = NULL;
@@ -712,6 +758,14 @@ from_json(const json_t *j, int level, enum name_rule rule,
 	t->precision = tn.precision;
 	t->scale = tn.scale;
 	t->required = json_is_true(jreq);
+	/* Untrusted text that the SQL and the exports will carry. */
+	if ((jdoc = json_object_get(j, "description")) != NULL) {
+		if (!json_is_string(jdoc) || ty_doc_why(json_string_value(jdoc),
+		    json_string_length(jdoc)) != NULL)
+			goto fail;
+		t->doc = xstrdup(json_string_value(jdoc));
+		known++;
+	}
 
 	/* The IR holds canonical names only: one type, one spelling. */
 	sb_init(&sb);

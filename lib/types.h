@@ -10,10 +10,12 @@
  * converts them to and from the IR's normalised JSON form.
  *
  * IR form (what fluid-check writes): a column is
- *	{"name": N, "type": T, "required": B, ...children}
+ *	{"name": N, "type": T, "required": B, ["description": D,] ...children}
  * with T the canonical name ("decimal(18,2)", "timestamp(6)") and the
  * children as in the contract: "fields" (array of columns), "element",
- * "key", "value" (columns without "name").  required is always present.
+ * "key", "value" (columns without "name").  required is always present;
+ * description only when the contract gives one (ty_doc_why() says what
+ * one may hold).
  *
  * Ownership: ty_* constructors return a tree the caller frees with
  * ty_free(); a tree owns its children and field names.
@@ -30,6 +32,7 @@
 #define TY_MAX_DECIMAL_PRECISION	38
 #define TY_MAX_TIMESTAMP_PRECISION	6	/* microseconds */
 #define TY_MAX_DEPTH			32	/* nesting of containers */
+#define TY_MAX_DOC_BYTES		1024	/* one description, UTF-8 */
 
 enum ty_kind {
 	TY_STRING,
@@ -73,6 +76,7 @@ struct ty {
 	struct ty	*element;	/* TY_ARRAY */
 	struct ty	*key;		/* TY_MAP */
 	struct ty	*value;		/* TY_MAP */
+	char		*doc;		/* the description, or NULL */
 };
 
 /*
@@ -95,7 +99,22 @@ struct ty_field *ty_field(const struct ty *st, const char *name);
 /* Nesting depth: 0 for a scalar, 1 + the deepest child otherwise. */
 int	 ty_depth(const struct ty *);
 
-/* Same kind, parameters, children and nullability, recursively. */
+/*
+ * Why s cannot be a column's description, as a static phrase that does
+ * not quote it, or NULL when it can: 1 to TY_MAX_DOC_BYTES bytes on one
+ * line, without control characters (C0, DEL, C1), line or paragraph
+ * separators or bidirectional controls (U+200E, U+200F, U+202A to
+ * U+202E, U+2066 to U+2069), and without "${", which the job's runner
+ * reads anywhere in a script as a variable reference.  s must be UTF-8
+ * (jansson's strings are); len is its length, so that a NUL inside is
+ * refused.  Every stage that reads a description holds it to this.
+ */
+const char *ty_doc_why(const char *s, size_t len);
+
+/*
+ * Same kind, parameters, children and nullability, recursively; the
+ * descriptions are not compared (they do not change what a value is).
+ */
 bool	 ty_equal(const struct ty *a, const struct ty *b);
 /*
  * Can every value of scalar type from be held by to without loss?

@@ -57,7 +57,7 @@ check() {
 	    fail "127.1" "$(show)"
 	[[ $stderr == *"$C:29:40: error: Managed Flink: exposes[0].binding.catalogProperties.s3.endpoint: $WHY"* ]] ||
 	    fail "0x7f.0.0.1" "$(show)"
-	[[ $stderr == *"$C:89:31: error: Managed Flink: Flink build land-orders: properties.parameters.flink.source.bootstrapServers: $WHY"* ]] ||
+	[[ $stderr == *"$C:$(grep -n 'bootstrapServers:' "$C" | cut -d: -f1):31: error: Managed Flink: Flink build land-orders: properties.parameters.flink.source.bootstrapServers: $WHY"* ]] ||
 	    fail "the broker" "$(show)"
 	cp "$EXAMPLES/shapes/landed/orders-landed.fluid.yaml" "$C"
 	edit 's|https://s3.example.com|http://2130706433:9000|'

@@ -10,8 +10,12 @@ column of the expose's schema is there, by name, in order where the
 format keeps an order, with its nullability (required: NOT NULL, a
 non-null Avro type, a not_null constraint, no "null" in the JSON type)
 and a type of the kind the contract declares, nested levels included
-(a struct's fields, an array's element, a map's value).  A physicalType
-that carries its own NOT NULL shows up here as "NOT NULL not null".
+(a struct's fields, an array's element, a map's value), and the
+contract's description where the format has a place for it (a SQL
+COMMENT, an Avro field's doc, a dbt column's and a JSON Schema
+property's description; none where the contract gives none).  A
+physicalType that carries its own NOT NULL shows up here as "NOT NULL
+not null".
 Exit 0 all passed, 1 a check failed; each failure one line on stderr.
 """
 import json
@@ -58,6 +62,23 @@ SQL_KIND = {
 }
 
 
+def sql_comment(rest):
+    """rest without its COMMENT '...', and the comment's text (None when
+    there is none): snowflake's literal, '' and backslash escapes."""
+    m = re.search(r" COMMENT '((?:[^'\\]|''|\\.)*)'$", rest)
+    if not m:
+        return rest, None
+    text = re.sub(r"''|\\(.)", lambda x: "'" if x.group(0) == "''" else x.group(1),
+                  m.group(1))
+    return rest[:m.start()], text
+
+
+def same_doc(fmt, where, got, col):
+    if got != col.get("description"):
+        fail("%s: %s: description %r, the contract's is %r"
+             % (fmt, where, got, col.get("description")))
+
+
 def check_sql(path, cols, keys):
     text = open(path).read()
     m = re.search(r"CREATE TABLE \S+ \((.*)\);", text, re.S)
@@ -69,10 +90,11 @@ def check_sql(path, cols, keys):
         fail("sql: %d columns for %d" % (len(lines), len(cols)))
     for ln, c in zip(lines, cols):
         name, _, rest = ln.partition(" ")
-        rest = re.sub(r" COMMENT '.*'$", "", rest)
+        rest, comment = sql_comment(rest)
         if name != c["name"]:
             fail("sql: column %r where the contract has %r" % (name, c["name"]))
             continue
+        same_doc("sql", name, comment, c)
         pk = rest.endswith(" primary key")
         if pk:
             rest = rest[:-len(" primary key")]
@@ -161,6 +183,7 @@ def avro_fields(fields, cols, where):
         return
     for f, c in zip(fields, cols):
         avro_value(f["type"], c, (where + "." if where else "") + c["name"])
+        same_doc("avro", (where + "." if where else "") + c["name"], f.get("doc"), c)
 
 
 # --- dbt --------------------------------------------------------------------
@@ -172,6 +195,7 @@ def check_dbt(path, cols):
         fail("dbt: columns %r" % [c["name"] for c in got])
         return
     for g, c in zip(got, cols):
+        same_doc("dbt", c["name"], g.get("description"), c)
         nn = any(x.get("type") == "not_null" for x in g.get("constraints", []))
         if nn != (c.get("required") is True):
             fail("dbt: %s: not_null %r" % (c["name"], nn))
@@ -208,6 +232,8 @@ def js_value(s, col, where):
         js_object(s, col["fields"], where)
     elif b == "array":
         js_value(s.get("items", {}), col["element"], where + "[]")
+        same_doc("jsonschema", where + "[]", s.get("items", {}).get("description"),
+                 col["element"])
     elif b == "map":
         js_value(s.get("additionalProperties", {}), col["value"], where + "{}")
 
@@ -224,6 +250,8 @@ def js_object(s, cols, where):
     for c in cols:
         js_value(props[c["name"]], c, (where + "." if where else "") +
                  c["name"])
+        same_doc("jsonschema", (where + "." if where else "") + c["name"],
+                 props[c["name"]].get("description"), c)
 
 
 def main():

@@ -1039,6 +1039,85 @@ test_fuzz(void)
 	ty_free(t);
 }
 
+/*
+ * A column's description: kept by to_json, from_json and ty_copy, not
+ * compared by ty_equal, and held by the IR reader to ty_doc_why()'s rule.
+ */
+static void
+test_doc(void)
+{
+	static const struct {
+		const char	*text;	/* a JSON string's body */
+		int		 good;
+	} docs[] = {
+		{ "plain text", 1 },
+		{ "it's a \\\\ path -- /* x */ ``", 1 },
+		{ "\u00fc\u00e9\u6ce8\u6587 and $ and { and }", 1 },
+		{ "\u00a0no-break space", 1 },
+		{ "", 0 },
+		{ "tab\\there", 0 },
+		{ "new\\nline", 0 },
+		{ "del\x7f", 0 },
+		{ "nel\xc2\x85", 0 },
+		{ "csi\xc2\x9b", 0 },
+		{ "ls\u2028", 0 },
+		{ "ps\u2029", 0 },
+		{ "lrm\u200e", 0 },
+		{ "rlo\u202e", 0 },
+		{ "fsi\u2068", 0 },
+		{ "costs ${X}", 0 },
+	};
+	struct ty *t, *u;
+	char buf[1200], *s;
+	size_t i;
+
+	for (i = 0; i < NELEM(docs); i++) {
+		snprintf(buf, sizeof(buf), "{\"name\":\"a\",\"type\":\"string\","
+		    "\"required\":false,\"description\":\"%s\"}", docs[i].text);
+		t = load(buf);
+		ok((t != NULL) == docs[i].good, "description %s is %s",
+		    tap_q(docs[i].text), docs[i].good ? "kept" : "refused");
+		ty_free(t);
+	}
+	memset(buf, 'x', 1024);
+	buf[1024] = '\0';
+	ok(ty_doc_why(buf, 1024) == NULL, "1024 bytes are a description");
+	buf[1024] = 'x';
+	buf[1025] = '\0';
+	ok(ty_doc_why(buf, 1025) != NULL, "1025 bytes are not");
+	ok(ty_doc_why("a\xc3", 2) != NULL, "a cut UTF-8 character is not");
+
+	t = load("{\"name\":\"s\",\"type\":\"struct\",\"required\":true,"
+	    "\"description\":\"the struct\",\"fields\":[{\"name\":\"f\","
+	    "\"type\":\"array\",\"required\":false,\"description\":\"the f\","
+	    "\"element\":{\"type\":\"int\",\"required\":true,"
+	    "\"description\":\"each\"}}]}");
+	ok(t != NULL && t->doc != NULL && strcmp(t->doc, "the struct") == 0 &&
+	    strcmp(t->fields[0].type->doc, "the f") == 0 &&
+	    strcmp(t->fields[0].type->element->doc, "each") == 0,
+	    "descriptions are read at every level");
+	s = dump(t, "s");
+	is_str(s, "{\"name\":\"s\",\"type\":\"struct\",\"required\":true,"
+	    "\"description\":\"the struct\",\"fields\":[{\"name\":\"f\","
+	    "\"type\":\"array\",\"required\":false,\"description\":\"the f\","
+	    "\"element\":{\"type\":\"int\",\"required\":true,"
+	    "\"description\":\"each\"}}]}", "and written back, after required");
+	free(s);
+	u = ty_copy(t);
+	ok(u->doc != t->doc && strcmp(u->fields[0].type->element->doc,
+	    "each") == 0, "ty_copy copies them");
+	free(u->fields[0].type->doc);
+	u->fields[0].type->doc = NULL;
+	ok(ty_equal(t, u), "ty_equal does not compare them");
+	s = dump(u, "s");
+	ok(strstr(s, "the f") == NULL, "a column without one has no key");
+	free(s);
+	ty_free(u);
+	ty_free(t);
+	ok(load("{\"type\":\"int\",\"required\":true,\"description\":7}") ==
+	    NULL, "a description that is not a string is refused");
+}
+
 int
 main(void)
 {
@@ -1051,5 +1130,6 @@ main(void)
 	test_depth_limit();
 	test_garbage();
 	test_fuzz();
+	test_doc();
 	return done_testing();
 }

@@ -16,14 +16,14 @@ CREATE CATALOG `fluid_iceberg` WITH (
 CREATE DATABASE IF NOT EXISTS `fluid_iceberg`.`commerce`;
 
 CREATE TABLE IF NOT EXISTS `fluid_iceberg`.`commerce`.`orders_landed` (
-  `order_key` STRING,
-  `event_id` STRING NOT NULL,
-  `customer` ROW<`id` STRING, `address` ROW<`city` STRING, `country` STRING>>,
+  `order_key` STRING COMMENT 'The record''s Kafka key, as the producer wrote it',
+  `event_id` STRING NOT NULL COMMENT 'Unique per order event',
+  `customer` ROW<`id` STRING, `address` ROW<`city` STRING, `country` STRING>> COMMENT 'Who placed the order',
   `items` ARRAY<ROW<`sku` STRING, `quantity` INT, `price` DECIMAL(18, 2)>>,
   `attributes` MAP<STRING NOT NULL, STRING>,
   `event_time` TIMESTAMP_LTZ(3),
   `kafka_partition` INT NOT NULL,
-  `kafka_offset` BIGINT NOT NULL,
+  `kafka_offset` BIGINT NOT NULL COMMENT 'The record''s offset in its partition',
   `kafka_timestamp` TIMESTAMP_LTZ(3) NOT NULL
 ) WITH (
   'format-version' = '2',

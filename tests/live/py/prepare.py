@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 
+import desc_check
 import oracle
 import verify_check
 
@@ -150,6 +151,8 @@ def main():
     only = os.environ.get("LIVE_ONLY")
     if not only or "verify" in only.split(","):
         verify_check.append_plan(run, os.path.abspath(fluid))
+    if not only or "desc" in only.split(","):
+        desc_check.append_plan(run, os.path.abspath(fluid))
     sasl_plan(run, os.path.abspath(fluid), cdir)
     acc = sum(1 for l in gen_tsv if "\taccepted\t" in l)
     print(f"prepare: {len(gen_tsv)} contracts generated, fluid accepted {acc}")

@@ -14,8 +14,9 @@ import java.util.regex.Pattern;
 /**
  * The table a generated job writes, as fluid-sqlgen describes it in
  * BUILD.table.json: {"namespace", "name", "columns"}, each column in the IR
- * form of lib/types.h: {"name", "type", "required", "fields" | "element" |
- * "key" | "value"}, children without "name" for element, key and value; and,
+ * form of lib/types.h: {"name", "type", "required", "description"?, "fields" |
+ * "element" | "key" | "value"}, children without "name" for element, key and
+ * value; and,
  * for an upsert table of a change stream, "primaryKey": the names of the
  * top-level columns that are the table's identifier fields.
  */
@@ -36,9 +37,12 @@ public final class ExpectedTable {
         public final Column element;
         public final Column key;
         public final Column value;
+        /** The contract's description, or null: the Iceberg field's doc. */
+        public final String doc;
 
         Column(String name, String type, boolean required, List<Column> fields,
-                Column element, Column key, Column value) {
+                Column element, Column key, Column value, String doc) {
+            this.doc = doc;
             this.name = name;
             this.type = type;
             this.required = required;
@@ -173,7 +177,36 @@ public final class ExpectedTable {
             default:
                 throw new FormatException(where + ".type: unknown type '" + type + "'");
         }
-        return new Column(name, type, req.asBoolean(), fields, element, key, value);
+        return new Column(name, type, req.asBoolean(), fields, element, key, value,
+                description(c.get("description"), where));
+    }
+
+    /** Bytes of UTF-8 a description may have (lib/types.h TY_MAX_DOC_BYTES). */
+    static final int MAX_DOC_BYTES = 1024;
+
+    /**
+     * "description": absent, or one line of text of at most MAX_DOC_BYTES, as
+     * fluid-check lets through (lib/types.c ty_doc_why()); it becomes the
+     * catalog's doc of the field, so the file is held to that rule again.
+     */
+    private static String description(JsonNode d, String where) throws FormatException {
+        if (d == null) {
+            return null;
+        }
+        if (!d.isTextual() || d.asText().isEmpty()
+                || d.asText().getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_DOC_BYTES) {
+            throw new FormatException(where + ".description: expected text of 1 to " + MAX_DOC_BYTES + " bytes");
+        }
+        String s = d.asText();
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x200e || c == 0x200f || c == 0x2028
+                    || c == 0x2029 || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) {
+                throw new FormatException(where + ".description: a control character, a line separator or a "
+                        + "bidirectional control (one line of plain text only)");
+            }
+        }
+        return s;
     }
 
     private static String text(JsonNode o, String field, String where) throws FormatException {

@@ -57,4 +57,16 @@ class ExpectedTableTest {
         assertEquals(FlinkRunner.USAGE, FlinkRunner.run(new String[] {sql.toString(), json.toString()}, ps, ps));
         assertTrue(buf.toString(StandardCharsets.UTF_8).contains("unterminated string literal"));
     }
+
+    @Test
+    void refusesADescriptionThatIsNotOneLineOfText() throws Exception {
+        String col = "{\"namespace\":\"ns\",\"name\":\"t\",\"columns\":[{\"name\":\"a\",\"type\":\"int\","
+                + "\"required\":true,\"description\":%s}]}";
+        assertEquals("one line", parse(String.format(col, "\"one line\"")).columns.get(0).doc);
+        assertEquals(1024, parse(String.format(col, "\"" + "x".repeat(1024) + "\"")).columns.get(0).doc.length());
+        for (String bad : new String[] {"1", "\"\"", "\"a\\nb\"", "\"a\\u0085b\"", "\"a\\u202eb\"",
+                "\"" + "x".repeat(1025) + "\""}) {
+            assertThrows(ExpectedTable.FormatException.class, () -> parse(String.format(col, bad)), bad);
+        }
+    }
 }

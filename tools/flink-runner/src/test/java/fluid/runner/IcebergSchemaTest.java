@@ -66,4 +66,20 @@ class IcebergSchemaTest {
         }
         assertEquals(s.highestFieldId(), ids.size());
     }
+
+    @Test
+    void descriptionsBecomeDocsOfColumnsAndStructFields() throws Exception {
+        Schema s = IcebergSchema.of(SchemaCheckTest.table("["
+                + "{\"name\":\"id\",\"type\":\"string\",\"required\":true,"
+                + "\"description\":\"it's \\\\ -- /* a path */\"},"
+                + "{\"name\":\"c\",\"type\":\"struct\",\"required\":false,\"description\":\"the customer\","
+                + "  \"fields\":[{\"name\":\"n\",\"type\":\"int\",\"required\":false,\"description\":\"Zähler\"},"
+                + "  {\"name\":\"m\",\"type\":\"int\",\"required\":false}]},"
+                + "{\"name\":\"plain\",\"type\":\"int\",\"required\":false}]"));
+        assertEquals("it's \\ -- /* a path */", s.findField("id").doc());
+        assertEquals("the customer", s.findField("c").doc());
+        assertEquals("Zähler", s.findField("c.n").doc());
+        assertEquals(null, s.findField("c.m").doc());
+        assertEquals(null, s.findField("plain").doc());
+    }
 }
