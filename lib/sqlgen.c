@@ -345,6 +345,10 @@ catalog(struct gen *g, const json_t *table)
 static void
 table_name(struct gen *g, const json_t *table)
 {
+	if (g->cfk_sink != NULL) {
+		sb_adds(&g->out, g->cfk_sink);
+		return;
+	}
 	ident(g, SQLGEN_CATALOG);
 	sb_addc(&g->out, '.');
 	ident(g, str(table, "namespace"));
@@ -1040,6 +1044,8 @@ insert(struct gen *g, const json_t *b)
 		ident(g, str(o, "name"));
 	}
 	sb_adds(&g->out, ")\n");
+	if (g->cfk_with != NULL)
+		sb_adds(&g->out, g->cfk_with);
 	if (sql != NULL) {
 		/*
 		 * The build's own SQL, bound by name: the one text written
@@ -1130,6 +1136,12 @@ void
 sqlgen_column(struct gen *g, const json_t *col)
 {
 	column(g, col);
+}
+
+void
+sqlgen_insert(struct gen *g, const json_t *b)
+{
+	insert(g, b);
 }
 
 char *
