@@ -548,13 +548,31 @@ cfk_unique(struct contract *k, struct chk_loc *l, json_t *dep, int bi,
 {
 	char *key = xasprintf("%s/%s", json_string_value(json_object_get(dep,
 	    "namespace")), json_string_value(json_object_get(dep, "name")));
-	json_t *seen = json_object_get(k->deployments, key);
+	json_t *seen = json_object_get(k->deployments, key), *pool;
 	struct chk_loc_mark m = chk_loc_mark(l);
 
 	if (seen != NULL) {
 		chk_loc_key(l, "deployment");
 		chk_err_at(&k->c, l, "name", "deployment %s is also "
 		    "builds[%lld]'s: namespace/name pairs may not repeat", key,
+		    (long long)json_integer_value(seen));
+		chk_loc_reset(l, m);
+		*ok = false;
+	} else
+		json_object_set_new(k->deployments, key, json_integer(bi));
+	free(key);
+	/* One build renders each pool; others may name it. */
+	pool = json_object_get(dep, "computePool");
+	if (json_object_get(pool, "render") != json_true())
+		return;
+	key = xasprintf("pool %s/%s", json_string_value(json_object_get(dep,
+	    "namespace")), json_string_value(json_object_get(pool, "name")));
+	if ((seen = json_object_get(k->deployments, key)) != NULL) {
+		chk_loc_key(l, "deployment");
+		chk_loc_key(l, "computePool");
+		chk_err_at(&k->c, l, "name", "compute pool %s is also "
+		    "rendered by builds[%lld]: one build describes a pool, "
+		    "the others name it alone", key + 5,
 		    (long long)json_integer_value(seen));
 		chk_loc_reset(l, m);
 		*ok = false;

@@ -236,3 +236,46 @@ edit() {
 	[[ $stderr =~ "targets CFK (management: cfk): fluid plan and apply handle only the operator target" ]] ||
 	    fail "no CFK refusal" "$(show)"
 }
+
+@test "cfk: fluid-verify refuses a CFK build: it reads a FlinkDeployment" {
+	local f
+	f=$(variant landed)
+	(cd tree && "$BIN/fluid-resolve" "$f" | "$BIN/fluid-check" |
+	    "$BIN/fluid-sqlgen" | "$BIN/fluid-k8s" render) >k8s.json
+	TOOL=fluid-verify tool <k8s.json
+	assert_status 2
+	[[ $stderr =~ "deployment targets CFK (management: cfk): fluid verify reads a FlinkDeployment" ]] ||
+	    fail "no CFK refusal" "$(show)"
+}
+
+@test "cfk: two builds may share a pool, but only one renders it" {
+	local f
+	f=$(variant landed)
+	python3 - "tree/$f" <<'PY'
+import copy, sys, yaml
+p = sys.argv[1]
+c = yaml.safe_load(open(p))
+x = copy.deepcopy(c["exposes"][0]); x["exposeId"] = "orders2"
+x["binding"]["location"]["table"] = "orders_landed_2"
+b = copy.deepcopy(c["builds"][0]); b["id"] = "land-orders-2"; b["outputs"] = ["orders2"]
+fl = b["properties"]["parameters"]["flink"]
+fl["source"]["groupId"] = "g2"; fl["deployment"]["name"] = "orders-two"
+c["exposes"].append(x); c["builds"].append(b)
+yaml.safe_dump(c, open(p, "w"), sort_keys=False)
+PY
+	TOOL=fluid tool validate "tree/$f"
+	assert_status 1
+	[[ $stderr =~ "deployment.computePool.name: compute pool data-products/fluid-dedicated is also rendered by builds[0]: one build describes a pool, the others name it alone" ]] ||
+	    fail "no pool refusal" "$(show)"
+	python3 - "tree/$f" <<'PY'
+import sys, yaml
+p = sys.argv[1]
+c = yaml.safe_load(open(p))
+c["builds"][1]["properties"]["parameters"]["flink"]["deployment"]["computePool"] = {"name": "fluid-dedicated"}
+yaml.safe_dump(c, open(p, "w"), sort_keys=False)
+PY
+	run --separate-stderr pipe "$f"
+	assert_status 0
+	assert_jq '[.items[].kind] == ["FlinkComputePool", "FlinkStatement", "FlinkStatement", "FlinkStatement", "FlinkStatement", "FlinkStatement", "FlinkStatement"]'
+	assert_jq '[.items[1:][].metadata.name | length <= 45] | all'
+}
