@@ -295,6 +295,32 @@ unsupported(const json_t *b)
 	return NULL;
 }
 
+/*
+ * "SELECT `fluid_query`.`c`, ... FROM (\nWITH `source_events` AS
+ * (SELECT * FROM src)\n", the head of the INSERT's query: each output
+ * by name, for Flink 1.20 refuses "SELECT *" of a derived table after a
+ * column list ("Number of columns must match number of query columns").
+ */
+static char *
+outer_select(struct gen *g, const json_t *b, const char *src)
+{
+	const json_t *o;
+	struct sb sb;
+	size_t i;
+
+	sb_init(&sb);
+	sb_adds(&sb, "SELECT");
+	json_array_foreach(json_object_get(b, "outputs"), i, o) {
+		sb_adds(&sb, i ? ", " : " ");
+		sb_adds(&sb, "`fluid_query`.");
+		if (str(o, "name") == NULL || sqlq_ident(&sb, str(o, "name")) == -1)
+			sqlgen_fail(g, "an identifier");
+	}
+	sb_addf(&sb, "\nFROM (\nWITH `source_events` AS (SELECT * FROM %s)\n",
+	    src);
+	return sb_steal(&sb);
+}
+
 /* Add "CREATE TABLE IF NOT EXISTS <name><def>" as role to out. */
 static char *
 create(struct gen *g, json_t *out, const char *cat, const char *role,
@@ -341,11 +367,25 @@ sqlgen_cfk_build(const json_t *b, struct diags *d)
 	def = sb_steal(&g.out);
 	sink = create(&g, out, cat, "sink", def);
 	free(def);
-	with = xasprintf("WITH `source_events` AS (SELECT * FROM %s)\n", src);
+	/*
+	 * Flink 1.20 refuses a WITH right after INSERT INTO's column list
+	 * ("only support SELECT, VALUES, SET_QUERY AND ORDER BY"), so the
+	 * query with its WITH is a derived table (outer_select()).
+	 * insert() ends every INSERT with ";\n", which the derived table's
+	 * end replaces.
+	 */
+	with = outer_select(&g, b, src);
 	g.cfk_sink = sink;
 	g.cfk_with = with;
 	sb_init(&g.out);
 	sqlgen_insert(&g, b);
+	if (g.out.len < 2 || strcmp(g.out.buf + g.out.len - 2, ";\n") != 0)
+		sqlgen_fail(&g, "the INSERT");
+	else {
+		g.out.len -= 2;
+		g.out.buf[g.out.len] = '\0';
+		sb_adds(&g.out, "\n) AS `fluid_query`;\n");
+	}
 	json_array_append_new(out, json_pack("{s:s, s:s}", "role", "insert",
 	    "sql", g.out.buf));
 	sb_release(&g.out);

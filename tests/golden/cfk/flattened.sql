@@ -52,6 +52,8 @@ CREATE TABLE IF NOT EXISTS `_env_flink-env1`.`default`.`flatten-order-items__sin
 );
 
 INSERT INTO `_env_flink-env1`.`default`.`flatten-order-items__sink_f1b933636e19` (`event_id`, `event_time`, `customer_id`, `country`, `channel`, `sku`, `quantity`, `price`, `kafka_partition`, `kafka_offset`, `trace_id`)
+SELECT `fluid_query`.`event_id`, `fluid_query`.`event_time`, `fluid_query`.`customer_id`, `fluid_query`.`country`, `fluid_query`.`channel`, `fluid_query`.`sku`, `fluid_query`.`quantity`, `fluid_query`.`price`, `fluid_query`.`kafka_partition`, `fluid_query`.`kafka_offset`, `fluid_query`.`trace_id`
+FROM (
 WITH `source_events` AS (SELECT * FROM `_env_flink-env1`.`default`.`flatten-order-items__source_865c7cd73c71`)
 SELECT
   `s`.`event_id` AS `event_id`,
@@ -85,5 +87,6 @@ FROM (
   FROM `source_events` AS `s`
 ) AS `s`
 CROSS JOIN UNNEST(SPLIT(CONCAT('x', REPEAT(',x', `s`.`null elements` - 1)), ',')) AS `n` (`e`)
-WHERE `s`.`null elements` > 0;
+WHERE `s`.`null elements` > 0
+) AS `fluid_query`;
 

@@ -50,6 +50,8 @@ CREATE TABLE IF NOT EXISTS `_env_flink-env1`.`default`.`land-orders__sink_7764ee
 );
 
 INSERT INTO `_env_flink-env1`.`default`.`land-orders__sink_7764ee1d5eea` (`order_key`, `event_id`, `customer`, `items`, `attributes`, `event_time`, `kafka_partition`, `kafka_offset`, `kafka_timestamp`)
+SELECT `fluid_query`.`order_key`, `fluid_query`.`event_id`, `fluid_query`.`customer`, `fluid_query`.`items`, `fluid_query`.`attributes`, `fluid_query`.`event_time`, `fluid_query`.`kafka_partition`, `fluid_query`.`kafka_offset`, `fluid_query`.`kafka_timestamp`
+FROM (
 WITH `source_events` AS (SELECT * FROM `_env_flink-env1`.`default`.`land-orders__source_afb575ab677e`)
 SELECT
   `s`.`order_key` AS `order_key`,
@@ -61,5 +63,6 @@ SELECT
   `s`.`kafka_partition` AS `kafka_partition`,
   `s`.`kafka_offset` AS `kafka_offset`,
   `s`.`kafka_timestamp` AS `kafka_timestamp`
-FROM `source_events` AS `s`;
+FROM `source_events` AS `s`
+) AS `fluid_query`;
 

@@ -47,6 +47,8 @@ CREATE TABLE IF NOT EXISTS `_env_flink-env1`.`default`.`reshape-orders__sink_8fd
 );
 
 INSERT INTO `_env_flink-env1`.`default`.`reshape-orders__sink_8fd59562e55b` (`order`, `kafka`, `customer`, `items`, `channel`, `event_time`)
+SELECT `fluid_query`.`order`, `fluid_query`.`kafka`, `fluid_query`.`customer`, `fluid_query`.`items`, `fluid_query`.`channel`, `fluid_query`.`event_time`
+FROM (
 WITH `source_events` AS (SELECT * FROM `_env_flink-env1`.`default`.`reshape-orders__source_60a77182c65f`)
 SELECT
   ROW(`s`.`event_id`, `s`.`order_key`) AS `order`,
@@ -55,5 +57,6 @@ SELECT
   `s`.`items` AS `items`,
   `s`.`attributes`['channel'] AS `channel`,
   `s`.`event_time` AS `event_time`
-FROM `source_events` AS `s`;
+FROM `source_events` AS `s`
+) AS `fluid_query`;
 
