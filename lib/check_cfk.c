@@ -188,9 +188,10 @@ resources(struct chk *c, struct chk_loc *l, json_t *pool, const char *key,
 	cpu = json_object_get(r, "cpu");
 	v = json_is_number(cpu) ? json_number_value(cpu) : 0;
 	if (!json_is_number(cpu) || v <= 0 || v > 1024) {
-		chk_err_at(c, l, "cpu", "is required: a number of CPUs above "
-		    "0 (CFK: JobManager and TaskManager resources must be set "
-		    "or the pool's deployment fails)");
+		chk_err_at(c, l, "cpu", "%s a number of CPUs above 0 and at "
+		    "most 1024 (CFK: JobManager and TaskManager resources must "
+		    "be set or the pool's deployment fails)", cpu == NULL ?
+		    "is required:" : "must be");
 		cpu = NULL;
 	}
 	chk_loc_reset(l, m);

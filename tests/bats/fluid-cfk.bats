@@ -208,11 +208,13 @@ edit() {
 @test "cfk: refuses a rendered pool without an image digest or resources" {
 	local f
 	f=$(variant landed)
-	edit "$f" 's/image: confluentinc\/cp-flink-sql@sha256:0*$/image: confluentinc\/cp-flink-sql:1.19-cp8/; /taskManager:/d'
+	edit "$f" 's/image: confluentinc\/cp-flink-sql@sha256:0*$/image: confluentinc\/cp-flink-sql:1.19-cp8/; /taskManager:/d; s/jobManager: {memory: 1024m, cpu: 0.5}/jobManager: {memory: 1024m, cpu: 0}/; s/flinkVersion: v1_19/flinkVersion: "1.19"/'
 	TOOL=fluid tool validate "tree/$f"
 	assert_status 1
 	[[ $stderr =~ computePool\.image:\ must\ be\ pinned\ by\ digest ]] || fail "image" "$(show)"
 	[[ $stderr =~ computePool\.taskManager:\ is\ required ]] || fail "taskManager" "$(show)"
+	[[ $stderr =~ computePool\.jobManager\.cpu:\ must\ be\ a\ number\ of\ CPUs\ above\ 0 ]] || fail "cpu" "$(show)"
+	[[ $stderr =~ computePool\.flinkVersion:\ must\ be\ v\<major\>_\<minor\> ]] || fail "flinkVersion" "$(show)"
 }
 
 @test "cfk: fluid-k8s render refuses statements that are not the digested script" {
@@ -278,4 +280,38 @@ PY
 	assert_status 0
 	assert_jq '[.items[].kind] == ["FlinkComputePool", "FlinkStatement", "FlinkStatement", "FlinkStatement", "FlinkStatement", "FlinkStatement", "FlinkStatement"]'
 	assert_jq '[.items[1:][].metadata.name | length <= 45] | all'
+}
+
+@test "cfk: fluid apply refuses a plan whose bundle is a CFK build, even with a recomputed digest, and calls no kubectl" {
+	local f
+	f=$(variant landed)
+	cp -R "$EXAMPLES/shapes" shapes
+	"$BIN/fluid" plan --mode dry-run --out p.json \
+	    shapes/landed/orders-landed.fluid.yaml >/dev/null
+	(cd tree && "$BIN/fluid-resolve" "$f") >r.json
+	mkdir fake
+	printf '#!/bin/sh\necho called >>"%s/kubectl.calls"\nexit 99\n' "$PWD" >fake/kubectl
+	chmod +x fake/kubectl
+	# The operator plan with the CFK variant's document as its bundle,
+	# its digest made to match again (as fluid-apply.bats does).
+	python3 - p.json r.json edited.json <<-'EOF2'
+	import hashlib, json, sys
+	p = json.load(open(sys.argv[1]))
+	r = json.load(open(sys.argv[2]))["resolve"]
+	p["bundle"]["document"] = r["document"]
+	c = json.loads(json.dumps(p))
+	del c["digest"]
+	for e in c["resources"]:
+	    e["resource"]["metadata"].get("annotations", {}).pop("fluid.dev/plan-digest", None)
+	d = "sha256:" + hashlib.sha256(json.dumps(c, sort_keys=True, separators=(",", ":"),
+	    ensure_ascii=False).encode()).hexdigest()
+	p["digest"] = d
+	p["resources"][1]["resource"]["metadata"]["annotations"]["fluid.dev/plan-digest"] = d
+	json.dump(p, open(sys.argv[3], "w"), indent=2)
+	EOF2
+	KUBECTL=$PWD/fake/kubectl PATH="$PWD/fake:$PATH" TOOL=fluid tool apply --mode dry-run edited.json
+	[ "$status" -ne 0 ] || fail "apply accepted it" "$(show)"
+	[[ $stderr =~ "deployment targets CFK (management: cfk), which fluid plan and apply do not handle" ]] ||
+	    fail "no CFK refusal" "$(show)"
+	[ ! -e kubectl.calls ] || fail "kubectl was called"
 }
