@@ -44,8 +44,8 @@ edit() {
 }
 
 @test "cfk: every example renders for both targets, the CFK resources valid against CFK 3.3.0's schemas" {
-	command -v python3 >/dev/null && python3 -c 'import jsonschema' ||
-	    skip "python3 has no jsonschema (apt-get install python3-jsonschema)"
+	"$TOP/tests/cfk/python" >/dev/null ||
+	    skip "no python3 with jsonschema: run make check-k8s-schema once (its venv has it)"
 	run --separate-stderr env FLUID_BIN="$BIN" "$TOP/tests/cfk/run"
 	assert_status 0
 	assert_match "$output" "^16 CFK resource\(s\) checked, 0 problem\(s\)$"
@@ -60,18 +60,18 @@ edit() {
 }
 
 @test "cfk: the schema check refuses an undeclared field and a bad enum" {
-	command -v python3 >/dev/null && python3 -c 'import jsonschema' ||
-	    skip "python3 has no jsonschema (apt-get install python3-jsonschema)"
-	local f
+	local f py
+	py=$("$TOP/tests/cfk/python") ||
+	    skip "no python3 with jsonschema: run make check-k8s-schema once (its venv has it)"
 	f=$(variant landed)
 	pipe "$f" >good.json
 	jq '.items[1].spec.catalog = "c" | .items[0].spec.type = "BIG"' \
 	    good.json >bad.json
-	run python3 "$TOP/tests/cfk/validate.py" "$TOP/tests/cfk/schemas" bad.json
+	run "$py" "$TOP/tests/cfk/validate.py" "$TOP/tests/cfk/schemas" bad.json
 	assert_status 1
 	[[ $output =~ "'catalog' was unexpected" ]] || fail "no catalog" "$(show)"
 	[[ $output =~ "'BIG' is not one of" ]] || fail "no enum" "$(show)"
-	run python3 "$TOP/tests/cfk/validate.py" "$TOP/tests/cfk/schemas" good.json
+	run "$py" "$TOP/tests/cfk/validate.py" "$TOP/tests/cfk/schemas" good.json
 	assert_status 0
 }
 
