@@ -11,6 +11,7 @@
 
 #include "allow.h"
 #include "check.h"
+#include "check_cfk.h"
 #include "check_int.h"
 #include "digest.h"
 #include "path.h"
@@ -284,7 +285,9 @@ deployment_check(struct contract *k, struct chk_loc *l, json_t *flink,
 		return NULL;
 	}
 	chk_loc_key(l, "deployment");
-	*ok &= chk_only_keys(c, l, dep, deployment_keys) == 0;
+	*ok &= chk_cfk_refuse_keys(c, l, dep, false) == 0;
+	*ok &= chk_only_keys_except(c, l, dep, deployment_keys,
+	    chk_cfk_only_keys) == 0;
 	name = chk_get_str(c, l, dep, "name", true);
 	ns = chk_get_str(c, l, dep, "namespace", true);
 	ctx = chk_get_str(c, l, dep, "context", true);
@@ -536,6 +539,48 @@ state_host(json_t *table, const json_t *dep, int bi)
 	url_release(&u);
 }
 
+static const char *management_of(json_t *);
+
+/* CFK's namespace/name pairs may not repeat either (the statements'). */
+static void
+cfk_unique(struct contract *k, struct chk_loc *l, json_t *dep, int bi,
+    bool *ok)
+{
+	char *key = xasprintf("%s/%s", json_string_value(json_object_get(dep,
+	    "namespace")), json_string_value(json_object_get(dep, "name")));
+	json_t *seen = json_object_get(k->deployments, key), *pool;
+	struct chk_loc_mark m = chk_loc_mark(l);
+
+	if (seen != NULL) {
+		chk_loc_key(l, "deployment");
+		chk_err_at(&k->c, l, "name", "deployment %s is also "
+		    "builds[%lld]'s: namespace/name pairs may not repeat", key,
+		    (long long)json_integer_value(seen));
+		chk_loc_reset(l, m);
+		*ok = false;
+	} else
+		json_object_set_new(k->deployments, key, json_integer(bi));
+	free(key);
+	/* One build renders each pool; others may name it. */
+	pool = json_object_get(dep, "computePool");
+	if (json_object_get(pool, "render") != json_true())
+		return;
+	key = xasprintf("pool %s/%s", json_string_value(json_object_get(dep,
+	    "namespace")), json_string_value(json_object_get(pool, "name")));
+	if ((seen = json_object_get(k->deployments, key)) != NULL) {
+		chk_loc_key(l, "deployment");
+		chk_loc_key(l, "computePool");
+		chk_err_at(&k->c, l, "name", "compute pool %s is also "
+		    "rendered by builds[%lld]: one build describes a pool, "
+		    "the others name it alone", key + 5,
+		    (long long)json_integer_value(seen));
+		chk_loc_reset(l, m);
+		*ok = false;
+	} else
+		json_object_set_new(k->deployments, key, json_integer(bi));
+	free(key);
+}
+
 static json_t *
 managed_build(struct contract *k, json_t *b, int bi, const char *id)
 {
@@ -548,7 +593,7 @@ managed_build(struct contract *k, json_t *b, int bi, const char *id)
 	struct ty *schema = NULL;
 	char *xptr = NULL, *xpath = NULL;
 	int xi;
-	bool ok = true;
+	bool ok = true, cfk = false;
 	size_t i;
 
 	chk_loc_init(&l);
@@ -574,7 +619,11 @@ managed_build(struct contract *k, json_t *b, int bi, const char *id)
 	if (flink != NULL) {
 		chk_loc_key(&l, "flink");
 		ok &= chk_only_keys(c, &l, flink, flink_keys) == 0;
-		dep = deployment_check(k, &l, flink, id, bi, &ok);
+		cfk = strcmp(management_of(b), CHK_CFK_MANAGEMENT) == 0;
+		dep = cfk ? chk_cfk_deployment(c, &l, flink, &ok) :
+		    deployment_check(k, &l, flink, id, bi, &ok);
+		if (cfk && dep != NULL)
+			cfk_unique(k, &l, dep, bi, &ok);
 	} else
 		dep = NULL;
 	chk_loc_set(&l, "", "");
@@ -648,6 +697,8 @@ managed_build(struct contract *k, json_t *b, int bi, const char *id)
 	json_object_set(ir, "stream", s.ir);
 	json_object_set_new(ir, "table", table ? table : json_null());
 	table = NULL;
+	if (cfk)
+		ok &= chk_cfk_build(c, &l, ir, xi);
 	state_host(json_object_get(ir, "table"), dep, bi);
 	json_object_set_new(ir, "deployment", dep ? dep : json_null());
 	dep = NULL;
@@ -681,6 +732,14 @@ claim_outputs(struct contract *k, json_t *b, size_t bi)
 			if (k->writer[j] == -1 && json_is_string(o) &&
 			    json_equal(json_object_get(e, "exposeId"), o))
 				k->writer[j] = (int)bi;
+}
+
+/* operator (the FlinkDeployment) or cfk (check_cfk.h): managed builds. */
+static bool
+managed_target(const char *mg)
+{
+	return mg != NULL && (strcmp(mg, "operator") == 0 ||
+	    strcmp(mg, CHK_CFK_MANAGEMENT) == 0);
 }
 
 static const char *
@@ -966,8 +1025,7 @@ check_contract(struct contract *k, json_t *doc)
 	for (i = 0; i < json_array_size(k->exposes); i++)
 		k->writer[i] = -1;
 	json_array_foreach(builds, i, b)
-		if ((mg = management_of(b)) != NULL &&
-		    strcmp(mg, "operator") == 0)
+		if (managed_target(management_of(b)))
 			nmanaged++;
 	if (nmanaged > 0 && !managed_lane && version != NULL) {
 		chk_err_at(c, &l, "fluidVersion", "a build sets "
@@ -1037,7 +1095,7 @@ check_contract(struct contract *k, json_t *doc)
 			dup = build_id_repeats(k, &l, builds, id, i);
 		mg = management_of(b);
 		chk_loc_set(&l, "", "");
-		if (mg == NULL || strcmp(mg, "operator") != 0) {
+		if (!managed_target(mg)) {
 			chk_loc_key(&l, "builds");
 			chk_loc_idx(&l, i);
 			chk_loc_key(&l, "properties");

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cfk_render.h"
 #include "digest.h"
 #include "ir.h"
 #include "k8s.h"
@@ -544,6 +545,12 @@ render_one(json_t *doc, const json_t *e, const char *bundle,
 	if (s.product == NULL)
 		s.product = "";
 	s.ptr = deployment_ptr(doc, s.build);
+	if (cfk_render_target(cb)) {
+		/* The CFK target's resources (cfk_render.h). */
+		out = cfk_render(e, cb, bundle, s.ptr, d);
+		free(s.ptr);
+		return out;
+	}
 	src_check(&s, json_object_get(cb, "deployment"));
 	s.env_allow = env_allow(cb);
 	if (!s.bad && (table = k8s_table_text(cb)) == NULL)

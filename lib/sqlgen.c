@@ -369,6 +369,10 @@ described_column(struct gen *g, const json_t *col)
 static void
 table_name(struct gen *g, const json_t *table)
 {
+	if (g->cfk_sink != NULL) {
+		sb_adds(&g->out, g->cfk_sink);
+		return;
+	}
 	ident(g, SQLGEN_CATALOG);
 	sb_addc(&g->out, '.');
 	ident(g, str(table, "namespace"));
@@ -1064,6 +1068,8 @@ insert(struct gen *g, const json_t *b)
 		ident(g, str(o, "name"));
 	}
 	sb_adds(&g->out, ")\n");
+	if (g->cfk_with != NULL)
+		sb_adds(&g->out, g->cfk_with);
 	if (sql != NULL) {
 		/*
 		 * The build's own SQL, bound by name: the one text written
@@ -1154,6 +1160,12 @@ void
 sqlgen_column(struct gen *g, const json_t *col)
 {
 	column(g, col);
+}
+
+void
+sqlgen_insert(struct gen *g, const json_t *b)
+{
+	insert(g, b);
 }
 
 char *

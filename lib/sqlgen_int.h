@@ -37,6 +37,14 @@ struct gen {
 	 */
 	int		 elem_fields;
 	json_t		*bare;	/* column_type()'s copy, emptied after use */
+	/*
+	 * The CFK target's (sqlgen_cfk.c), NULL for the operator's: the
+	 * sink's name, quoted, for the INSERT's; and the WITH clause
+	 * written before its SELECT, which names the source table
+	 * source_events for the query.
+	 */
+	const char	*cfk_sink;
+	const char	*cfk_with;
 };
 
 /* sqlgen.c: the writer's helpers. */
@@ -48,6 +56,8 @@ void	 sqlgen_option(struct gen *, const char *key, const char *value,
 	    int *first);
 /* "`name` TYPE" of a column in its IR form. */
 void	 sqlgen_column(struct gen *, const json_t *col);
+/* The INSERT INTO the table ... SELECT of build b. */
+void	 sqlgen_insert(struct gen *, const json_t *b);
 
 /* sqlgen_cdc.c: the hooks, each a no-op for an append-only stream. */
 /* ", PRIMARY KEY (...) NOT ENFORCED" of a table with a primaryKey. */

@@ -8,6 +8,36 @@
 #include "ir.h"
 #include "stage.h"
 #include "sqlgen.h"
+#include "sqlgen_cfk.h"
+#include "xalloc.h"
+
+/*
+ * A CFK build's entry: its statements (sqlgen_cfk.h) and, as "sql",
+ * the script they make, one after another, which the digest is of.
+ */
+static json_t *
+stage_sqlgen_cfk(const json_t *b, struct diags *d)
+{
+	json_t *st = sqlgen_cfk_build(b, d), *s, *e;
+	struct sb sql;
+	char digest[DIGEST_STRLEN];
+	size_t i;
+
+	if (st == NULL)
+		return NULL;
+	sb_init(&sql);
+	json_array_foreach(st, i, s) {
+		if (i > 0)
+			sb_addc(&sql, '\n');
+		sb_adds(&sql, json_string_value(json_object_get(s, "sql")));
+	}
+	digest_bytes(sql.buf, strlen(sql.buf), digest);
+	e = json_pack("{s:O, s:s, s:s, s:s, s:o}", "build",
+	    json_object_get(b, "id"), "target", "cfk", "digest", digest,
+	    "sql", sql.buf, "statements", st);
+	sb_release(&sql);
+	return e;
+}
 
 json_t *
 stage_sqlgen_builds(json_t *doc, const char *want, struct diags *d)
@@ -22,6 +52,13 @@ stage_sqlgen_builds(json_t *doc, const char *want, struct diags *d)
 		id = json_string_value(json_object_get(b, "id"));
 		if (want != NULL && (id == NULL || strcmp(id, want) != 0))
 			continue;
+		if (sqlgen_cfk_target(b)) {
+			json_t *e = stage_sqlgen_cfk(b, d);
+
+			if (e != NULL)
+				json_array_append_new(out, e);
+			continue;
+		}
 		if ((sql = sqlgen_build(b, d)) == NULL)
 			continue;
 		digest_bytes(sql, strlen(sql), digest);

@@ -1,0 +1,402 @@
+/*
+ * sqlgen_cfk.c - a build's statements in CMF's dialect (sqlgen_cfk.h).
+ *
+ * The INSERT is sqlgen.c's, with two hooks (struct gen's cfk_ fields):
+ * the sink's name and a WITH clause that names the source table
+ * source_events, which the mapping's query and a build's own SQL read.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "digest.h"
+#include "sqlgen.h"
+#include "sqlgen_cfk.h"
+#include "sqlgen_int.h"
+#include "sqlq.h"
+#include "xalloc.h"
+
+static const char *
+str(const json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+bool
+sqlgen_cfk_target(const json_t *b)
+{
+	const char *t = str(json_object_get(b, "deployment"), "target");
+
+	return t != NULL && strcmp(t, "cfk") == 0;
+}
+
+/*
+ * Catalog text that would make Iceberg read the environment (env:NAME,
+ * ${...}) or holds a control character: fluid-check refuses it (no
+ * catalogAuth on this target); refused here too, not trusted.
+ */
+static bool
+text_ok(const char *s)
+{
+	const unsigned char *p;
+
+	if (s == NULL)
+		return true;	/* sqlgen_option() reports it missing */
+	if (strncasecmp(s, "env:", 4) == 0 || strstr(s, "${") != NULL)
+		return false;
+	for (p = (const unsigned char *)s; *p != '\0'; p++)
+		if (*p < 0x20 || *p == 0x7f || (p[0] == 0xc2 && p[1] >= 0x80 &&
+		    p[1] <= 0x9f))
+			return false;
+	return true;
+}
+
+static void
+catalog_option(struct gen *g, const char *key, const char *value,
+    int *first)
+{
+	if (!text_ok(key) || !text_ok(value))
+		sqlgen_fail(g, "a catalog option that reads the job's "
+		    "environment");
+	else
+		sqlgen_option(g, key, value, first);
+}
+
+static int
+key_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The contract's catalog properties, sorted: the order is no input. */
+static void
+catalog_properties(struct gen *g, const json_t *props, int *first)
+{
+	const char **keys, *k;
+	json_t *v;
+	size_t klen, n = 0, i;
+
+	if (!json_is_object(props))
+		return;
+	keys = xcalloc(json_object_size(props) + 1, sizeof(*keys));
+	json_object_keylen_foreach((json_t *)(uintptr_t)props, k, klen, v) {
+		if (strlen(k) != klen) {
+			sqlgen_fail(g, "a catalog property name");
+			free(keys);
+			return;
+		}
+		keys[n++] = k;
+	}
+	qsort(keys, n, sizeof(*keys), key_cmp);
+	for (i = 0; i < n; i++)
+		catalog_option(g, keys[i], str(props, keys[i]), first);
+	free(keys);
+}
+
+/*
+ * "`cat`.`default`.`<build>__<role>_<hex>`" for the definition def
+ * (what follows the name), quoted into a new string.
+ */
+static char *
+table_ident(struct gen *g, const char *cat, const char *role,
+    const char *def)
+{
+	char d[DIGEST_STRLEN], *name;
+	struct sb sb;
+
+	digest_bytes(def, strlen(def), d);
+	name = xasprintf("%s__%s_%.*s", g->build, role, SQLGEN_CFK_HEX, d + 7);
+	sb_init(&sb);
+	if (sqlq_ident(&sb, cat) == -1)
+		sqlgen_fail(g, "the environment's catalog name");
+	sb_addc(&sb, '.');
+	sqlq_ident(&sb, "default");
+	sb_addc(&sb, '.');
+	if (sqlq_ident(&sb, name) == -1)
+		sqlgen_fail(g, "a table name");
+	free(name);
+	return sb_steal(&sb);
+}
+
+/* " - INTERVAL ..." of the watermark, as sqlgen.c writes it. */
+static void
+interval(struct gen *g, json_int_t secs)
+{
+	char buf[64];
+
+	if (secs < 0 || secs >= 100LL * 86400) {
+		sqlgen_fail(g, "an event-time delay of 100 days or more");
+		return;
+	}
+	if (secs < 100)
+		snprintf(buf, sizeof(buf), "%lld", (long long)secs);
+	else
+		snprintf(buf, sizeof(buf), "%lld %02lld:%02lld:%02lld",
+		    (long long)secs / 86400, (long long)secs % 86400 / 3600,
+		    (long long)secs % 3600 / 60, (long long)secs % 60);
+	sb_adds(&g->out, " - INTERVAL ");
+	sqlgen_literal(g, buf);
+	sb_adds(&g->out, secs < 100 ? " SECOND" : " DAY TO SECOND");
+}
+
+/* The Kafka source's definition: " (columns) WITH (options);\n". */
+static void
+source_def(struct gen *g, const json_t *st)
+{
+	const json_t *key = json_object_get(st, "key"), *c, *et, *src;
+	const char *fmt = str(st, "format"), *origin;
+	struct sb fields;
+	size_t i;
+	int first = 1;
+
+	src = json_object_get(st, "source");
+	et = json_object_get(st, "eventTime");
+	sb_adds(&g->out, " (");
+	json_array_foreach(json_object_get(st, "columns"), i, c) {
+		sb_adds(&g->out, i ? ",\n  " : "\n  ");
+		sqlgen_column(g, c);
+		origin = str(c, "origin");
+		if (origin != NULL && strcmp(origin, "metadata") == 0) {
+			sb_adds(&g->out, " METADATA FROM ");
+			sqlgen_literal(g, str(c, "from"));
+			sb_adds(&g->out, " VIRTUAL");
+		}
+	}
+	if (json_is_object(et)) {
+		sb_adds(&g->out, ",\n  WATERMARK FOR ");
+		sqlgen_ident(g, str(et, "column"));
+		sb_adds(&g->out, " AS ");
+		sqlgen_ident(g, str(et, "column"));
+		interval(g, json_integer_value(json_object_get(et,
+		    "delaySeconds")));
+	}
+	sb_adds(&g->out, "\n) WITH (");
+	sqlgen_option(g, "connector", "kafka", &first);
+	sqlgen_option(g, "topic", str(st, "topic"), &first);
+	sqlgen_option(g, "properties.bootstrap.servers", str(src,
+	    "bootstrapServers"), &first);
+	sqlgen_option(g, "properties.group.id", str(src, "groupId"), &first);
+	sqlgen_option(g, "scan.startup.mode", str(src, "startupMode"), &first);
+	if (str(src, "startupMode") != NULL &&
+	    strcmp(str(src, "startupMode"), "group-offsets") == 0)
+		sqlgen_option(g, "properties.auto.offset.reset", "earliest",
+		    &first);
+	if (json_is_object(key)) {
+		sqlgen_option(g, "key.format", str(key, "format"), &first);
+		sb_init(&fields);
+		json_array_foreach(json_object_get(key, "fields"), i, c) {
+			if (i > 0)
+				sb_addc(&fields, ';');
+			if (json_is_string(c))
+				sb_adds(&fields, json_string_value(c));
+			else
+				sqlgen_fail(g, "a key field");
+		}
+		sqlgen_option(g, "key.fields", fields.buf, &first);
+		sb_release(&fields);
+		if (str(key, "prefix") != NULL)
+			sqlgen_option(g, "key.fields-prefix", str(key,
+			    "prefix"), &first);
+		if (str(key, "format") != NULL &&
+		    strcmp(str(key, "format"), "avro-confluent") == 0)
+			sqlgen_option(g, "key.avro-confluent.url", str(src,
+			    "schemaRegistryUrl"), &first);
+		sqlgen_option(g, "value.fields-include", "EXCEPT_KEY", &first);
+	}
+	sqlgen_option(g, "value.format", fmt, &first);
+	if (fmt != NULL && strcmp(fmt, "json") == 0) {
+		sqlgen_option(g, "value.json.fail-on-missing-field", "false",
+		    &first);
+		sqlgen_option(g, "value.json.ignore-parse-errors", "false",
+		    &first);
+	} else
+		sqlgen_option(g, "value.avro-confluent.url", str(src,
+		    "schemaRegistryUrl"), &first);
+	sb_adds(&g->out, "\n);\n");
+}
+
+/* The Iceberg sink's definition, the REST catalog's options on it. */
+static void
+sink_def(struct gen *g, const json_t *t)
+{
+	const json_t *cat = json_object_get(t, "catalog"), *c;
+	const json_t *parts = json_object_get(t, "partitionBy");
+	char fv[32];
+	size_t i;
+	int first = 1;
+
+	sb_adds(&g->out, " (");
+	json_array_foreach(json_object_get(t, "columns"), i, c) {
+		sb_adds(&g->out, i ? ",\n  " : "\n  ");
+		sqlgen_column(g, c);
+	}
+	sb_adds(&g->out, "\n)");
+	if (json_array_size(parts) > 0) {
+		sb_adds(&g->out, " PARTITIONED BY (");
+		json_array_foreach(parts, i, c) {
+			if (i > 0)
+				sb_adds(&g->out, ", ");
+			sqlgen_ident(g, json_string_value(c));
+		}
+		sb_addc(&g->out, ')');
+	}
+	sb_adds(&g->out, " WITH (");
+	sqlgen_option(g, "connector", "iceberg", &first);
+	sqlgen_option(g, "catalog-name", SQLGEN_CATALOG, &first);
+	sqlgen_option(g, "catalog-type", "rest", &first);
+	catalog_option(g, "uri", str(cat, "uri"), &first);
+	catalog_option(g, "warehouse", str(cat, "warehouse"), &first);
+	sqlgen_option(g, "io-impl", "org.apache.iceberg.aws.s3.S3FileIO",
+	    &first);
+	catalog_properties(g, json_object_get(cat, "properties"), &first);
+	sqlgen_option(g, "catalog-database", str(t, "namespace"), &first);
+	sqlgen_option(g, "catalog-table", str(t, "name"), &first);
+	snprintf(fv, sizeof(fv), "%lld", (long long)json_integer_value(
+	    json_object_get(t, "formatVersion")));
+	sqlgen_option(g, "format-version", fv, &first);
+	sqlgen_option(g, "write.format.default", str(t, "fileFormat"),
+	    &first);
+	sb_adds(&g->out, "\n);\n");
+}
+
+/*
+ * What fluid-check refuses on this target (fluid-check(1), CFK
+ * TARGET), refused again here: the document is not trusted.
+ */
+/* A member with a value: the IR writes some absent ones as null. */
+static bool
+present(const json_t *v)
+{
+	return v != NULL && !json_is_null(v);
+}
+
+static const char *
+unsupported(const json_t *b)
+{
+	const json_t *st = json_object_get(b, "stream"), *c;
+	size_t i;
+
+	if (present(json_object_get(json_object_get(st, "source"),
+	    "security")))
+		return "Kafka security";
+	if (present(json_object_get(st, "changes")))
+		return "a change stream";
+	json_array_foreach(json_object_get(st, "columns"), i, c)
+		if (present(json_object_get(c, "physical")))
+			return "a converted stream column";
+	if (present(json_object_get(json_object_get(json_object_get(b,
+	    "table"), "catalog"), "auth")))
+		return "catalog credentials";
+	if (present(json_object_get(json_object_get(b, "table"),
+	    "primaryKey")))
+		return "a primary key";
+	return NULL;
+}
+
+/*
+ * "SELECT `fluid_query`.`c`, ... FROM (\nWITH `source_events` AS
+ * (SELECT * FROM src)\n", the head of the INSERT's query: each output
+ * by name, for Flink 1.20 refuses "SELECT *" of a derived table after a
+ * column list ("Number of columns must match number of query columns").
+ */
+static char *
+outer_select(struct gen *g, const json_t *b, const char *src)
+{
+	const json_t *o;
+	struct sb sb;
+	size_t i;
+
+	sb_init(&sb);
+	sb_adds(&sb, "SELECT");
+	json_array_foreach(json_object_get(b, "outputs"), i, o) {
+		sb_adds(&sb, i ? ", " : " ");
+		sb_adds(&sb, "`fluid_query`.");
+		if (str(o, "name") == NULL || sqlq_ident(&sb, str(o, "name")) == -1)
+			sqlgen_fail(g, "an identifier");
+	}
+	sb_addf(&sb, "\nFROM (\nWITH `source_events` AS (SELECT * FROM %s)\n",
+	    src);
+	return sb_steal(&sb);
+}
+
+/* Add "CREATE TABLE IF NOT EXISTS <name><def>" as role to out. */
+static char *
+create(struct gen *g, json_t *out, const char *cat, const char *role,
+    const char *def)
+{
+	char *name = table_ident(g, cat, role, def), *sql;
+
+	sql = xasprintf("CREATE TABLE IF NOT EXISTS %s%s", name, def);
+	json_array_append_new(out, json_pack("{s:s, s:s}", "role", role,
+	    "sql", sql));
+	free(sql);
+	return name;
+}
+
+json_t *
+sqlgen_cfk_build(const json_t *b, struct diags *d)
+{
+	struct gen g;
+	json_t *out = json_array();
+	const char *env = str(json_object_get(b, "deployment"),
+	    "flinkEnvironment"), *why;
+	char *cat = NULL, *src = NULL, *sink = NULL, *def, *with;
+
+	memset(&g, 0, sizeof(g));
+	g.d = d;
+	g.elem_fields = -1;
+	g.build = str(b, "id") ? str(b, "id") : "?";
+	if ((why = unsupported(b)) != NULL || env == NULL) {
+		diag_at(d, DIAG_ERROR, NULL, "Flink build %s: %s cannot be run "
+		    "by CMF (management: cfk): fluid-check refuses it",
+		    g.build, why ? why : "a deployment without a "
+		    "flinkEnvironment");
+		json_decref(out);
+		return NULL;
+	}
+	cat = xasprintf("_env_%s", env);
+	sb_init(&g.out);
+	source_def(&g, json_object_get(b, "stream"));
+	def = sb_steal(&g.out);
+	src = create(&g, out, cat, "source", def);
+	free(def);
+	sb_init(&g.out);
+	sink_def(&g, json_object_get(b, "table"));
+	def = sb_steal(&g.out);
+	sink = create(&g, out, cat, "sink", def);
+	free(def);
+	/*
+	 * Flink 1.20 refuses a WITH right after INSERT INTO's column list
+	 * ("only support SELECT, VALUES, SET_QUERY AND ORDER BY"), so the
+	 * query with its WITH is a derived table (outer_select()).
+	 * insert() ends every INSERT with ";\n", which the derived table's
+	 * end replaces.
+	 */
+	with = outer_select(&g, b, src);
+	g.cfk_sink = sink;
+	g.cfk_with = with;
+	sb_init(&g.out);
+	sqlgen_insert(&g, b);
+	if (g.out.len < 2 || strcmp(g.out.buf + g.out.len - 2, ";\n") != 0)
+		sqlgen_fail(&g, "the INSERT");
+	else {
+		g.out.len -= 2;
+		g.out.buf[g.out.len] = '\0';
+		sb_adds(&g.out, "\n) AS `fluid_query`;\n");
+	}
+	json_array_append_new(out, json_pack("{s:s, s:s}", "role", "insert",
+	    "sql", g.out.buf));
+	sb_release(&g.out);
+	json_decref(g.bare);
+	free(with);
+	free(cat);
+	free(src);
+	free(sink);
+	if (g.failed) {
+		json_decref(out);
+		return NULL;
+	}
+	return out;
+}
