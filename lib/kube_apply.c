@@ -8,6 +8,7 @@
 
 #include "kube.h"
 #include "kube_apply.h"
+#include "kube_operr.h"
 #include "kube_record.h"
 #include "plan.h"
 
@@ -160,6 +161,7 @@ read_build(const json_t *plan, const struct kube_apply_opts *o,
 	const char *fdn = str3(b->fd, "metadata", "name", NULL);
 	const char *cmn = str3(b->cm, "metadata", "name", NULL);
 	const char *was, *now, *why;
+	char *msg;
 	json_t *live_fd = NULL, *live_cm = NULL, *live_rec = NULL;
 	char *recn = xasprintf("%s-fluid-last-applied", fdn);
 	int has_fd, has_cm, has_rec, foreign;
@@ -201,12 +203,16 @@ read_build(const json_t *plan, const struct kube_apply_opts *o,
 	}
 	if (!covers(json_object_get(live_fd, "spec"),
 	    json_object_get(b->fd, "spec")) &&
-	    (why = savepoint_failed(live_fd)) != NULL)
+	    (why = savepoint_failed(live_fd)) != NULL) {
+		/* The operator writes status.error as JSON: its message. */
+		msg = kube_operator_error(why);
 		diag_pos(d, DIAG_ERROR, o->path, 0, 0, "build '%s': "
 		    "FlinkDeployment %s/%s: the operator reports a failed "
-		    "savepoint (status.error: %.200s): fluid changes no job "
+		    "savepoint (status.error: %s): fluid changes no job "
 		    "whose state could be lost; resolve it with the operator "
-		    "first", b->id, b->ns, fdn, shown(why));
+		    "first", b->id, b->ns, fdn, msg);
+		free(msg);
+	}
 out:
 	json_decref(live_fd);
 	json_decref(live_cm);

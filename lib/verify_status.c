@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kube_operr.h"
 #include "verify_int.h"
 
 #include "xalloc.h"
@@ -64,43 +65,6 @@ static char *
 cut_q(const char *s)
 {
 	return cut(s, QUOTE_MAX);
-}
-
-char *
-vfy_operator_error(const char *error)
-{
-	json_t *e, *list, *last;
-	const char *msg, *cause;
-	char *a, *b, *r;
-
-	if (error == NULL || *error == '\0')
-		return NULL;
-	/*
-	 * FlinkResourceException as JSON: {"type", "message",
-	 * "additionalMetadata", "throwableList"}; the operator falls back
-	 * to the exception's text when it cannot write that.
-	 */
-	e = json_loads(error, 0, NULL);
-	if (!json_is_object(e)) {
-		json_decref(e);
-		return cut_q(error);
-	}
-	msg = str(e, "message") != NULL ? str(e, "message") : str(e, "type");
-	list = json_object_get(e, "throwableList");
-	last = json_array_get(list, json_array_size(list) - 1);
-	cause = str(last, "message");
-	if (msg == NULL && cause == NULL)
-		r = xstrdup("(status.error names no message)");
-	else if (msg == NULL || (cause != NULL && strstr(msg, cause) == NULL)) {
-		a = cut_q(msg != NULL ? msg : "(no message)");
-		b = cut_q(cause);
-		r = xasprintf("%s (its cause: %s)", a, b);
-		free(a);
-		free(b);
-	} else
-		r = cut_q(msg);
-	json_decref(e);
-	return r;
 }
 
 /* v as compact JSON, at most about 80 bytes of it (new). */
@@ -241,7 +205,7 @@ vfy_judge_status(json_t *live, json_t *applied, const char *want_state,
 		    applied_state ? applied_state : "no state");
 		return;
 	}
-	msg = vfy_operator_error(str(st, "error"));
+	msg = kube_operator_error(str(st, "error"));
 	err = with_error(msg);
 	/*
 	 * The operator sets observedGeneration when it records a spec as
