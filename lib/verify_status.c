@@ -89,6 +89,19 @@ brief(json_t *v)
  * (new), and 0 is returned.  depth bounds the walk: the cluster's JSON
  * is as deep as jansson lets it be.
  */
+static int	covers(json_t *, json_t *, const char *, int, char **, char **);
+
+/* covers() of one member or element, sub its path (new, freed here). */
+static int
+covers_at(json_t *have, json_t *want, char *sub, int depth, char **where,
+    char **what)
+{
+	int ok = covers(have, want, sub, depth, where, what);
+
+	free(sub);
+	return ok;
+}
+
 static int
 covers(json_t *have, json_t *want, const char *path, int depth,
     char **where, char **what)
@@ -96,33 +109,24 @@ covers(json_t *have, json_t *want, const char *path, int depth,
 	const char *k;
 	json_t *v;
 	size_t i;
-	char *sub, *a, *b;
-	int ok;
+	char *a, *b;
 
 	if (json_is_number(want) && json_is_number(have) &&
 	    json_number_value(want) == json_number_value(have))
 		return 1;
 	if (depth < 64 && json_is_object(want) && json_is_object(have)) {
-		json_object_foreach(want, k, v) {
-			sub = xasprintf("%s.%s", path, k);
-			ok = covers(json_object_get(have, k), v, sub, depth + 1,
-			    where, what);
-			free(sub);
-			if (!ok)
+		json_object_foreach(want, k, v)
+			if (!covers_at(json_object_get(have, k), v,
+			    xasprintf("%s.%s", path, k), depth + 1, where, what))
 				return 0;
-		}
 		return 1;
 	}
 	if (depth < 64 && json_is_array(want) && json_is_array(have) &&
 	    json_array_size(want) == json_array_size(have)) {
-		json_array_foreach(want, i, v) {
-			sub = xasprintf("%s[%zu]", path, i);
-			ok = covers(json_array_get(have, i), v, sub, depth + 1,
-			    where, what);
-			free(sub);
-			if (!ok)
+		json_array_foreach(want, i, v)
+			if (!covers_at(json_array_get(have, i), v,
+			    xasprintf("%s[%zu]", path, i), depth + 1, where, what))
 				return 0;
-		}
 		return 1;
 	}
 	if (json_equal(have, want))
