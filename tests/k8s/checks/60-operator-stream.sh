@@ -14,16 +14,23 @@
 # One FlinkDeployment goes through, in order (each step needs the one
 # before, and each JVM start costs tens of seconds here):
 #   1. fluid apply; the operator deploys; the job runs; rows land; fluid
-#      verify --strict passes on the operator's status and a real checkpoint;
+#      verify --strict passes on the operator's status and a real checkpoint
+#      through the service proxy, the filters' pipeline gives what fluid
+#      verify gives, and verify's refusals (another schema, an old
+#      snapshot) and OAuth2 through TLS hold on the running job;
 #   2. a non-breaking change (fluid diff says so) applied: the operator
-#      stops with a savepoint and restores; exactly once across it;
+#      stops with a savepoint on S3 and restores; exactly once across it;
 #   3. state: suspended, then running: suspended with a savepoint, resumed
 #      from it; exactly once;
-#   4. the JobManager's process killed: Kubernetes HA and the process
-#      kubelet's restart bring the job back; exactly once;
-#   5. the savepoint location made unwritable: a change that needs a
-#      savepoint fails; the operator reports it, and fluid apply refuses
-#      to replace the job by a fresh start, saying why.
+#   4. the JobManager's process killed: the process kubelet's restart and
+#      Kubernetes HA bring the same job back from its latest checkpoint;
+#      exactly once;
+#   5. the savepoint location made unwritable: the suspension's savepoint
+#      fails; the operator reports it, and fluid apply refuses to change
+#      the job, saying why; once writable, suspended and resumed; exactly
+#      once.
+# "Exactly once" is the oracle and the partition/offset accounting after
+# each step: every record produced so far in the table once.
 #
 # The state's S3 endpoint: the lane gives it to every deployment as the
 # operator's default configuration (lib/cluster.sh start_operator: s3.endpoint
@@ -359,7 +366,7 @@ check_operator_stream_lifecycle() {
 	trap 'exit 143' TERM
 	op_prereqs || return
 	st_services || return
-	local c1 c2 cs cr job1 job2
+	local c1 c2 cs job1 job2 rc
 	c1=$(st_contract v1) || return
 	c2=$(st_contract v2) || return
 	ORACLE_CONTRACT=$c1
@@ -375,7 +382,8 @@ check_operator_stream_lifecycle() {
 	st_landed "first deployment" || return
 	try fluid_env env FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST="example.com,kafka,$LANE_IP" \
 		"$FLUID_BIN/fluid" verify --strict --streaming-timeout 120 --out "$CHECK_DIR/verify.json" "$c1"
-	eq "fluid verify --strict on the real operator: exit (stdout: $(head -c 400 "$OUT"); stderr: $(head -c 600 "$ERR"))" "$?" 0 || return
+	rc=$?
+	eq "fluid verify --strict on the real operator: exit (stdout: $(head -c 400 "$OUT"); stderr: $(head -c 600 "$ERR"))" "$rc" 0 || return
 	st_verified "$job1" || return
 	st_pipeline_same "$c1" || return
 	st_verify_variants "$c1" || return
@@ -464,7 +472,8 @@ check_operator_stream_lifecycle() {
 		{ fail "the savepoint failed, but not at the gate: $(jq -r .status.error "$CHECK_DIR/fd.json" | head -c 600)"; return 1; }
 	ncalls=$(wc -l <"$CHECK_DIR/calls.log")
 	st_apply "$c2" after-failure
-	eq "fluid apply after a failed savepoint: exit (stderr: $(head -c 600 "$ERR"))" "$?" 1 || return
+	rc=$?
+	eq "fluid apply after a failed savepoint: exit (stderr: $(head -c 600 "$ERR"))" "$rc" 1 || return
 	grep -q "FlinkDeployment $CHECK_NS/$NAME: the operator reports a failed savepoint (status.error: .*avepoint.*): fluid changes no job whose state could be lost" "$ERR" ||
 		{ fail "fluid apply does not say why: $(head -c 600 "$ERR")"; return 1; }
 	if tail -n +"$((ncalls + 1))" "$CHECK_DIR/calls.log" | grep -q ' apply '; then
