@@ -65,3 +65,43 @@ kube_operator_error(const char *error)
 	json_decref(e);
 	return r;
 }
+
+/* When an event last happened, as the API server writes it, or "". */
+static const char *
+when(const json_t *ev)
+{
+	const char *t = str(ev, "lastTimestamp");
+
+	if (t == NULL)
+		t = str(ev, "eventTime");
+	if (t == NULL)
+		t = str(json_object_get(ev, "metadata"), "creationTimestamp");
+	return t != NULL ? t : "";
+}
+
+char *
+kube_savepoint_event(const json_t *list, const char *name)
+{
+	const json_t *ev, *obj, *newest = NULL;
+	const char *type, *msg;
+	size_t i;
+
+	json_array_foreach(json_object_get(list, "items"), i, ev) {
+		obj = json_object_get(ev, "involvedObject");
+		type = str(obj, "kind");
+		if (type == NULL || strcmp(type, "FlinkDeployment") != 0 ||
+		    str(obj, "name") == NULL || strcmp(str(obj, "name"),
+		    name) != 0)
+			continue;
+		/* RFC 3339 times in UTC: compared as text. */
+		if (newest == NULL || strcmp(when(ev), when(newest)) >= 0)
+			newest = ev;
+	}
+	if (newest == NULL || str(newest, "type") == NULL ||
+	    strcmp(str(newest, "type"), "Warning") != 0 ||
+	    str(newest, "reason") == NULL ||
+	    strcmp(str(newest, "reason"), "SavepointError") != 0)
+		return NULL;
+	msg = str(newest, "message");
+	return cut(msg != NULL ? msg : "(no message)");
+}

@@ -465,6 +465,7 @@ fake_live_with_error() {
 	printf '%s\n' "\$*" >>"$TMP/kubectl.calls"
 	case "\$*" in
 	*" apply "*) cat ;;
+	*" get --raw"*) cat "$TMP/events.json" ;;
 	*" get "*" flinkdeployment "*) cat "$TMP/live-fd.json" ;;
 	*) exit 0 ;;
 	esac
@@ -512,4 +513,52 @@ OPERATOR_SAVEPOINT_ERROR='{"type":"org.apache.flink.kubernetes.operator.exceptio
 	assert_status 0
 	assert_no_stderr
 	assert_equal "$(grep -c ' apply ' kubectl.calls)" 3 "applies"
+}
+
+# The operator's Events for the FlinkDeployment, oldest first: each
+# argument REASON:TYPE, a minute apart.
+events() {
+	local i=0 a
+	for a in "$@"; do
+		jq -n --arg r "${a%%:*}" --arg t "${a#*:}" --arg at "2026-12-02T10:0$i:00Z" '{
+		    type: $t, reason: $r, message: ("the operator: " + $r), lastTimestamp: $at,
+		    involvedObject: {kind: "FlinkDeployment", name: "commerce-orders-landed"}}'
+		i=$((i + 1))
+	done | jq -s '{kind: "EventList", items: .}' >events.json
+}
+
+@test "apply: the operator failing a savepoint for a change it has not taken (its latest event SavepointError, status.error cleared) blocks another change" {
+	allow_landed
+	plan amend
+	# 1.13 clears status.error each time it observes the job healthy,
+	# before it tries the savepoint again: its Events keep saying why.
+	fake_live_with_error suspended ""
+	jq '.status.observedGeneration = 2' live-fd.json >x && mv x live-fd.json
+	events SpecChanged:Normal SavepointError:Warning
+	tool apply --mode amend --yes --wait 0 p.json
+	assert_status 1
+	assert_no_stdout
+	assert_equal "$stderr" "p.json: error: build 'land-orders': FlinkDeployment data-products/commerce-orders-landed: the operator reports a failed savepoint (its latest event, SavepointError: the operator: SavepointError) and has not taken the last change: fluid changes no job whose state could be lost; resolve it with the operator first" "stderr"
+	[ "$(grep -c ' apply ' kubectl.calls)" = 0 ] || fail "kubectl apply was called" "$(cat kubectl.calls)"
+	assert_match "$(cat kubectl.calls)" "get --raw=/api/v1/namespaces/data-products/events\?fieldSelector=involvedObject.kind%3DFlinkDeployment%2CinvolvedObject.name%3Dcommerce-orders-landed"
+}
+
+@test "apply: an older SavepointError, or one while the operator has taken the last change, does not block a change" {
+	allow_landed
+	plan amend
+	fake_live_with_error suspended ""
+	jq '.status.observedGeneration = 2' live-fd.json >x && mv x live-fd.json
+	# Resolved since: a newer event.
+	events SavepointError:Warning Suspended:Normal
+	tool apply --mode amend --yes --wait 0 p.json
+	assert_status 0
+	assert_equal "$(grep -c ' apply ' kubectl.calls)" 3 "applies"
+	# The operator took the last change: its Events are not read.
+	rm -f kubectl.calls
+	jq '.status.observedGeneration = 3' live-fd.json >x && mv x live-fd.json
+	events SpecChanged:Normal SavepointError:Warning
+	tool apply --mode amend --yes --wait 0 p.json
+	assert_status 0
+	assert_equal "$(grep -c ' apply ' kubectl.calls)" 3 "applies"
+	[ "$(grep -c 'get --raw' kubectl.calls)" = 0 ] || fail "the events were read" "$(cat kubectl.calls)"
 }
