@@ -39,7 +39,7 @@
 # unwritable when step 5 asks it to.
 
 # operator check_operator_stream_lifecycle
-# timeout-s check_operator_stream_lifecycle 1800
+# timeout-s check_operator_stream_lifecycle 2400
 
 LIVE_PY_DIR=$(cd "$K8S_HERE/../live/py" && pwd)
 ST_TABLE=live.upgrade_orders
