@@ -8,6 +8,7 @@
 
 #include "kube.h"
 #include "kube_apply.h"
+#include "kube_operr.h"
 #include "kube_record.h"
 #include "plan.h"
 
@@ -141,6 +142,45 @@ savepoint_failed(const json_t *live)
 	return NULL;
 }
 
+/*
+ * Whether the operator has not yet taken the live spec: its
+ * status.observedGeneration is behind metadata.generation (a change in
+ * progress, or one it keeps failing to make).
+ */
+static int
+pending(const json_t *live)
+{
+	const json_t *gen = json_object_get(json_object_get(live,
+	    "metadata"), "generation");
+	const json_t *og = json_object_get(json_object_get(live, "status"),
+	    "observedGeneration");
+
+	return json_is_integer(gen) && json_is_integer(og) &&
+	    json_integer_value(og) < json_integer_value(gen);
+}
+
+/*
+ * The message of the operator's newest Event for FlinkDeployment name
+ * in ns when it is a failed savepoint (new), else NULL, also when the
+ * Events cannot be read (the writes that follow say why).
+ */
+static char *
+savepoint_event(const struct kube *k, const char *ns, const char *name)
+{
+	json_t *list = NULL;
+	char *path, *why = NULL, *msg = NULL;
+
+	path = xasprintf("/api/v1/namespaces/%s/events?fieldSelector="
+	    "involvedObject.kind%%3DFlinkDeployment%%2CinvolvedObject.name"
+	    "%%3D%s", ns, name);
+	if (kube_get_raw(k, path, &list, &why, NULL) == 1)
+		msg = kube_savepoint_event(list, name);
+	json_decref(list);
+	free(why);
+	free(path);
+	return msg;
+}
+
 /* One build of the plan, as read from the cluster before any write. */
 struct build {
 	const char	*id, *ns, *context;
@@ -160,6 +200,7 @@ read_build(const json_t *plan, const struct kube_apply_opts *o,
 	const char *fdn = str3(b->fd, "metadata", "name", NULL);
 	const char *cmn = str3(b->cm, "metadata", "name", NULL);
 	const char *was, *now, *why;
+	char *msg;
 	json_t *live_fd = NULL, *live_cm = NULL, *live_rec = NULL;
 	char *recn = xasprintf("%s-fluid-last-applied", fdn);
 	int has_fd, has_cm, has_rec, foreign;
@@ -199,14 +240,28 @@ read_build(const json_t *plan, const struct kube_apply_opts *o,
 		    K8S_ANN_SQL, shown(was), shown(now));
 		goto out;
 	}
-	if (!covers(json_object_get(live_fd, "spec"),
-	    json_object_get(b->fd, "spec")) &&
-	    (why = savepoint_failed(live_fd)) != NULL)
+	if (covers(json_object_get(live_fd, "spec"),
+	    json_object_get(b->fd, "spec")))
+		goto out;
+	if ((why = savepoint_failed(live_fd)) != NULL) {
+		/* The operator writes status.error as JSON: its message. */
+		msg = kube_operator_error(why);
 		diag_pos(d, DIAG_ERROR, o->path, 0, 0, "build '%s': "
 		    "FlinkDeployment %s/%s: the operator reports a failed "
-		    "savepoint (status.error: %.200s): fluid changes no job "
+		    "savepoint (status.error: %s): fluid changes no job "
 		    "whose state could be lost; resolve it with the operator "
-		    "first", b->id, b->ns, fdn, shown(why));
+		    "first", b->id, b->ns, fdn, msg);
+		free(msg);
+	} else if (pending(live_fd) &&
+	    (msg = savepoint_event(&b->k, b->ns, fdn)) != NULL) {
+		diag_pos(d, DIAG_ERROR, o->path, 0, 0, "build '%s': "
+		    "FlinkDeployment %s/%s: the operator reports a failed "
+		    "savepoint (its latest event, SavepointError: %s) and has "
+		    "not taken the last change: fluid changes no job whose "
+		    "state could be lost; resolve it with the operator first",
+		    b->id, b->ns, fdn, msg);
+		free(msg);
+	}
 out:
 	json_decref(live_fd);
 	json_decref(live_cm);

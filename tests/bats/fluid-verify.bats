@@ -389,7 +389,7 @@ deployment_piece() {
 # ck.json stands for the JobManager REST API's GET /jobs/JOB/checkpoints
 # answer (Flink's CheckpointingStatistics, the fields verify reads); the
 # real one, through a real API server's service proxy, is the Kubernetes
-# lane's (tests/k8s/checks/40-e2e.sh).
+# lane's (tests/k8s/checks/60-operator-stream.sh, on the real operator).
 
 # fake_checkpoint AGE_S [COMPLETED] : a latest completed checkpoint (id 7)
 # acknowledged AGE_S seconds ago; COMPLETED 0: none completed yet.
