@@ -43,6 +43,10 @@
  *	                                      (plan_*.c)
  *	stage.h    what each fluid-* program does          (stage_*.c)
  *	pipeline.h the stages in one process, for fluid    (pipeline.c)
+ *	validate.h fluid validate's result per contract,
+ *	           kept to report it as a line, a JSON
+ *	           record or a test case, validate_     (validate.c)
+ *	junit.h    JUnit XML reports, junit_               (junit.c)
  *	allow.h    the operator allowlists, allow_         (allow.c)
  *	diff.h     two checked contracts -> changes, diff_ (diff.c)
  *	odcs.h     IR -> ODCS v3.2.0 data contract, odcs_  (odcs.c)
@@ -70,8 +74,9 @@
  * resources k8s_ renders offline; gw_ applies the script sqlgen_ writes.
  *
  * Who may include whom:
- *  - The stage and pipeline layers join the others; no other module
- *    includes stage.h or pipeline.h, and no module includes fluid.h.
+ *  - The stage and pipeline layers (and validate.c, which runs two
+ *    stages) join the others; no other module includes stage.h or
+ *    pipeline.h, and no module includes fluid.h.
  *  - The checker, the renderers (sqlgen, sqlq, types, path, yemit, k8s,
  *    odcs),
  *    the stages and everything they include never include net.h or
@@ -112,6 +117,8 @@
 #include "k8s.h"
 #include "stage.h"
 #include "pipeline.h"
+#include "validate.h"
+#include "junit.h"
 #include "allow.h"
 #include "diff.h"
 #include "odcs.h"
