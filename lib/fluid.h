@@ -65,9 +65,11 @@
  *	           server's service proxy (verify_checkpoint.c)
  *	target.h   the targets a project declares, target_ (target.c)
  *	gw.h       the SQL Gateway client, gw_             (gw.c, gw_script.c)
+ *	git.h      files at a git revision, through git, as a
+ *	           resolve_source (resolve.h), git_        (git.c)
  *
- * kube.h, net.h, verify.h and gw.h are not included here: only the tools
- * that contact something include them (tests/bats/layout.bats), and
+ * kube.h, net.h, verify.h, gw.h and git.h are not included here: only
+ * the tools that contact something or start git include them (tests/bats/layout.bats), and
  * target.h only by them.  Nor are the internal headers check_int.h,
  * sqlgen_int.h, sqlgen_security.h and verify_int.h: only their module's
  * own files (and its unit tests) include them.  kube_ applies the

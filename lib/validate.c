@@ -14,8 +14,9 @@
 #include "xalloc.h"
 
 int
-validate_file(const struct resolve_opts *ro, const char *file, int keep_doc,
-    const char *progname, struct validate_result *res)
+validate_file(const struct resolve_opts *ro, const struct resolve_source *src,
+    const char *file, int keep_doc, const char *progname,
+    struct validate_result *res)
 {
 	struct diags *d;
 	json_t *doc;
@@ -23,13 +24,15 @@ validate_file(const struct resolve_opts *ro, const char *file, int keep_doc,
 	memset(res, 0, sizeof(*res));
 	res->file = xstrdup(file);
 	/* resolve names standard input "<stdin>" in its diagnostics. */
-	res->contract = xstrdup(ro->path != NULL ? file : "<stdin>");
+	res->contract = ro->path == NULL ? xstrdup("<stdin>") : src != NULL ?
+	    xasprintf("%s%s", src->label, file) : xstrdup(file);
 
 	res->stage[0] = "fluid-resolve";
 	d = &res->d[res->nstages++];
 	diags_init(d);
 	fl_setprogname(res->stage[0]);
-	doc = stage_resolve_opts(ro, d) == 0 ? stage_resolve(ro, d) : NULL;
+	doc = stage_resolve_opts(ro, d) == 0 ? stage_resolve_from(ro, src, d) :
+	    NULL;
 	res->status = diag_status(d);
 	if (res->status == EXIT_OK && doc == NULL)
 		diag_fatal(d, "fluid-resolve wrote no pipeline document");

@@ -31,12 +31,14 @@ struct validate_result {
 };
 
 /*
- * Resolve and check ro's contract, FILE file (its operand as given).
- * Returns res->status.  Sets the program name (fl_setprogname()) to
- * each stage's while it runs, and to progname after.
+ * Resolve and check ro's contract, FILE file (its operand as given), its
+ * files read from src (resolve.h; NULL: the file system).  Returns
+ * res->status.  Sets the program name (fl_setprogname()) to each
+ * stage's while it runs, and to progname after.
  */
-int	validate_file(const struct resolve_opts *ro, const char *file,
-	    int keep_doc, const char *progname, struct validate_result *res);
+int	validate_file(const struct resolve_opts *ro,
+	    const struct resolve_source *src, const char *file, int keep_doc,
+	    const char *progname, struct validate_result *res);
 void	validate_release(struct validate_result *);
 
 /* Errors, fatal ones included: what "refused (N errors)" counts. */

@@ -181,7 +181,7 @@ cmd_validate(int argc, char *argv[])
 		cases = xreallocarray(NULL, a.nfiles, sizeof(*cases));
 	for (i = 0; i < a.nfiles; i++) {
 		a.ro.path = input_path(a.files[i]);
-		st = validate_file(&a.ro, a.files[i], target != NULL,
+		st = validate_file(&a.ro, NULL, a.files[i], target != NULL,
 		    "fluid", &res);
 		if (!json)
 			validate_print(&res, stderr, a.diag);
