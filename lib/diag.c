@@ -358,11 +358,12 @@ diag_print_contract(const struct diags *d, FILE *fp, enum diag_format fmt,
 	const struct diag *g;
 	json_t *o;
 	char *s, *c;
+	size_t i;
 
 	/* The contract as a line may show it; a diagnostic in another file
 	 * (a shared fragment) ends with it, as gcc ends one with [-Wflag]. */
 	c = contract != NULL ? diag_escape(contract, 0) : NULL;
-	for (size_t i = 0; i < d->n; i++) {
+	for (i = 0; i < d->n; i++) {
 		g = &d->v[i];
 		if (g->level == DIAG_FATAL) {
 			fprintf(fp, "%s: %s\n", prog, g->msg);
