@@ -143,13 +143,16 @@ diff_baseline(const char *contract, const char *baseline, const char *rev,
 		return EXIT_USAGE;
 	}
 	if (name != NULL)
-		baseline = name;	/* freed at exit */
+		baseline = name;	/* freed once the answer is made */
 	ir_keep_to_end(old);	/* fluid exits after this */
 	ro.path = input_path(contract);
-	if ((st = pipeline_run(&ro, fmt, PIPELINE_CHECK, &cur, "fluid")) != 0)
+	if ((st = pipeline_run(&ro, fmt, PIPELINE_CHECK, &cur, "fluid")) != 0) {
+		free(name);
 		return st;
+	}
 	ir_keep_to_end(cur);
 	res = stage_diff(cur, old, contract, baseline);
+	free(name);	/* the answer holds its copy */
 	if (isatty(STDERR_FILENO)) {
 		sb_init(&sum);
 		diff_summary(json_object_get(res, "changes"), &sum);
