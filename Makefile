@@ -53,7 +53,8 @@ TOOL_COMMON = $(O)/tools/cli.o
 FLUID_CMDS = $(O)/tools/fluid_apply.o $(O)/tools/fluid_export.o \
 	$(O)/tools/fluid_verify.o $(O)/tools/fluid_diff.o \
 	$(O)/tools/fluid_gateway.o $(O)/tools/apply_cli.o \
-	$(O)/tools/fluid_plan.o $(O)/tools/fluid_dep.o
+	$(O)/tools/fluid_plan.o $(O)/tools/fluid_dep.o \
+	$(O)/tools/fluid_validate.o
 # Made by a pattern rule for every tool: not intermediates to delete.
 .SECONDARY: $(TOOL_COMMON) $(FLUID_CMDS)
 

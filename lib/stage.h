@@ -24,6 +24,9 @@
 int	 stage_resolve_opts(const struct resolve_opts *, struct diags *d);
 /* A new document with the resolve section, or NULL (errors in d). */
 json_t	*stage_resolve(const struct resolve_opts *, struct diags *d);
+/* The same, the files read from src (resolve.h; NULL: the file system). */
+json_t	*stage_resolve_from(const struct resolve_opts *,
+	    const struct resolve_source *src, struct diags *d);
 /* Add the check section to doc; it (borrowed), or NULL (errors in d). */
 json_t	*stage_check(json_t *doc, struct diags *d);
 /*

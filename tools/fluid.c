@@ -24,7 +24,8 @@
 #include "fluid_cmd.h"
 
 const char fluid_usage[] =
-"usage: fluid validate [--diagnostics=text|json] [--depfile FILE.d] FILE...\n"
+"usage: fluid validate [--diagnostics=text|json] [--format text|json]\n"
+"           [--junit REPORT] [--depfile FILE.d] FILE...\n"
 "       fluid validate --schema-version VERSION --fragment KIND FILE\n"
 "       fluid bundle [--diagnostics=text|json] [-q] [-o | --out OUTFILE]\n"
 "           [--depfile DEPFILE] FILE\n"
@@ -39,6 +40,8 @@ const char fluid_usage[] =
 "           [--dry-run] FILE\n"
 "       fluid diff [--diagnostics=text|json] --baseline OLD\n"
 "           [--exit-on-breaking] [-q] [-o | --out CHANGES] FILE\n"
+"       fluid diff [--diagnostics=text|json] --baseline-rev REV\n"
+"           [--exit-on-breaking] [-q] [-o | --out CHANGES] FILE\n"
 "       fluid diff [--diagnostics=text|json] --exit-on-drift\n"
 "           [-q] [-o | --out DRIFT] FILE\n"
 "       fluid export odcs [--diagnostics=text|json] [--json]\n"
@@ -47,7 +50,11 @@ const char fluid_usage[] =
 "           [--streaming-timeout S] [-q] [-o | --out DELIVERY] FILE\n"
 "       fluid [COMMAND] --help | -h;  fluid --version\n"
 "\n"
-"  validate   check a contract (or one fragment) against every static rule\n"
+"  validate   check a contract (or one fragment) against every static rule;\n"
+"             per FILE a line FILE: ok, FILE: refused (N errors) or FILE:\n"
+"             error, or with --format json a record {file, status,\n"
+"             diagnostics}; --junit REPORT writes a JUnit XML report,\n"
+"             a test case per FILE\n"
 "  bundle     print the contract with every $ref inlined, as YAML\n"
 "  generate flink\n"
 "             write DIR/<build>.sql, DIR/<build>.table.json and\n"
@@ -63,7 +70,8 @@ const char fluid_usage[] =
 "             (dry-run, which contacts nothing);\n"
 "             with --target, run a build's script through that target's\n"
 "             Flink SQL Gateway (fluid-gateway(1))\n"
-"  diff       every change from the baseline contract OLD, with its\n"
+"  diff       every change from the baseline contract OLD, or from FILE\n"
+"             and its fragments as they are at git revision REV, with its\n"
 "             severity, as JSON; or, with --exit-on-drift, each build's\n"
 "             live resources against what fluid apply recorded: clean,\n"
 "             pending or drift (exit 1)\n"
@@ -188,48 +196,6 @@ parse_args(int argc, char *argv[], struct args *a, int allow_out,
 	a->nfiles = (size_t)(argc - optind);
 	a->ro.path = input_path(a->file);
 	a->diag = cli.diagfmt;
-}
-
-/*
- * validate FILE...: each file on its own, as if validated alone, so that
- * a CI job checks a whole tree in one process.  The status is the worst:
- * 1 when any file is refused; an environment error (an unreadable file)
- * ends the run there with status 2, as it does for one file.
- */
-static int
-cmd_validate(int argc, char *argv[])
-{
-	struct args a;
-	size_t i;
-	int st, worst = 0;
-
-	json_t *doc;
-	char *target;
-
-	parse_args(argc, argv, &a, 0, 1, 1, 0);
-	target = dep_target(&a, "validate");
-	if (target != NULL && a.nfiles != 1)
-		cli_usage_error(&(struct cli){ fluid_usage,
-		    DIAG_FORMAT_TEXT }, "validate --depfile takes one FILE");
-	for (i = 0; i < a.nfiles; i++) {
-		a.file = a.files[i];
-		a.ro.path = input_path(a.file);
-		st = pipeline_run(&a.ro, a.diag, PIPELINE_CHECK,
-		    target != NULL ? &doc : NULL, "fluid");
-		if (st == 0 && target != NULL) {
-			dep_write(a.depfile, target, doc);
-			json_decref(doc);
-		}
-		if (st == 0)
-			printf("%s: ok\n", a.file);
-		if (st > worst)
-			worst = st;
-		if (st == EXIT_USAGE)
-			break;
-	}
-	free(target);
-	st = flush_stdout();
-	return st != 0 ? st : worst;
 }
 
 static int

@@ -73,6 +73,8 @@ char	*dep_target(const struct args *, const char *verb);
 void	dep_write(const char *depfile, const char *target, json_t *doc);
 
 int	cmd_apply(int argc, char *argv[]);
+/* fluid validate (fluid_validate.c). */
+int	cmd_validate(int argc, char *argv[]);
 int	cmd_diff(int argc, char *argv[]);
 int	cmd_plan(int argc, char *argv[]);
 int	cmd_export(int argc, char *argv[]);

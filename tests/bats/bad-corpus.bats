@@ -129,7 +129,10 @@ run_case() {
 		why="died of signal $((st - 128))"
 	elif [ "$st" -ne "$status" ]; then
 		why="exit status $st, not $status"
-	elif [ -s "$out" ]; then
+	elif [ "$prog ${words[1]:-}" = "fluid validate" ] &&
+	    [ "$(cat "$out")" != "$(validate_line "${args[-1]}" "$st" "$err")" ]; then
+		why="not '$(validate_line "${args[-1]}" "$st" "$err")' on standard output"
+	elif [ "$prog ${words[1]:-}" != "fluid validate" ] && [ -s "$out" ]; then
 		why="wrote to standard output"
 	elif [ "$n" -ne "${lines:-1}" ]; then
 		why="$n lines on standard error, not ${lines:-1}"
@@ -154,6 +157,19 @@ run_case() {
 	fi
 	rm -rf "${TMP:?}/$name"
 	return 0
+}
+
+# validate_line FILE STATUS ERR: the line fluid validate prints for FILE
+# refused (STATUS 1, the errors in ERR counted) or not checked (2).
+validate_line() {
+	local n
+	if [ "$2" -eq 2 ]; then
+		echo "$1: error"
+		return
+	fi
+	n=$(grep -c ': error: ' "$3")
+	[ "$n" -eq 1 ] && echo "$1: refused (1 error)" ||
+	    echo "$1: refused ($n errors)"
 }
 
 @test "bad corpus: at least 150 cases, each input with its .expect" {

@@ -10,10 +10,11 @@ load helpers
 setup() { fluid_setup; }
 teardown() { fluid_teardown; }
 
-# The modules allowed to contact something: the libcurl HTTP wrapper,
-# kubectl, and the stages built on them.
-contacting='^(net|kube|verify|gw)([_.]|$)'
-bad_headers='^(net|kube)([_.].*)?\.h$'
+# The modules allowed to contact something or start a process: the
+# libcurl HTTP wrapper, kubectl, git (fluid diff --baseline-rev), and
+# the stages built on them.
+contacting='^(net|kube|verify|gw|git)([_.]|$)'
+bad_headers='^(net|kube|git)([_.].*)?\.h$'
 bad_system='^(spawn\.h|sys/socket\.h|netdb\.h)$'
 bad_symbols='^(curl_easy_|curl_multi_|curl_global_|curl_share_|posix_spawn|exec[lv]|fork$|vfork$|system$|popen$|socket$|connect$|getaddrinfo$)'
 
