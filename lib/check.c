@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "allow.h"
+#include "jget.h"
 #include "check.h"
 #include "check_int.h"
 #include "digest.h"
@@ -806,17 +807,10 @@ contract_release(struct contract *k)
 }
 
 /*
- * Whether o holds key with a value: a null reads as an absent key (as
- * the chk_get_*() getters read it), so it is no refused value that
- * errors elsewhere echo.
+ * Whether o holds key with a value (jget.h): a null reads as an absent
+ * key, as the chk_get_*() getters read it.
  */
-static bool
-present(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	return v != NULL && !json_is_null(v);
-}
+#define present(o, key)	jpresent(o, key)
 
 /*
  * Whether id (build i's, well-formed) repeats an earlier build's, after

@@ -23,6 +23,7 @@
 #include <strings.h>
 
 #include "check_int.h"
+#include "jget.h"
 
 static const char *const landing_keys[] = { "mode", "operationColumn", NULL };
 static const char *const modes[] = { "upsert", "append-with-op", NULL };
@@ -42,13 +43,8 @@ chk_cdc_format(const char *fmt)
 	    strcmp(fmt, "canal-json") == 0);
 }
 
-static bool
-present(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	return v != NULL && !json_is_null(v);
-}
+/* Whether o holds key with a value (jget.h). */
+#define present(o, key)	jpresent(o, key)
 
 /*
  * maxParseErrors at l (the stream): 0 or "unbounded".  Flink 1.20's

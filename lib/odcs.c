@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ir.h"
+#include "jget.h"
 #include "odcs.h"
 #include "types.h"
 
@@ -23,11 +24,8 @@ struct odcs {
 	int		 bad;		/* a section was not as written */
 };
 
-static const char *
-str(const json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
+/* The shared accessor (jget.h), under this file's short name. */
+#define str(o, key)	jstr(o, key)
 
 /* {"property": name, "value": value (stolen)} */
 static json_t *

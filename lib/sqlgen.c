@@ -24,6 +24,7 @@
 #include <strings.h>
 
 #include "sqlgen.h"
+#include "jget.h"
 #include "sqlgen_security.h"
 #include "sqlgen_int.h"
 #include "sqllex.h"
@@ -70,21 +71,13 @@ option(struct gen *g, const char *key, const char *value, int *first)
 	literal(g, value);
 }
 
-static const char *
-str(const json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
-
 /*
  * fluid-sqlgen reads whatever JSON follows a "check" stage, so a value
- * may be missing or of another type: compare without trusting it.
+ * may be missing or of another type: the shared accessors (jget.h),
+ * under this file's short names, read without trusting it.
  */
-static bool
-streq(const char *s, const char *word)
-{
-	return s != NULL && word != NULL && strcmp(s, word) == 0;
-}
+#define str(o, key)	jstr(o, key)
+#define streq(s, word)	jstreq(s, word)
 
 /* Is the member name k (klen bytes, NUL allowed) exactly name? */
 static bool

@@ -31,22 +31,15 @@
 #include <string.h>
 
 #include "sqlgen_int.h"
+#include "jget.h"
 
 #define RAW	"source_changes"
 #define CH	"`c`"	/* the alias of source_changes */
 #define ROWS	"`r`"	/* the alias of a Canal row */
 
-static const char *
-str(const json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
-
-static bool
-streq(const char *s, const char *word)
-{
-	return s != NULL && strcmp(s, word) == 0;
-}
+/* The shared accessors (jget.h), under this file's short names. */
+#define str(o, key)	jstr(o, key)
+#define streq(s, word)	jstreq(s, word)
 
 /* The stream's "changes" when it lands as landing (NULL: any). */
 static const json_t *

@@ -13,14 +13,12 @@
 #include <string.h>
 
 #include "path.h"
+#include "jget.h"
 #include "sqlgen_security.h"
 #include "sqlq.h"
 
-static const char *
-str(const json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
+/* The shared accessor (jget.h), under this file's short name. */
+#define str(o, key)	jstr(o, key)
 
 static bool
 one_of(const char *s, const char *const *words)

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "verify_int.h"
+#include "clock.h"
 
 #include "diag.h"
 #include "kube.h"
@@ -72,7 +73,7 @@ vfy_checkpoint_judge(json_t *st, const char *job, long long max_age_s,
 		return;
 	}
 	ack = (long long)num(done, "latest_ack_timestamp");
-	age = (long long)time(NULL) - ack / 1000;
+	age = clk_wall_s() - ack / 1000;
 	if (age < 0)
 		age = 0;
 	if (max_age_s >= 0 && age > max_age_s) {
