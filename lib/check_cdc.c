@@ -199,7 +199,7 @@ chk_cdc_stream(struct chk *c, struct chk_loc *l, json_t *props,
 				chk_loc_key(l, "operationColumn");
 				t = ty_new(TY_STRING);
 				t->required = true;
-				if (chk_stream_add(c, l, s, opcol,
+				if (chk_stream_add(c, l, s, opcol, NULL,
 				    CHK_ORIGIN_VALUE, "operation", t))
 					*added = true;
 				else

@@ -32,18 +32,6 @@ num(json_t *o, const char *key)
 	return json_integer_value(json_object_get(o, key));
 }
 
-bool
-vfy_job_id(const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < 32; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') ||
-		    (s[i] >= 'a' && s[i] <= 'f')))
-			return false;
-	return s[32] == '\0';
-}
-
 void
 vfy_checkpoint_judge(json_t *st, const char *job, long long max_age_s,
     struct vfy_reading *r)
