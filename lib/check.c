@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "allow.h"
+#include "jget.h"
 #include "check.h"
 #include "check_cfk.h"
 #include "check_int.h"
@@ -865,17 +866,9 @@ contract_release(struct contract *k)
 }
 
 /*
- * Whether o holds key with a value: a null reads as an absent key (as
- * the chk_get_*() getters read it), so it is no refused value that
- * errors elsewhere echo.
+ * Whether o holds key with a value (jget.h): a null reads as an absent
+ * key, as the chk_get_*() getters read it.
  */
-static bool
-present(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	return v != NULL && !json_is_null(v);
-}
 
 /*
  * Whether id (build i's, well-formed) repeats an earlier build's, after
@@ -1009,7 +1002,7 @@ check_contract(struct contract *k, json_t *doc)
 	builds = chk_get_arr(c, &l, doc, "builds", false);
 	/* NULL reads as no exposes: jansson's array calls take it. */
 	k->exposes = chk_get_arr(c, &l, doc, "exposes", false);
-	k->exposes_bad = k->exposes == NULL && present(doc, "exposes");
+	k->exposes_bad = k->exposes == NULL && jpresent(doc, "exposes");
 	k->schemas = xcalloc(json_array_size(k->exposes) + 1,
 	    sizeof(*k->schemas));
 	k->schema_done = xcalloc(json_array_size(k->exposes) + 1,
@@ -1159,7 +1152,7 @@ done:
 	 */
 	if (nmanaged == 0 && version != NULL && (managed_lane ||
 	    strcmp(version, CHECK_STABLE_VERSION) == 0) && (builds != NULL ||
-	    !present(doc, "builds"))) {
+	    !jpresent(doc, "builds"))) {
 		chk_loc_set(&l, "", "");
 		chk_loc_key(&l, managed_lane ? "builds" : "fluidVersion");
 		if (managed_lane)

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bounds.h"
+#include "clock.h"
 #include "git.h"
 #include "xalloc.h"
 
@@ -27,15 +27,6 @@ struct git_run {
 	int		 timed_out;
 	struct sb	 out, err;
 };
-
-static long long
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /*
  * The environment git runs with: ours, and what keeps a read a read.
@@ -119,7 +110,7 @@ git_exec(const char *const *argv, size_t max, struct git_run *r)
 	posix_spawn_file_actions_adddup2(&fa, pout[1], 1);
 	posix_spawn_file_actions_adddup2(&fa, perr[1], 2);
 	env = git_env();
-	deadline = now_ms() + (long long)GIT_DEADLINE_S * 1000;
+	deadline = clk_mono_ms() + (long long)GIT_DEADLINE_S * 1000;
 	rc = posix_spawnp(&pid, "git", &fa, NULL, (char *const *)argv, env);
 	posix_spawn_file_actions_destroy(&fa);
 	free(env);
@@ -141,7 +132,7 @@ git_exec(const char *const *argv, size_t max, struct git_run *r)
 				p[np].events = POLLIN;
 				p[np++].revents = 0;
 			}
-		if ((left = deadline - now_ms()) <= 0) {
+		if ((left = deadline - clk_mono_ms()) <= 0) {
 			r->timed_out = 1;
 			break;
 		}

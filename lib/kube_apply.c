@@ -7,21 +7,11 @@
 #include <unistd.h>
 
 #include "kube.h"
+#include "jget.h"
 #include "kube_apply.h"
 #include "kube_operr.h"
 #include "kube_record.h"
 #include "plan.h"
-
-static const char *
-str3(const json_t *v, const char *a, const char *b, const char *c)
-{
-	v = json_object_get(v, a);
-	if (b != NULL)
-		v = json_object_get(v, b);
-	if (c != NULL)
-		v = json_object_get(v, c);
-	return json_string_value(v);
-}
 
 static void
 say(const struct kube_apply_opts *o, const char *fmt, ...)
@@ -101,9 +91,9 @@ owned(const json_t *obj, const char *product, const char *id,
 {
 	const json_t *l = json_object_get(json_object_get(obj, "metadata"),
 	    "labels");
-	const char *by = str3(l, K8S_LABEL_MANAGED_BY, NULL, NULL);
-	const char *pn = str3(l, K8S_LABEL_NAME, NULL, NULL);
-	const char *build = str3(l, K8S_LABEL_BUILD, NULL, NULL);
+	const char *by = jstr3(l, K8S_LABEL_MANAGED_BY, NULL, NULL);
+	const char *pn = jstr3(l, K8S_LABEL_NAME, NULL, NULL);
+	const char *build = jstr3(l, K8S_LABEL_BUILD, NULL, NULL);
 
 	if (by != NULL && strcmp(by, K8S_MANAGER) == 0 && pn != NULL &&
 	    product != NULL && strcmp(pn, product) == 0 && build != NULL &&
@@ -129,12 +119,12 @@ static const char *
 savepoint_failed(const json_t *live)
 {
 	const json_t *st = json_object_get(live, "status");
-	const char *err = str3(st, "error", NULL, NULL), *trig, *rec;
+	const char *err = jstr3(st, "error", NULL, NULL), *trig, *rec;
 
 	if (err == NULL || *err == '\0')
 		return NULL;
-	trig = str3(st, "jobStatus", "savepointInfo", "triggerId");
-	rec = str3(st, "reconciliationStatus", "state", NULL);
+	trig = jstr3(st, "jobStatus", "savepointInfo", "triggerId");
+	rec = jstr3(st, "reconciliationStatus", "state", NULL);
 	if ((trig != NULL && *trig != '\0') ||
 	    (rec != NULL && strcmp(rec, "UPGRADING") == 0) ||
 	    strstr(err, "avepoint") != NULL)
@@ -196,9 +186,9 @@ static void
 read_build(const json_t *plan, const struct kube_apply_opts *o,
     struct build *b, struct diags *d)
 {
-	const char *product = str3(plan, "product", NULL, NULL);
-	const char *fdn = str3(b->fd, "metadata", "name", NULL);
-	const char *cmn = str3(b->cm, "metadata", "name", NULL);
+	const char *product = jstr3(plan, "product", NULL, NULL);
+	const char *fdn = jstr3(b->fd, "metadata", "name", NULL);
+	const char *cmn = jstr3(b->cm, "metadata", "name", NULL);
 	const char *was, *now, *why;
 	char *msg;
 	json_t *live_fd = NULL, *live_cm = NULL, *live_rec = NULL;
@@ -230,8 +220,8 @@ read_build(const json_t *plan, const struct kube_apply_opts *o,
 		    fdn);
 		goto out;
 	}
-	was = str3(live_fd, "metadata", "annotations", K8S_ANN_SQL);
-	now = str3(b->fd, "metadata", "annotations", K8S_ANN_SQL);
+	was = jstr3(live_fd, "metadata", "annotations", K8S_ANN_SQL);
+	now = jstr3(b->fd, "metadata", "annotations", K8S_ANN_SQL);
 	if (o->mode == K8S_AMEND && (was == NULL || now == NULL ||
 	    strcmp(was, now) != 0)) {
 		diag_pos(d, DIAG_ERROR, o->path, 0, 0, "build '%s': the "
@@ -278,7 +268,7 @@ static void
 wait_taken(const struct kube_apply_opts *o, const struct build *b,
     json_int_t gen, struct diags *d)
 {
-	const char *fdn = str3(b->fd, "metadata", "name", NULL);
+	const char *fdn = jstr3(b->fd, "metadata", "name", NULL);
 	json_t *live = NULL, *og;
 	json_int_t seen = -1;
 	time_t end = time(NULL) + o->wait_s;
@@ -331,12 +321,12 @@ write_build(const json_t *plan, const struct kube_apply_opts *o,
 	/* The ConfigMap exists before the FlinkDeployment names it. */
 	if (kube_apply(&b->k, b->fd, &live, d) == -1)
 		return -1;
-	state = str3(live, "spec", "job", "state");
+	state = jstr3(live, "spec", "job", "state");
 	gen = json_integer_value(json_object_get(json_object_get(live,
 	    "metadata"), "generation"));
 	rec = kube_record_make(plan, b->cm, b->fd);
 	if (kube_apply(&b->k, rec, NULL, d) == 0) {
-		say(o, "FlinkDeployment %s/%s: %s", b->ns, str3(b->fd,
+		say(o, "FlinkDeployment %s/%s: %s", b->ns, jstr3(b->fd,
 		    "metadata", "name", NULL), state ? shown(state) :
 		    "(no state)");
 		rc = 0;
@@ -357,13 +347,13 @@ kube_apply_plan(const json_t *plan, const struct kube_apply_opts *o,
 	struct build *bs = xcalloc(n ? n : 1, sizeof(*bs));
 
 	json_array_foreach(builds, i, e) {
-		bs[i].id = str3(e, "build", NULL, NULL);
-		bs[i].context = str3(e, "context", NULL, NULL);
-		bs[i].fd = plan_resource(plan, "FlinkDeployment", str3(e,
+		bs[i].id = jstr3(e, "build", NULL, NULL);
+		bs[i].context = jstr3(e, "context", NULL, NULL);
+		bs[i].fd = plan_resource(plan, "FlinkDeployment", jstr3(e,
 		    "flinkDeployment", NULL, NULL));
-		bs[i].cm = plan_resource(plan, "ConfigMap", str3(e,
+		bs[i].cm = plan_resource(plan, "ConfigMap", jstr3(e,
 		    "configMap", NULL, NULL));
-		bs[i].ns = str3(bs[i].fd, "metadata", "namespace", NULL);
+		bs[i].ns = jstr3(bs[i].fd, "metadata", "namespace", NULL);
 		read_build(plan, o, &bs[i], d);
 		if (d->nfatal > 0)
 			break;
@@ -399,9 +389,9 @@ kube_apply_run(const json_t *plan, const struct allow *al, int yes,
 		json_array_foreach(json_object_get(remade, "resources"), i,
 		    e) {
 			r = json_object_get(e, "resource");
-			say(o, "would apply %s %s/%s (%s)", str3(r, "kind",
-			    NULL, NULL), str3(r, "metadata", "namespace",
-			    NULL), str3(r, "metadata", "name", NULL), str3(e,
+			say(o, "would apply %s %s/%s (%s)", jstr3(r, "kind",
+			    NULL, NULL), jstr3(r, "metadata", "namespace",
+			    NULL), jstr3(r, "metadata", "name", NULL), jstr3(e,
 			    "action", NULL, NULL));
 		}
 		goto out;

@@ -8,17 +8,12 @@
 
 #include <jansson.h>
 
+#include "jget.h"
 #include "kube_operr.h"
 #include "xalloc.h"
 
 /* How much of the operator's words are quoted. */
 #define OPERR_MAX	400
-
-static const char *
-str(const json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
 
 /* s cut to at most OPERR_MAX bytes, at a character boundary, "..." (new). */
 static char *
@@ -48,10 +43,10 @@ kube_operator_error(const char *error)
 		json_decref(e);
 		return cut(error);
 	}
-	msg = str(e, "message") != NULL ? str(e, "message") : str(e, "type");
+	msg = jstr(e, "message") != NULL ? jstr(e, "message") : jstr(e, "type");
 	list = json_object_get(e, "throwableList");
 	last = json_array_get(list, json_array_size(list) - 1);
-	cause = str(last, "message");
+	cause = jstr(last, "message");
 	if (msg == NULL && cause == NULL)
 		r = xstrdup("(status.error names no message)");
 	else if (msg == NULL || (cause != NULL && strstr(msg, cause) == NULL)) {
@@ -70,12 +65,12 @@ kube_operator_error(const char *error)
 static const char *
 when(const json_t *ev)
 {
-	const char *t = str(ev, "lastTimestamp");
+	const char *t = jstr(ev, "lastTimestamp");
 
 	if (t == NULL)
-		t = str(ev, "eventTime");
+		t = jstr(ev, "eventTime");
 	if (t == NULL)
-		t = str(json_object_get(ev, "metadata"), "creationTimestamp");
+		t = jstr(json_object_get(ev, "metadata"), "creationTimestamp");
 	return t != NULL ? t : "";
 }
 
@@ -88,20 +83,20 @@ kube_savepoint_event(const json_t *list, const char *name)
 
 	json_array_foreach(json_object_get(list, "items"), i, ev) {
 		obj = json_object_get(ev, "involvedObject");
-		type = str(obj, "kind");
+		type = jstr(obj, "kind");
 		if (type == NULL || strcmp(type, "FlinkDeployment") != 0 ||
-		    str(obj, "name") == NULL || strcmp(str(obj, "name"),
+		    jstr(obj, "name") == NULL || strcmp(jstr(obj, "name"),
 		    name) != 0)
 			continue;
 		/* RFC 3339 times in UTC: compared as text. */
 		if (newest == NULL || strcmp(when(ev), when(newest)) >= 0)
 			newest = ev;
 	}
-	if (newest == NULL || str(newest, "type") == NULL ||
-	    strcmp(str(newest, "type"), "Warning") != 0 ||
-	    str(newest, "reason") == NULL ||
-	    strcmp(str(newest, "reason"), "SavepointError") != 0)
+	if (newest == NULL || jstr(newest, "type") == NULL ||
+	    strcmp(jstr(newest, "type"), "Warning") != 0 ||
+	    jstr(newest, "reason") == NULL ||
+	    strcmp(jstr(newest, "reason"), "SavepointError") != 0)
 		return NULL;
-	msg = str(newest, "message");
+	msg = jstr(newest, "message");
 	return cut(msg != NULL ? msg : "(no message)");
 }

@@ -54,7 +54,7 @@ void	vfy_checkpoint(json_t *dep, const char *job, long long max_age_s,
 	    char *(*env)(const char *), struct vfy_reading *r);
 
 /*
- * Whether s is a Flink JobID as the REST API writes it: 32 lowercase hex
+ * verify_jobid.c: whether s is a Flink JobID as the REST API writes it: 32 lowercase hex
  * digits.  The status is the cluster's, not fluid's: anything else could
  * walk the proxy path elsewhere, so it is neither asked about nor echoed.
  */

@@ -6,7 +6,6 @@
  * fluid-diff(1) calls.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,14 +17,6 @@
 #include "cli.h"
 #include "pipeline.h"
 #include "fluid_cmd.h"
-
-static const char diff_usage[] =
-    "usage: fluid diff [--diagnostics=text|json] --baseline OLD\n"
-    "           [--exit-on-breaking] [-o | --out FILE] FILE\n"
-    "       fluid diff [--diagnostics=text|json] --baseline-rev REV\n"
-    "           [--exit-on-breaking] [-o | --out FILE] FILE\n"
-    "       fluid diff [--diagnostics=text|json] --exit-on-drift\n"
-    "           [-o | --out FILE] FILE\n";
 
 /* The answer (stolen) as JSON on standard output, or FILE written whole. */
 static int
@@ -174,38 +165,23 @@ diff_baseline(const char *contract, const char *baseline, const char *rev,
 int
 cmd_diff(int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "diagnostics", required_argument, NULL, 'D' },
-		{ "baseline", required_argument, NULL, 'b' },
-		{ "baseline-rev", required_argument, NULL, 'r' },
-		{ "exit-on-breaking", no_argument, NULL, 'x' },
-		{ "exit-on-drift", no_argument, NULL, 'd' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct cli cli = { diff_usage, DIAG_FORMAT_TEXT };
+	struct cli cli;
 	const char *baseline = NULL, *rev = NULL, *out = NULL;
-	int c, idx, on_breaking = 0, on_drift = 0;
+	int c, on_breaking = 0, on_drift = 0;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hqo:", opts, &idx)) != -1) {
+	cli_init(&cli, &fluid_spec, "diff");
+	while ((c = cli_next(&cli, argc, argv)) != -1) {
 		switch (c) {
-		case 'D':
-			cli_common(&cli, "diagnostics", optarg);
-			break;
-		case 'b':
+		case OPT_BASELINE:
 			baseline = optarg;
 			break;
-		case 'r':
+		case OPT_BASELINE_REV:
 			rev = optarg;
 			break;
-		case 'x':
+		case OPT_EXIT_ON_BREAKING:
 			on_breaking = 1;
 			break;
-		case 'd':
+		case OPT_EXIT_ON_DRIFT:
 			on_drift = 1;
 			break;
 		case 'o':
@@ -214,11 +190,6 @@ cmd_diff(int argc, char *argv[])
 		case 'q':
 			cli_quiet = 1;
 			break;
-		case 'h':
-			cli_common(&cli, "help", NULL);
-			break;
-		default:
-			cli_bad_option(&cli, argv, c);
 		}
 	}
 	if (optind != argc - 1)

@@ -12,7 +12,6 @@
  * and the status is 2 at the end.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,87 +108,30 @@ report(const struct validate_result *res, int json)
 int
 cmd_validate(int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "diagnostics", required_argument, NULL, 'D' },
-		{ "fragment", required_argument, NULL, 'f' },
-		{ "schema-version", required_argument, NULL, 's' },
-		{ "depfile", required_argument, NULL, 'd' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "junit", required_argument, NULL, 'j' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct cli cli = { fluid_usage, DIAG_FORMAT_TEXT };
 	struct validate_result res;
 	struct junit_case *cases = NULL;
-	const char *junit = NULL;
 	struct args a;
 	char *target;
 	size_t i;
-	int c, st, json = 0, refused = 0, failed = 0;
+	int st, refused = 0, failed = 0;
 
-	memset(&a, 0, sizeof(a));
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hq", opts, NULL)) != -1) {
-		switch (c) {
-		case 'D':
-			cli_common(&cli, "diagnostics", optarg);
-			break;
-		case 'f':
-			a.ro.fragment = optarg;
-			break;
-		case 's':
-			a.ro.schema_version = optarg;
-			break;
-		case 'd':
-			a.depfile = optarg;
-			break;
-		case 'F':
-			if (strcmp(optarg, "text") != 0 &&
-			    strcmp(optarg, "json") != 0)
-				cli_usage_error(&cli, "--format takes text or "
-				    "json");
-			json = strcmp(optarg, "json") == 0;
-			break;
-		case 'j':
-			if (strcmp(optarg, "-") == 0 || *optarg == '\0')
-				cli_usage_error(&cli, "--junit names the file "
-				    "to write the report to");
-			junit = optarg;
-			break;
-		case 'q':
-			cli_quiet = 1;	/* validate writes no file to say */
-			break;
-		case 'h':
-			cli_common(&cli, "help", NULL);
-			break;
-		default:
-			cli_bad_option(&cli, argv, c);
-		}
-	}
-	if (optind == argc)
-		cli_usage_error(&cli, "%s expects a FILE", argv[0]);
-	a.files = argv + optind;
-	a.nfiles = (size_t)(argc - optind);
-	a.diag = cli.diagfmt;
+	parse_args(argc, argv, &a, "validate", 1);
 	target = dep_target(&a, "validate");
 	if (target != NULL && a.nfiles != 1)
-		cli_usage_error(&cli, "validate --depfile takes one FILE");
-	if (junit != NULL)
+		cli_usage_error(NULL, "validate --depfile takes one FILE");
+	if (a.junit != NULL)
 		cases = xreallocarray(NULL, a.nfiles, sizeof(*cases));
 	for (i = 0; i < a.nfiles; i++) {
 		a.ro.path = input_path(a.files[i]);
 		st = validate_file(&a.ro, NULL, a.files[i], target != NULL,
 		    "fluid", &res);
-		if (!json)
+		if (!a.json)
 			validate_print(&res, stderr, a.diag);
 		if (st == EXIT_OK && target != NULL)
 			dep_write(a.depfile, target, res.doc);
-		report(&res, json);
+		report(&res, a.json);
 		/* Each result as it comes, in step with standard error. */
-		if (flush_stdout() != 0)
+		if (cli_flush() != 0)
 			return EXIT_USAGE;
 		if (cases != NULL)
 			make_case(&cases[i], &res);
@@ -198,8 +140,8 @@ cmd_validate(int argc, char *argv[])
 		validate_release(&res);
 	}
 	free(target);
-	if (junit != NULL) {
-		write_junit(junit, cases, a.nfiles);
+	if (a.junit != NULL) {
+		write_junit(a.junit, cases, a.nfiles);
 		for (i = 0; i < a.nfiles; i++)
 			free_case(&cases[i]);
 		free(cases);

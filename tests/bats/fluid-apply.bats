@@ -3,12 +3,13 @@
 # fluid-apply.bats - fluid apply (fluid(1), APPLY) offline: what it
 # refuses before it would call kubectl (an edited plan, another mode,
 # replace and reset, the allowlists, a write without --yes) and that a
-# dry run calls no kubectl at all.  kubectl here is FAKE_KUBECTL, a
-# fake that records that it was called and fails; a test that must not
+# dry run calls no kubectl at all.  kubectl here is the tests' fake
+# (fake-kubectl), which records that it was called and fails; a test that must not
 # reach kubectl asserts it was never called.  The real cluster is the
 # Kubernetes lane's (tests/k8s/checks/10-apply.sh).
 
 load helpers
+load fake-kubectl
 
 setup() {
 	TOOL=fluid
@@ -16,23 +17,10 @@ setup() {
 	cp -R "$EXAMPLES/shapes" shapes
 	LANDED=shapes/landed/orders-landed.fluid.yaml
 	# The fake: any call is recorded in kubectl.calls and fails.
-	mkdir fake
-	cat >fake/kubectl <<-EOF2
-	#!/bin/sh
-	printf '%s\n' "\$*" >>"$TMP/kubectl.calls"
-	echo "fake kubectl: called" >&2
-	exit 99
-	EOF2
-	chmod +x fake/kubectl
-	FAKE_KUBECTL=$TMP/fake/kubectl
-	export KUBECTL=$FAKE_KUBECTL PATH="$TMP/fake:$PATH"
+	fake_kubectl fail
 }
 
 teardown() { fluid_teardown; }
-
-kubectl_not_called() {
-	[ ! -e kubectl.calls ] || fail "kubectl was called" "$(cat kubectl.calls)"
-}
 
 # What the landed example needs, each list with exactly its entries.
 allow_landed() {
@@ -381,25 +369,8 @@ EVIL_IMAGE=evil.example.net/miner@sha256:000000000000000000000000000000000000000
 # FlinkDeployment), and, once the FlinkDeployment is written, answers its
 # reads with status.observedGeneration TAKE (empty: no status at all).
 fake_cluster() {
-	cat >fake/kubectl <<-EOF2
-	#!/bin/sh
-	printf '%s\n' "\$*" >>"$TMP/kubectl.calls"
-	case "\$*" in
-	*" apply "*)
-	    obj=\$(cat)
-	    case "\$obj" in *'"kind": "FlinkDeployment"'*|*'"kind":"FlinkDeployment"'*) touch "$TMP/fd.written" ;; esac
-	    printf '%s' "\$obj" | jq '.metadata.generation = 2' ;;
-	*" get "*" flinkdeployment "*)
-	    [ -e "$TMP/fd.written" ] || exit 0
-	    if [ -n "$1" ]; then
-	        echo '{"kind":"FlinkDeployment","metadata":{"generation":2,"labels":{}},"status":{"observedGeneration":$1}}'
-	    else
-	        echo '{"kind":"FlinkDeployment","metadata":{"generation":2}}'
-	    fi ;;
-	*) exit 0 ;;
-	esac
-	EOF2
-	chmod +x fake/kubectl
+	export FAKE_TAKE=$1
+	fake_kubectl cluster
 }
 
 @test "apply: waits for the operator to take the change (status.observedGeneration), and says so" {

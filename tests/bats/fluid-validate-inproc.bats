@@ -88,39 +88,8 @@ without_contract() {
 	done
 }
 
-# The cases of tests/bad/ whose input is one .yaml file and whose
-# command is fluid validate, each run as its .expect says (bad-corpus.bats
-# reads the same keys): its setup= first, the options of its cmd=, and
-# the status= it must exit with.  Cases of other commands (generate,
-# bundle) are not validations: bad-corpus.bats runs them.
-@test "inproc: the bad-input corpus is refused as the stages refuse it" {
-	local f e want cmd setup n=0
-	local -a opts
-	cp "$TOP"/tests/bad/*.yaml .
-	for f in *.yaml; do
-		e=$TOP/tests/bad/${f%.yaml}.expect
-		[ -f "$e" ] || fail "$f: no ${e##*/}" || return
-		want=$(sed -n 's/^status=//p' "$e" | head -n 1)
-		[ "${want:-0}" -ne 0 ] ||
-		    fail "${e##*/}: no status=, or one that accepts" || return
-		cmd=$(sed -n 's/^cmd=//p' "$e" | head -n 1)
-		[[ -z $cmd || $cmd == "fluid validate "* ]] || continue
-		opts=()
-		if [ -n "$cmd" ]; then
-			[[ $cmd == "fluid validate "*" FILE" ]] ||
-			    fail "${e##*/}: not 'fluid validate ... FILE'" ||
-			    return
-			cmd=${cmd#fluid validate }
-			read -r -a opts <<<"${cmd% FILE}"
-		fi
-		setup=$(sed -n 's/^setup=//p' "$e" | head -n 1)
-		[ -z "$setup" ] || sh -c "${setup//FILE/$f}" ||
-		    fail "$f: its setup failed" || return
-		same_as_stages "$want" "$f" "${opts[@]}"
-		n=$((n + 1))
-	done
-	[ "$n" -ge 100 ] || fail "only $n cases of tests/bad/ ran"
-}
+# The cases of tests/bad/ are compared with the stages the same way in
+# bad-corpus.bats, as the corpus runs (once per make check).
 
 @test "inproc: refusals of fluid-check are the same, text and json" {
 	local e=$EXAMPLES/shapes
