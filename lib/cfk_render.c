@@ -13,6 +13,7 @@
 
 #include "cfk_render.h"
 #include "digest.h"
+#include "imageref.h"
 #include "jget.h"
 #include "k8s.h"
 #include "xalloc.h"
@@ -100,24 +101,6 @@ label_value(const char *s)
 	return 1;
 }
 
-static int
-image_pinned(const char *s)
-{
-	const char *at = s ? strstr(s, "@sha256:") : NULL;
-	size_t i;
-
-	if (at == NULL || at == s || strlen(at + 8) != 64)
-		return 0;
-	for (i = 0; i < 64; i++)
-		if (!((at[8 + i] >= '0' && at[8 + i] <= '9') ||
-		    (at[8 + i] >= 'a' && at[8 + i] <= 'f')))
-			return 0;
-	for (; *s != '\0'; s++)
-		if ((unsigned char)*s <= ' ' || (unsigned char)*s >= 0x7f)
-			return 0;
-	return 1;
-}
-
 static void
 deployment(struct cr *r)
 {
@@ -167,7 +150,7 @@ deployment(struct cr *r)
 	if (jstr(r->pool, "flinkVersion") == NULL)
 		cr_err(r, "computePool/flinkVersion", "computePool."
 		    "flinkVersion is missing");
-	if (!image_pinned(jstr(r->pool, "image")))
+	if (!imageref_pinned(jstr(r->pool, "image")))
 		cr_err(r, "computePool/image", "computePool.image must be "
 		    "pinned by digest (repository@sha256:<64 hex digits>)");
 	for (i = 0; i < 2; i++) {

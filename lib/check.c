@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "allow.h"
+#include "imageref.h"
 #include "jget.h"
 #include "check.h"
 #include "check_cfk.h"
@@ -129,25 +130,6 @@ build_id_ok(const char *s)
 		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' &&
 		    s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
 		    s[i] == '-' || s[i] == '_' || s[i] == '.'))
-			return false;
-	return true;
-}
-
-/* repository[:tag]@sha256:<64 hex> */
-static bool
-image_pinned(const char *s)
-{
-	const char *at = strstr(s, "@sha256:");
-	size_t i;
-
-	if (at == NULL || at == s || strlen(at + 8) != 64)
-		return false;
-	for (i = 0; i < 64; i++)
-		if (!((at[8 + i] >= '0' && at[8 + i] <= '9') ||
-		    (at[8 + i] >= 'a' && at[8 + i] <= 'f')))
-			return false;
-	for (; s < at; s++)
-		if ((unsigned char)*s <= ' ' || *s == '@')
 			return false;
 	return true;
 }
@@ -316,7 +298,7 @@ deployment_check(struct contract *k, struct chk_loc *l, json_t *flink,
 		    "object name");
 		sa = NULL;
 	}
-	if (image && !image_pinned(image)) {
+	if (image && !imageref_pinned(image)) {
 		chk_err_at(c, l, "image", "must be pinned by digest "
 		    "(repository@sha256:<64 hex digits>): Kubernetes pulls by "
 		    "digest, so a tag never decides what runs");

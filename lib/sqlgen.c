@@ -87,87 +87,6 @@ set_lines(struct gen *g, const json_t *b)
 	sb_addc(&g->out, '\n');
 }
 
-/* A catalog property from the IR: its name (klen bytes) and value. */
-struct cprop {
-	const char	*key;
-	size_t		 klen;
-	const char	*value;
-};
-
-/* Bytewise, as memcmp() orders them; a prefix sorts first. */
-static int
-cprop_cmp(const void *a, const void *b)
-{
-	const struct cprop *x = a, *y = b;
-	int r = memcmp(x->key, y->key, x->klen < y->klen ? x->klen : y->klen);
-
-	return r != 0 ? r : (x->klen > y->klen) - (x->klen < y->klen);
-}
-
-/*
- * Catalog text from the IR, which fluid-check refuses when it would
- * make Iceberg read the job's environment (env:NAME, ${...}) or holds a
- * control character: refused here too, not trusted.
- */
-static bool
-catalog_text_ok(const char *s)
-{
-	const char *p;
-
-	if (s == NULL)
-		return true;	/* option() reports it missing */
-	if (strncasecmp(s, "env:", 4) == 0 || strstr(s, "${") != NULL)
-		return false;
-	for (p = s; *p != '\0'; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f ||
-		    ((unsigned char)p[0] == 0xc2 && (unsigned char)p[1] >= 0x80
-		    && (unsigned char)p[1] <= 0x9f))
-			return false;	/* C0, DEL and C1 (U+0080-U+009F) */
-	return true;
-}
-
-static void
-catalog_option(struct gen *g, const char *key, const char *value,
-    int *first)
-{
-	if (!catalog_text_ok(key) || !catalog_text_ok(value))
-		fail(g, "a catalog option that reads the job's environment");
-	else
-		option(g, key, value, first);
-}
-
-/*
- * The contract's properties, sorted by name, bytewise: the SQL then
- * depends on the properties, not on the order a contract wrote them in,
- * which its digest does not see.
- */
-static void
-catalog_properties(struct gen *g, const json_t *props, int *first)
-{
-	struct cprop *v;
-	const char *k;
-	json_t *val;
-	size_t klen, i, n = 0;
-
-	if (!json_is_object(props))
-		return;
-	v = xcalloc(json_object_size(props) + 1, sizeof(*v));
-	json_object_keylen_foreach((json_t *)(uintptr_t)props, k, klen, val) {
-		v[n].key = k;
-		v[n].klen = klen;
-		v[n++].value = json_string_value(val);
-	}
-	qsort(v, n, sizeof(*v), cprop_cmp);
-	for (i = 0; i < n; i++) {
-		if (memchr(v[i].key, '\0', v[i].klen) != NULL) {
-			fail(g, "a catalog property name");
-			break;
-		}
-		catalog_option(g, v[i].key, v[i].value, first);
-	}
-	free(v);
-}
-
 static void
 catalog(struct gen *g, const json_t *table)
 {
@@ -180,10 +99,10 @@ catalog(struct gen *g, const json_t *table)
 	sb_adds(&g->out, " WITH (");
 	option(g, "type", "iceberg", &first);
 	option(g, "catalog-type", "rest", &first);
-	catalog_option(g, "uri", jstr(cat, "uri"), &first);
-	catalog_option(g, "warehouse", jstr(cat, "warehouse"), &first);
+	sqlgen_catalog_option(g, "uri", jstr(cat, "uri"), &first);
+	sqlgen_catalog_option(g, "warehouse", jstr(cat, "warehouse"), &first);
 	option(g, "io-impl", "org.apache.iceberg.aws.s3.S3FileIO", &first);
-	catalog_properties(g, json_object_get(cat, "properties"), &first);
+	sqlgen_catalog_properties(g, json_object_get(cat, "properties"), &first);
 	/*
 	 * Credentials by reference only: Iceberg's REST catalog replaces
 	 * env:NAME with the pod's environment variable NAME.
@@ -192,10 +111,10 @@ catalog(struct gen *g, const json_t *table)
 		env_option(g, "token", jstr(auth, "tokenEnv"), &first);
 	else if (json_is_object(auth)) {
 		env_option(g, "credential", jstr(auth, "credentialEnv"), &first);
-		catalog_option(g, "oauth2-server-uri",
+		sqlgen_catalog_option(g, "oauth2-server-uri",
 		    jstr(auth, "oauth2ServerUri"), &first);
 		if (jstr(auth, "scope") != NULL)
-			catalog_option(g, "scope", jstr(auth, "scope"), &first);
+			sqlgen_catalog_option(g, "scope", jstr(auth, "scope"), &first);
 	}
 	sb_adds(&g->out, "\n);\n\n");
 }
@@ -277,31 +196,6 @@ table(struct gen *g, const json_t *t)
 	option(g, "write.format.default", jstr(t, "fileFormat"), &first);
 	sqlgen_cdc_table_options(g, t, &first);
 	sb_adds(&g->out, "\n);\n\n");
-}
-
-/*
- * " - INTERVAL ...": an interval's leading field has precision 2 by
- * default, so SECOND holds at most 99; larger delays are written DAY TO
- * SECOND, which holds up to 99 days.
- */
-static void
-interval(struct gen *g, json_int_t secs)
-{
-	char buf[64];
-
-	if (secs < 0 || secs >= 100LL * 86400) {
-		fail(g, "an event-time delay of 100 days or more");
-		return;
-	}
-	if (secs < 100)
-		snprintf(buf, sizeof(buf), "%lld", (long long)secs);
-	else
-		snprintf(buf, sizeof(buf), "%lld %02lld:%02lld:%02lld",
-		    (long long)secs / 86400, (long long)secs % 86400 / 3600,
-		    (long long)secs % 3600 / 60, (long long)secs % 60);
-	sb_adds(&g->out, " - INTERVAL ");
-	literal(g, buf);
-	sb_adds(&g->out, secs < 100 ? " SECOND" : " DAY TO SECOND");
 }
 
 /*
@@ -465,7 +359,7 @@ source(struct gen *g, const json_t *st)
 			converted_ident(g, etcol);
 		else
 			ident(g, etcol);
-		interval(g, json_integer_value(json_object_get(et,
+		sqlgen_interval(g, json_integer_value(json_object_get(et,
 		    "delaySeconds")));
 	}
 	sb_adds(&g->out, "\n) WITH (");

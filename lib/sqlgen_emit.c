@@ -165,3 +165,109 @@ sqlgen_column(struct gen *g, const json_t *col)
 	sqlgen_sql_type(g, t);
 	ty_free(t);
 }
+
+/* A catalog property from the IR: its name (klen bytes) and value. */
+struct cprop {
+	const char	*key;
+	size_t		 klen;
+	const char	*value;
+};
+
+/* Bytewise, as memcmp() orders them; a prefix sorts first. */
+static int
+cprop_cmp(const void *a, const void *b)
+{
+	const struct cprop *x = a, *y = b;
+	int r = memcmp(x->key, y->key, x->klen < y->klen ? x->klen : y->klen);
+
+	return r != 0 ? r : (x->klen > y->klen) - (x->klen < y->klen);
+}
+
+/*
+ * Catalog text from the IR, which fluid-check refuses when it would
+ * make Iceberg read the job's environment (env:NAME, ${...}) or holds a
+ * control character: refused here too, not trusted.
+ */
+static bool
+catalog_text_ok(const char *s)
+{
+	const char *p;
+
+	if (s == NULL)
+		return true;	/* sqlgen_option() reports it missing */
+	if (strncasecmp(s, "env:", 4) == 0 || strstr(s, "${") != NULL)
+		return false;
+	for (p = s; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f ||
+		    ((unsigned char)p[0] == 0xc2 && (unsigned char)p[1] >= 0x80
+		    && (unsigned char)p[1] <= 0x9f))
+			return false;	/* C0, DEL and C1 (U+0080-U+009F) */
+	return true;
+}
+
+void
+sqlgen_catalog_option(struct gen *g, const char *key, const char *value,
+    int *first)
+{
+	if (!catalog_text_ok(key) || !catalog_text_ok(value))
+		sqlgen_fail(g, "a catalog option that reads the job's environment");
+	else
+		sqlgen_option(g, key, value, first);
+}
+
+/*
+ * The contract's properties, sorted by name, bytewise: the SQL then
+ * depends on the properties, not on the order a contract wrote them in,
+ * which its digest does not see.
+ */
+void
+sqlgen_catalog_properties(struct gen *g, const json_t *props, int *first)
+{
+	struct cprop *v;
+	const char *k;
+	json_t *val;
+	size_t klen, i, n = 0;
+
+	if (!json_is_object(props))
+		return;
+	v = xcalloc(json_object_size(props) + 1, sizeof(*v));
+	json_object_keylen_foreach((json_t *)(uintptr_t)props, k, klen, val) {
+		v[n].key = k;
+		v[n].klen = klen;
+		v[n++].value = json_string_value(val);
+	}
+	qsort(v, n, sizeof(*v), cprop_cmp);
+	for (i = 0; i < n; i++) {
+		if (memchr(v[i].key, '\0', v[i].klen) != NULL) {
+			sqlgen_fail(g, "a catalog property name");
+			break;
+		}
+		sqlgen_catalog_option(g, v[i].key, v[i].value, first);
+	}
+	free(v);
+}
+
+/*
+ * " - INTERVAL ...": an interval's leading field has precision 2 by
+ * default, so SECOND holds at most 99; larger delays are written DAY TO
+ * SECOND, which holds up to 99 days.
+ */
+void
+sqlgen_interval(struct gen *g, json_int_t secs)
+{
+	char buf[64];
+
+	if (secs < 0 || secs >= 100LL * 86400) {
+		sqlgen_fail(g, "an event-time delay of 100 days or more");
+		return;
+	}
+	if (secs < 100)
+		snprintf(buf, sizeof(buf), "%lld", (long long)secs);
+	else
+		snprintf(buf, sizeof(buf), "%lld %02lld:%02lld:%02lld",
+		    (long long)secs / 86400, (long long)secs % 86400 / 3600,
+		    (long long)secs % 3600 / 60, (long long)secs % 60);
+	sb_adds(&g->out, " - INTERVAL ");
+	sqlgen_literal(g, buf);
+	sb_adds(&g->out, secs < 100 ? " SECOND" : " DAY TO SECOND");
+}

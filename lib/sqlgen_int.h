@@ -61,6 +61,17 @@ void	 sqlgen_sql_type(struct gen *, const struct ty *);
 struct ty *sqlgen_column_type(struct gen *, const json_t *col);
 /* "`name` TYPE" of a column in its IR form. */
 void	 sqlgen_column(struct gen *, const json_t *col);
+/*
+ * A catalog option, refused when its text would make Iceberg read the
+ * job's environment (env:NAME, ${...}) or holds a control character.
+ */
+void	 sqlgen_catalog_option(struct gen *, const char *key,
+	    const char *value, int *first);
+/* The contract's catalog properties, sorted bytewise, each as above. */
+void	 sqlgen_catalog_properties(struct gen *, const json_t *props,
+	    int *first);
+/* " - INTERVAL ..." of a watermark's delay of secs seconds. */
+void	 sqlgen_interval(struct gen *, json_int_t secs);
 /* The INSERT INTO the table ... SELECT of build b. */
 void	 sqlgen_insert(struct gen *, const json_t *b);
 
