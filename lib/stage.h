@@ -67,5 +67,7 @@ json_t	*stage_plan(json_t *doc, enum k8s_mode mode, const json_t *last,
  * (size_t)-1 when v is neither kind of list.
  */
 const json_t *stage_plan_last_applied(const json_t *v, size_t *bad);
+/* What is wrong with the --last-applied file path, given that bad (new). */
+char	*stage_plan_last_applied_error(const char *path, size_t bad);
 
 #endif

@@ -9,6 +9,7 @@
 #include "k8s.h"
 #include "plan.h"
 #include "stage.h"
+#include "xalloc.h"
 
 const json_t *
 stage_plan_last_applied(const json_t *v, size_t *bad)
@@ -28,6 +29,16 @@ stage_plan_last_applied(const json_t *v, size_t *bad)
 			return NULL;
 		}
 	return items;
+}
+
+char *
+stage_plan_last_applied_error(const char *path, size_t bad)
+{
+	if (bad == (size_t)-1)
+		return xasprintf("'%s' is not a list of resources (a JSON list, "
+		    "or a kubectl List with items)", path);
+	return xasprintf("'%s': resource %zu has no kind or no metadata.name",
+	    path, bad);
 }
 
 /* Whether a checked build targets CFK, which k8s_plan() does not know. */

@@ -51,11 +51,7 @@ read_last_applied(const char *path)
 	if (stage_plan_last_applied(v, &bad) != NULL)
 		return v;
 	json_decref(v);
-	if (bad == (size_t)-1)
-		fl_fatal("'%s' is not a list of resources (a JSON list, or a "
-		    "kubectl List with items)", path);
-	fl_fatal("'%s': resource %zu has no kind or no metadata.name", path,
-	    bad);
+	fl_fatal("%s", stage_plan_last_applied_error(path, bad));
 }
 
 /*
