@@ -315,3 +315,23 @@ PY
 	    fail "no CFK refusal" "$(show)"
 	[ ! -e kubectl.calls ] || fail "kubectl was called"
 }
+
+@test "cfk: fluid apply --target refuses a CFK build before any HTTP request" {
+	local f
+	f=$(variant landed)
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	python3 "$TOP/tests/net/fake_gateway.py" --dir "$TMP" 3>&- &
+	FAKE_PID=$!
+	for (( n=0; n<100; n++ )); do [ -s "$TMP/port" ] && break; sleep 0.1; done
+	[ -s "$TMP/port" ] || { kill "$FAKE_PID"; fail "the fake gateway did not start" ""; }
+	printf 'targets:\n  local:\n    backend: flink\n    flink: {gateway: "http://127.0.0.1:%s"}\n' \
+	    "$(cat "$TMP/port")" >tree/fluid.targets.yaml
+	export FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST=catalog.example.com,s3.example.com,kafka
+	(cd tree && run --separate-stderr "$BIN/fluid" apply --target local "$f"
+	 echo "$status" >../st; printf '%s' "$stderr" >../err)
+	kill "$FAKE_PID"
+	[ "$(cat st)" = 1 ] || fail "exit $(cat st), not 1" "$(cat err)"
+	grep -q "build 'land-orders' targets CFK (management: cfk): its statements are CMF's, each run by a FlinkStatement, not by a SQL Gateway" err ||
+	    fail "no CFK refusal" "$(cat err)"
+	[ ! -s "$TMP/requests.log" ] || fail "the gateway was contacted" "$(cat "$TMP/requests.log")"
+}
