@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cfk_plan.h"
 #include "plan.h"
 #include "xalloc.h"
 
@@ -292,6 +293,10 @@ allow_build(const json_t *plan, const json_t *b, const struct allow *al,
 
 	if (id == NULL)
 		id = "";
+	if (cfk_plan_is(b)) {
+		cfk_allow_build(plan, b, targets_of(plan, id), al, path, d);
+		return;
+	}
 	cmn = str2(b, "configMap", NULL);
 	fdn = str2(b, "flinkDeployment", NULL);
 	fd = plan_resource(plan, "FlinkDeployment", fdn);
@@ -373,6 +378,10 @@ plan_allow(const json_t *plan, const struct allow *al, const char *path,
 		name = str2(r, "metadata", "name");
 		found = 0;
 		json_array_foreach(json_object_get(plan, "builds"), j, b) {
+			if (cfk_plan_is(b)) {
+				found |= cfk_plan_names(b, r);
+				continue;
+			}
 			k = kind != NULL && strcmp(kind, "ConfigMap") == 0 ?
 			    "configMap" : "flinkDeployment";
 			if (name != NULL && str2(b, k, NULL) != NULL &&
@@ -381,27 +390,29 @@ plan_allow(const json_t *plan, const struct allow *al, const char *path,
 		}
 		if (!found)
 			diag_pos(d, DIAG_ERROR, path, 0, 0, "resources[%zu] is "
-			    "no build's ConfigMap or FlinkDeployment: fluid "
-			    "renders nothing else", i);
+			    "no build's ConfigMap, FlinkDeployment, FlinkComputePool "
+			    "or FlinkStatement: fluid renders nothing else", i);
 	}
 	json_array_foreach(json_object_get(plan, "builds"), i, b)
 		allow_build(plan, b, al, path, d);
 }
 
 void
-plan_allow_build(const json_t *cb, const char *product,
-    const struct allow *al, const char *path, struct diags *d)
+plan_allow_job(const json_t *tg, const char *product, const char *id,
+    const struct allow_target *extra, size_t nextra, const struct allow *al,
+    const char *path, struct diags *d)
 {
-	const char *id = str2(cb, "id", NULL);
 	struct allow_refusals rf;
 	struct allow_targets t;
 	struct tlist ep, kv;
-	json_t *tg = k8s_targets(id, cb);
+	size_t i;
 
 	memset(&t, 0, sizeof(t));
 	memset(&ep, 0, sizeof(ep));
 	memset(&kv, 0, sizeof(kv));
 	fill_job_targets(&t, tg, &ep, &kv);
+	for (i = 0; i < nextra; i++)
+		tl_add(&ep, extra[i].value, extra[i].where);
 	t.endpoints = ep.v;
 	t.nendpoints = ep.n;
 	t.source_secrets = kv.v;
@@ -414,5 +425,15 @@ plan_allow_build(const json_t *cb, const char *product,
 	allow_refusals_release(&rf);
 	tl_release(&ep);
 	tl_release(&kv);
+}
+
+void
+plan_allow_build(const json_t *cb, const char *product,
+    const struct allow *al, const char *path, struct diags *d)
+{
+	const char *id = str2(cb, "id", NULL);
+	json_t *tg = k8s_targets(id, cb);
+
+	plan_allow_job(tg, product, id, NULL, 0, al, path, d);
 	json_decref(tg);
 }
