@@ -301,6 +301,8 @@ await(const struct cb *b, const struct kube_apply_opts *o,
 	json_t *live = NULL, *st;
 	const char *sync, *cfk, *phase;
 	char *msg;
+	const char *kn = strcmp(kind, "flinkstatement") == 0 ?
+	    "FlinkStatement" : "FlinkComputePool";
 	struct diags q;
 	int got, done;
 
@@ -318,7 +320,7 @@ await(const struct cb *b, const struct kube_apply_opts *o,
 			    "errorMessage"));
 			diag_pos(d, DIAG_ERROR, o->path, 0, 0, "build '%s': %s "
 			    "%s/%s: CFK could not sync it with CMF (cmfSync."
-			    "status Failed): %s", b->id, kind, b->ns, name, msg);
+			    "status Failed): %s", b->id, kn, b->ns, name, msg);
 			free(msg);
 			json_decref(live);
 			return -1;
@@ -327,7 +329,7 @@ await(const struct cb *b, const struct kube_apply_opts *o,
 		    0 || strcmp(phase, "FAILING") == 0)) {
 			msg = esc(sget(st, "detail"));
 			diag_pos(d, DIAG_ERROR, o->path, 0, 0, "build '%s': %s "
-			    "%s/%s: CMF reports phase %s: %s", b->id, kind,
+			    "%s/%s: CMF reports phase %s: %s", b->id, kn,
 			    b->ns, name, phase, msg);
 			free(msg);
 			json_decref(live);
