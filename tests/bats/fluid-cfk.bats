@@ -228,15 +228,15 @@ edit() {
 	    "^fluid-k8s: build 'land-orders': the sqlgen section's statements are not its script"
 }
 
-@test "cfk: fluid plan refuses a CFK build instead of planning it as a FlinkDeployment" {
+@test "cfk: fluid-k8s plan plans a CFK build: its CFK resources, no FlinkDeployment" {
 	local f
 	f=$(variant landed)
 	pipe "$f" sqlgen >doc.json
 	(cd tree && "$BIN/fluid-k8s" render <../doc.json >../k8s.json)
 	TOOL=fluid-k8s tool plan --mode dry-run <k8s.json
-	[ "$status" -ne 0 ] || fail "plan accepted a CFK build" "$(show)"
-	[[ $stderr =~ "targets CFK (management: cfk): fluid plan and apply handle only the operator target" ]] ||
-	    fail "no CFK refusal" "$(show)"
+	assert_status 0
+	assert_jq '.builds[0].target == "cfk" and (.builds[0].statements | length) == 3'
+	assert_jq '[.resources[].resource.kind] == ["FlinkComputePool", "FlinkStatement", "FlinkStatement", "FlinkStatement"]'
 }
 
 @test "cfk: fluid-verify refuses a CFK build: it reads a FlinkDeployment" {
@@ -282,7 +282,7 @@ PY
 	assert_jq '[.items[1:][].metadata.name | length <= 45] | all'
 }
 
-@test "cfk: fluid apply refuses a plan whose bundle is a CFK build, even with a recomputed digest, and calls no kubectl" {
+@test "cfk: fluid apply refuses an operator plan whose bundle was swapped for a CFK build (digest recomputed), and calls no kubectl" {
 	local f
 	f=$(variant landed)
 	cp -R "$EXAMPLES/shapes" shapes
@@ -311,8 +311,8 @@ PY
 	EOF2
 	KUBECTL=$PWD/fake/kubectl PATH="$PWD/fake:$PATH" TOOL=fluid tool apply --mode dry-run edited.json
 	[ "$status" -ne 0 ] || fail "apply accepted it" "$(show)"
-	[[ $stderr =~ "deployment targets CFK (management: cfk), which fluid plan and apply do not handle" ]] ||
-	    fail "no CFK refusal" "$(show)"
+	[[ $stderr =~ "is not what fluid renders from the plan's bundle: the plan was edited after fluid plan wrote it" ]] ||
+	    fail "no re-render refusal" "$(show)"
 	[ ! -e kubectl.calls ] || fail "kubectl was called"
 }
 
