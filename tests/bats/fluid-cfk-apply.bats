@@ -221,3 +221,12 @@ apply flinkstatement $(name ins)" "writes"
 	    fail "no create-only refusal" "$(show)"
 	no_write
 }
+
+@test "cfk apply: fluid diff --exit-on-drift refuses a CFK build with the reason, before kubectl" {
+	allow_cfk
+	tool diff --exit-on-drift "$C"
+	assert_status 2
+	[[ $stderr =~ "build land-orders's deployment targets CFK (management: cfk): drift compares a FlinkDeployment with fluid's last-applied record, and a CFK build has neither" ]] ||
+	    fail "no CFK refusal" "$(show)"
+	no_kubectl
+}
