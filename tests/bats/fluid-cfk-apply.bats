@@ -106,6 +106,24 @@ would apply FlinkStatement data-products/$(name ins) (new)"
 	no_kubectl
 }
 
+@test "cfk apply: a host only in a statement's WITH options is read from the statement and refused" {
+	allow_cfk
+	plan amend
+	python3 - p.json e.json <<-'EOF2'
+	import json, sys
+	p = json.load(open(sys.argv[1]))
+	s = p["resources"][2]["resource"]["spec"]
+	s["statement"] = s["statement"].replace("'https://catalog.example.com", "'https://evil.example.net")
+	json.dump(p, open(sys.argv[2], "w"))
+	EOF2
+	grep -q evil.example.net e.json || fail "not edited" ""
+	tool apply --mode amend --yes e.json
+	assert_status 1
+	[[ $stderr =~ "build 'land-orders': FlinkStatement uri: host 'evil.example.net' is not allowed" ]] ||
+	    fail "no host refusal from the statement" "$(show)"
+	no_kubectl
+}
+
 @test "cfk apply: writes the pool, the DDL each COMPLETED, then the INSERT, by server-side apply" {
 	allow_cfk
 	plan amend
