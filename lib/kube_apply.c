@@ -6,7 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cfk_apply.h"
+#include "kube_cfk.h"
 #include "cfk_plan.h"
 #include "kube.h"
 #include "kube_apply.h"
@@ -302,11 +302,11 @@ kube_apply_plan(const json_t *plan, const struct kube_apply_opts *o,
 	const json_t *builds = json_object_get(plan, "builds"), *e;
 	size_t i, n = json_array_size(builds);
 	struct build *bs = xcalloc(n ? n : 1, sizeof(*bs));
-	struct cfk_apply *cfk = NULL;
+	struct kube_cfk *cfk = NULL;
 
 	json_array_foreach(builds, i, e) {
 		if (cfk_plan_is(e))
-			continue;	/* cfk_apply.c's */
+			continue;	/* kube_cfk.c's */
 		bs[i].id = str3(e, "build", NULL, NULL);
 		bs[i].context = str3(e, "context", NULL, NULL);
 		bs[i].fd = plan_resource(plan, "FlinkDeployment", str3(e,
@@ -319,7 +319,7 @@ kube_apply_plan(const json_t *plan, const struct kube_apply_opts *o,
 			break;
 	}
 	if (d->nfatal == 0)
-		cfk = cfk_apply_read(plan, o, d);
+		cfk = kube_cfk_read(plan, o, d);
 	/* Every build is read and allowed before the first write. */
 	if (d->nerrors == 0 && d->nfatal == 0) {
 		for (i = 0; i < n; i++)
@@ -327,9 +327,9 @@ kube_apply_plan(const json_t *plan, const struct kube_apply_opts *o,
 			    write_build(plan, o, &bs[i], d) == -1)
 				break;
 		if (i == n)
-			cfk_apply_write(cfk, o, d);
+			kube_cfk_write(cfk, o, d);
 	}
-	cfk_apply_free(cfk);
+	kube_cfk_free(cfk);
 	free(bs);
 }
 

@@ -1,6 +1,6 @@
 /*
- * cfk_apply.c - a plan's CFK builds written through kubectl
- * (cfk_apply.h).  Everything read from the cluster is untrusted: labels
+ * kube_cfk.c - a plan's CFK builds written through kubectl
+ * (kube_cfk.h).  Everything read from the cluster is untrusted: labels
  * are checked again on every object listed, a role must be one fluid
  * writes, and CMF's messages are shown escaped and cut.
  */
@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cfk_apply.h"
+#include "kube_cfk.h"
 #include "cfk_plan.h"
 #include "k8s.h"
 #include "kube.h"
@@ -30,7 +30,7 @@ struct cb {
 	struct kube	 k;
 };
 
-struct cfk_apply {
+struct kube_cfk {
 	struct cb	*v;
 	size_t		 n;
 };
@@ -244,11 +244,11 @@ read_build(struct cb *b, const struct kube_apply_opts *o, struct diags *d)
 		    "a new one and stops and deletes the old", b->id, b->ns);
 }
 
-struct cfk_apply *
-cfk_apply_read(const json_t *plan, const struct kube_apply_opts *o,
+struct kube_cfk *
+kube_cfk_read(const json_t *plan, const struct kube_apply_opts *o,
     struct diags *d)
 {
-	struct cfk_apply *a = xcalloc(1, sizeof(*a));
+	struct kube_cfk *a = xcalloc(1, sizeof(*a));
 	const json_t *e, *names;
 	struct cb *b;
 	size_t i;
@@ -459,7 +459,7 @@ write_build(struct cb *b, const struct kube_apply_opts *o, struct diags *d)
 }
 
 int
-cfk_apply_write(struct cfk_apply *a, const struct kube_apply_opts *o,
+kube_cfk_write(struct kube_cfk *a, const struct kube_apply_opts *o,
     struct diags *d)
 {
 	size_t i;
@@ -471,7 +471,7 @@ cfk_apply_write(struct cfk_apply *a, const struct kube_apply_opts *o,
 }
 
 void
-cfk_apply_free(struct cfk_apply *a)
+kube_cfk_free(struct kube_cfk *a)
 {
 	size_t i;
 	int j;

@@ -1,5 +1,5 @@
 /*
- * cfk_apply.h - a checked plan's CFK builds written through kubectl
+ * kube_cfk.h - a checked plan's CFK builds written through kubectl
  * (fluid-k8s(1), CFK TARGET): kube_apply_plan() (kube_apply.h) hands
  * them here.  Per build, before any write: the rendered compute pool,
  * each FlinkStatement and every FlinkStatement carrying the build's
@@ -11,22 +11,22 @@
  * first, then sink, then source.  cmfSync.status Failed, or phase
  * FAILED or FAILING, is an error with CMF's message.
  */
-#ifndef FLUID_CFK_APPLY_H
-#define FLUID_CFK_APPLY_H
+#ifndef FLUID_KUBE_CFK_H
+#define FLUID_KUBE_CFK_H
 
 #include <jansson.h>
 
 #include "diag.h"
 #include "kube_apply.h"
 
-struct cfk_apply;
+struct kube_cfk;
 
-/* Read every CFK build of plan; errors in d.  Free with cfk_apply_free(). */
-struct cfk_apply *cfk_apply_read(const json_t *plan,
+/* Read every CFK build of plan; errors in d.  Free with kube_cfk_free(). */
+struct kube_cfk *kube_cfk_read(const json_t *plan,
 	    const struct kube_apply_opts *o, struct diags *d);
 /* The writes, build by build; stops at the first error.  0 or -1. */
-int	cfk_apply_write(struct cfk_apply *, const struct kube_apply_opts *o,
+int	kube_cfk_write(struct kube_cfk *, const struct kube_apply_opts *o,
 	    struct diags *d);
-void	cfk_apply_free(struct cfk_apply *);
+void	kube_cfk_free(struct kube_cfk *);
 
 #endif
