@@ -7,15 +7,9 @@
 #include <string.h>
 
 #include "cfk_plan.h"
+#include "jget.h"
 #include "cfk_render.h"
-#include "plan.h"
 #include "xalloc.h"
-
-static const char *
-sget(const json_t *o, const char *k)
-{
-	return json_string_value(json_object_get(o, k));
-}
 
 /* The hosts the statements name, each value owned. */
 struct hosts {
@@ -125,14 +119,14 @@ sql_hosts(struct hosts *h, const char *sql)
 static int
 in_targets(const json_t *tg, const char *v)
 {
-	const char *bs = sget(tg, "bootstrapServers"), *p;
+	const char *bs = jstr(tg, "bootstrapServers"), *p;
 	const json_t *h;
 	size_t i, n = strlen(v);
 
-	if (sget(tg, "catalog") != NULL && strcmp(sget(tg, "catalog"), v) == 0)
+	if (jstr(tg, "catalog") != NULL && strcmp(jstr(tg, "catalog"), v) == 0)
 		return 1;
 	json_array_foreach(json_object_get(tg, "hosts"), i, h)
-		if (sget(h, "url") != NULL && strcmp(sget(h, "url"), v) == 0)
+		if (jstr(h, "url") != NULL && strcmp(jstr(h, "url"), v) == 0)
 			return 1;
 	for (p = bs; p != NULL && *p != '\0'; p += *p ? 1 : 0) {
 		if (strcspn(p, ",") == n && strncmp(p, v, n) == 0)
@@ -157,8 +151,8 @@ static int
 resource_ok(const json_t *r, const char *id, const char *ns,
     const char *path, struct diags *d)
 {
-	const char *kind = sget(r, "kind"), *api = sget(r, "apiVersion");
-	const char *rns = sget(json_object_get(r, "metadata"), "namespace");
+	const char *kind = jstr(r, "kind"), *api = jstr(r, "apiVersion");
+	const char *rns = jstr(json_object_get(r, "metadata"), "namespace");
 
 	if (kind == NULL || api == NULL || strcmp(api, CFK_API_VERSION) != 0 ||
 	    (strcmp(kind, "FlinkComputePool") != 0 && strcmp(kind,
@@ -177,12 +171,13 @@ resource_ok(const json_t *r, const char *id, const char *ns,
 	return 1;
 }
 
-void
+size_t
 cfk_allow_build(const json_t *plan, const json_t *b, const json_t *tg,
-    const struct allow *al, const char *path, struct diags *d)
+    const struct allow *al, const char *path, struct diags *d,
+    struct allow_target **hosts)
 {
-	const char *id = sget(b, "build"), *ns = sget(b, "namespace");
-	const char *ctx = sget(b, "context"), *img, *kind;
+	const char *id = jstr(b, "build"), *ns = jstr(b, "namespace");
+	const char *ctx = jstr(b, "context"), *img, *kind;
 	const json_t *e, *r;
 	struct hosts h = { NULL, 0 };
 	char *why = NULL;
@@ -190,11 +185,12 @@ cfk_allow_build(const json_t *plan, const json_t *b, const json_t *tg,
 
 	if (id == NULL)
 		id = "";
+	*hosts = NULL;
 	if (tg == NULL || json_array_size(json_object_get(b,
 	    "statements")) != 3) {
 		diag_pos(d, DIAG_ERROR, path, 0, 0, "build '%s' does not name "
 		    "three FlinkStatements and targets of the plan", id);
-		return;
+		return 0;
 	}
 	if (ctx == NULL || ns == NULL)
 		diag_pos(d, DIAG_ERROR, path, 0, 0, "build '%s': the kube "
@@ -211,9 +207,9 @@ cfk_allow_build(const json_t *plan, const json_t *b, const json_t *tg,
 		n++;
 		if (!resource_ok(r, id, ns, path, d))
 			continue;
-		kind = sget(r, "kind");
+		kind = jstr(r, "kind");
 		if (strcmp(kind, "FlinkComputePool") == 0) {
-			img = sget(json_object_get(json_object_get(r, "spec"),
+			img = jstr(json_object_get(json_object_get(r, "spec"),
 			    "clusterSpec"), "image");
 			if (img == NULL)
 				diag_pos(d, DIAG_ERROR, path, 0, 0, "build "
@@ -222,11 +218,11 @@ cfk_allow_build(const json_t *plan, const json_t *b, const json_t *tg,
 				refuse(path, id, "deployment.computePool.image",
 				    why, d);
 		} else
-			sql_hosts(&h, sget(json_object_get(r, "spec"),
+			sql_hosts(&h, jstr(json_object_get(r, "spec"),
 			    "statement"));
 	}
 	if (n != json_array_size(json_object_get(b, "statements")) +
-	    (sget(b, "computePool") != NULL))
+	    (jstr(b, "computePool") != NULL))
 		diag_pos(d, DIAG_ERROR, path, 0, 0, "build '%s' names a "
 		    "resource the plan does not hold", id);
 	for (i = n = 0; i < h.n; i++)
@@ -234,8 +230,16 @@ cfk_allow_build(const json_t *plan, const json_t *b, const json_t *tg,
 			free((char *)h.v[i].value);
 		else
 			h.v[n++] = h.v[i];
-	plan_allow_job(tg, sget(plan, "product"), id, h.v, n, al, path, d);
+	*hosts = h.v;
+	return n;
+}
+
+void
+cfk_allow_hosts_free(struct allow_target *hosts, size_t n)
+{
+	size_t i;
+
 	for (i = 0; i < n; i++)
-		free((char *)h.v[i].value);
-	free(h.v);
+		free((char *)hosts[i].value);
+	free(hosts);
 }

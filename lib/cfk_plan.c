@@ -4,12 +4,7 @@
 #include <string.h>
 
 #include "cfk_plan.h"
-
-static const char *
-sget(const json_t *o, const char *k)
-{
-	return json_string_value(json_object_get(o, k));
-}
+#include "jget.h"
 
 json_t *
 cfk_plan_build(const char *id, const json_t *dep, const json_t *res)
@@ -20,7 +15,7 @@ cfk_plan_build(const char *id, const json_t *dep, const json_t *res)
 	size_t i;
 
 	json_array_foreach(res, i, r) {
-		kind = sget(r, "kind");
+		kind = jstr(r, "kind");
 		md = json_object_get(r, "metadata");
 		if (kind != NULL && strcmp(kind, "FlinkComputePool") == 0)
 			pool = json_object_get(md, "name");
@@ -39,7 +34,7 @@ cfk_plan_build(const char *id, const json_t *dep, const json_t *res)
 int
 cfk_plan_is(const json_t *b)
 {
-	const char *t = sget(b, "target");
+	const char *t = jstr(b, "target");
 
 	return t != NULL && strcmp(t, "cfk") == 0;
 }
@@ -47,16 +42,16 @@ cfk_plan_is(const json_t *b)
 int
 cfk_plan_names(const json_t *b, const json_t *r)
 {
-	const char *kind = sget(r, "kind");
-	const char *name = sget(json_object_get(r, "metadata"), "name");
+	const char *kind = jstr(r, "kind");
+	const char *name = jstr(json_object_get(r, "metadata"), "name");
 	const json_t *n;
 	size_t i;
 
 	if (kind == NULL || name == NULL)
 		return 0;
 	if (strcmp(kind, "FlinkComputePool") == 0)
-		return sget(b, "computePool") != NULL &&
-		    strcmp(sget(b, "computePool"), name) == 0;
+		return jstr(b, "computePool") != NULL &&
+		    strcmp(jstr(b, "computePool"), name) == 0;
 	if (strcmp(kind, "FlinkStatement") != 0)
 		return 0;
 	json_array_foreach(json_object_get(b, "statements"), i, n)

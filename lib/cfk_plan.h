@@ -36,16 +36,18 @@ int	 cfk_plan_is(const json_t *b);
 int	 cfk_plan_names(const json_t *b, const json_t *r);
 
 /*
- * Every allowlist on CFK build entry b of plan (tg: the plan's targets
- * entry of the build), read from the resources written: each one's
- * kind, API version and namespace; the context, the namespace, the
- * rendered pool's image (by digest); the hosts named in the statements'
- * WITH options (properties.bootstrap.servers, uri, *.endpoint) and the
- * build's targets (hosts, catalog credential pairing, Kafka credentials,
- * own SQL).  Each refusal an error in d placed at path.
+ * The allowlists on CFK build entry b of plan (tg: the plan's targets
+ * entry of the build) that read its resources: each one's kind, API
+ * version and namespace; the context, the namespace and the rendered
+ * pool's image (by digest).  Each refusal an error in d placed at path.
+ * Returns the hosts named in the statements' WITH options
+ * (properties.bootstrap.servers, uri, *.url, *.endpoint) that tg does
+ * not already name, in *hosts (free with cfk_allow_hosts_free()): the
+ * caller checks them with the build's targets (plan.h).
  */
-void	 cfk_allow_build(const json_t *plan, const json_t *b,
+size_t	 cfk_allow_build(const json_t *plan, const json_t *b,
 	    const json_t *tg, const struct allow *al, const char *path,
-	    struct diags *d);
+	    struct diags *d, struct allow_target **hosts);
+void	 cfk_allow_hosts_free(struct allow_target *hosts, size_t n);
 
 #endif

@@ -13,6 +13,8 @@
 
 #include "cfk_render.h"
 #include "digest.h"
+#include "imageref.h"
+#include "jget.h"
 #include "k8s.h"
 #include "xalloc.h"
 
@@ -42,16 +44,10 @@ cr_err(struct cr *r, const char *key, const char *fmt, ...)
 	r->bad = 1;
 }
 
-static const char *
-str(const json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
-
 bool
 cfk_render_target(const json_t *cb)
 {
-	const char *t = str(json_object_get(cb, "deployment"), "target");
+	const char *t = jstr(json_object_get(cb, "deployment"), "target");
 
 	return t != NULL && strcmp(t, "cfk") == 0;
 }
@@ -105,24 +101,6 @@ label_value(const char *s)
 	return 1;
 }
 
-static int
-image_pinned(const char *s)
-{
-	const char *at = s ? strstr(s, "@sha256:") : NULL;
-	size_t i;
-
-	if (at == NULL || at == s || strlen(at + 8) != 64)
-		return 0;
-	for (i = 0; i < 64; i++)
-		if (!((at[8 + i] >= '0' && at[8 + i] <= '9') ||
-		    (at[8 + i] >= 'a' && at[8 + i] <= 'f')))
-			return 0;
-	for (; *s != '\0'; s++)
-		if ((unsigned char)*s <= ' ' || (unsigned char)*s >= 0x7f)
-			return 0;
-	return 1;
-}
-
 static void
 deployment(struct cr *r)
 {
@@ -131,12 +109,12 @@ deployment(struct cr *r)
 	const char *t;
 	size_t i;
 
-	r->name = str(r->dep, "name");
-	r->ns = str(r->dep, "namespace");
-	r->env = str(r->dep, "flinkEnvironment");
-	r->state = str(r->dep, "state");
+	r->name = jstr(r->dep, "name");
+	r->ns = jstr(r->dep, "namespace");
+	r->env = jstr(r->dep, "flinkEnvironment");
+	r->state = jstr(r->dep, "state");
 	r->pool = json_object_get(r->dep, "computePool");
-	r->pool_name = str(r->pool, "name");
+	r->pool_name = jstr(r->pool, "name");
 	if (!cmf_name(r->name, CFK_NAME_MAX - 5 - CFK_NAME_HEX))
 		cr_err(r, "name", "deployment name must be at most %d of a-z, "
 		    "0-9 and '-', starting with a letter (FlinkStatement "
@@ -154,8 +132,8 @@ deployment(struct cr *r)
 	if (r->state == NULL || (strcmp(r->state, "running") != 0 &&
 	    strcmp(r->state, "suspended") != 0))
 		cr_err(r, "state", "state must be running or suspended");
-	if (!k8s_name(str(rc, "name"), 253, 1) || (json_object_get(rc,
-	    "namespace") != NULL && !k8s_name(str(rc, "namespace"), 63, 0)))
+	if (!k8s_name(jstr(rc, "name"), 253, 1) || (json_object_get(rc,
+	    "namespace") != NULL && !k8s_name(jstr(rc, "namespace"), 63, 0)))
 		cr_err(r, "cmfRestClassRef", "cmfRestClassRef must name a "
 		    "CMFRestClass (name, and optionally its namespace)");
 	if (!label_value(r->build) || !label_value(r->product))
@@ -164,20 +142,20 @@ deployment(struct cr *r)
 		    "'-', alphanumeric at both ends)", r->build, r->product);
 	if (json_object_get(r->pool, "render") != json_true())
 		return;
-	t = str(r->pool, "type");
+	t = jstr(r->pool, "type");
 	if (t == NULL || (strcmp(t, "DEDICATED") != 0 &&
 	    strcmp(t, "SHARED") != 0))
 		cr_err(r, "computePool/type", "computePool.type must be "
 		    "DEDICATED or SHARED");
-	if (str(r->pool, "flinkVersion") == NULL)
+	if (jstr(r->pool, "flinkVersion") == NULL)
 		cr_err(r, "computePool/flinkVersion", "computePool."
 		    "flinkVersion is missing");
-	if (!image_pinned(str(r->pool, "image")))
+	if (!imageref_pinned(jstr(r->pool, "image")))
 		cr_err(r, "computePool/image", "computePool.image must be "
 		    "pinned by digest (repository@sha256:<64 hex digits>)");
 	for (i = 0; i < 2; i++) {
 		v = json_object_get(r->pool, tm[i]);
-		if (str(v, "memory") == NULL || !json_is_number(json_object_get(
+		if (jstr(v, "memory") == NULL || !json_is_number(json_object_get(
 		    v, "cpu")))
 			cr_err(r, "computePool", "computePool.%s needs memory "
 			    "and cpu", tm[i]);
@@ -196,14 +174,14 @@ rest_ref(const struct cr *r)
 {
 	const json_t *rc = json_object_get(r->dep, "cmfRestClassRef");
 
-	return json_pack("{s:s, s:s?}", "name", str(rc, "name"), "namespace",
-	    str(rc, "namespace"));
+	return json_pack("{s:s, s:s?}", "name", jstr(rc, "name"), "namespace",
+	    jstr(rc, "namespace"));
 }
 
 static json_t *
 resource(const json_t *v)
 {
-	return json_pack("{s:{s:s, s:O}}", "resource", "memory", str(v,
+	return json_pack("{s:{s:s, s:O}}", "resource", "memory", jstr(v,
 	    "memory"), "cpu", json_object_get(v, "cpu"));
 }
 
@@ -215,9 +193,9 @@ compute_pool(const struct cr *r)
 	    "apiVersion", CFK_API_VERSION, "kind", "FlinkComputePool",
 	    "metadata", "name", r->pool_name, "namespace", r->ns,
 	    "labels", labels(r),
-	    "spec", "type", str(r->pool, "type"), "flinkEnvironment", r->env,
-	    "clusterSpec", "flinkVersion", str(r->pool, "flinkVersion"),
-	    "image", str(r->pool, "image"),
+	    "spec", "type", jstr(r->pool, "type"), "flinkEnvironment", r->env,
+	    "clusterSpec", "flinkVersion", jstr(r->pool, "flinkVersion"),
+	    "image", jstr(r->pool, "image"),
 	    "jobManager", resource(json_object_get(r->pool, "jobManager")),
 	    "taskManager", resource(json_object_get(r->pool, "taskManager")),
 	    "cmfRestClassRef", rest_ref(r));
@@ -269,7 +247,7 @@ cfk_render(const json_t *e, const json_t *cb, const char *bundle,
 {
 	static const char *const roles[] = { "source", "sink", "insert" };
 	const json_t *sts = json_object_get(e, "statements"), *s;
-	const char *sql = str(e, "sql"), *text;
+	const char *sql = jstr(e, "sql"), *text;
 	struct cr r;
 	struct sb joined;
 	json_t *out;
@@ -280,17 +258,17 @@ cfk_render(const json_t *e, const json_t *cb, const char *bundle,
 	r.d = d;
 	r.ptr = ptr;
 	r.bundle = bundle;
-	r.build = str(e, "build");
-	r.product = str(cb, "product") ? str(cb, "product") : "";
+	r.build = jstr(e, "build");
+	r.product = jstr(cb, "product") ? jstr(cb, "product") : "";
 	r.dep = json_object_get(cb, "deployment");
 	/* The statements are the script the digest is of, in order. */
 	sb_init(&joined);
 	if (!json_is_array(sts) || json_array_size(sts) != 3)
 		r.bad = 1;
 	json_array_foreach(sts, i, s) {
-		text = str(s, "sql");
-		if (i >= 3 || text == NULL || str(s, "role") == NULL ||
-		    strcmp(str(s, "role"), roles[i]) != 0) {
+		text = jstr(s, "sql");
+		if (i >= 3 || text == NULL || jstr(s, "role") == NULL ||
+		    strcmp(jstr(s, "role"), roles[i]) != 0) {
 			r.bad = 1;
 			break;
 		}
@@ -313,7 +291,7 @@ cfk_render(const json_t *e, const json_t *cb, const char *bundle,
 	if (json_object_get(r.pool, "render") == json_true())
 		json_array_append_new(out, compute_pool(&r));
 	json_array_foreach(sts, i, s)
-		json_array_append_new(out, statement(&r, str(s, "role"),
-		    str(s, "sql")));
+		json_array_append_new(out, statement(&r, jstr(s, "role"),
+		    jstr(s, "sql")));
 	return out;
 }

@@ -10,6 +10,8 @@
 #include <strings.h>
 
 #include "allow.h"
+#include "imageref.h"
+#include "jget.h"
 #include "check.h"
 #include "check_cfk.h"
 #include "check_int.h"
@@ -128,25 +130,6 @@ build_id_ok(const char *s)
 		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' &&
 		    s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
 		    s[i] == '-' || s[i] == '_' || s[i] == '.'))
-			return false;
-	return true;
-}
-
-/* repository[:tag]@sha256:<64 hex> */
-static bool
-image_pinned(const char *s)
-{
-	const char *at = strstr(s, "@sha256:");
-	size_t i;
-
-	if (at == NULL || at == s || strlen(at + 8) != 64)
-		return false;
-	for (i = 0; i < 64; i++)
-		if (!((at[8 + i] >= '0' && at[8 + i] <= '9') ||
-		    (at[8 + i] >= 'a' && at[8 + i] <= 'f')))
-			return false;
-	for (; s < at; s++)
-		if ((unsigned char)*s <= ' ' || *s == '@')
 			return false;
 	return true;
 }
@@ -315,7 +298,7 @@ deployment_check(struct contract *k, struct chk_loc *l, json_t *flink,
 		    "object name");
 		sa = NULL;
 	}
-	if (image && !image_pinned(image)) {
+	if (image && !imageref_pinned(image)) {
 		chk_err_at(c, l, "image", "must be pinned by digest "
 		    "(repository@sha256:<64 hex digits>): Kubernetes pulls by "
 		    "digest, so a tag never decides what runs");
@@ -865,17 +848,9 @@ contract_release(struct contract *k)
 }
 
 /*
- * Whether o holds key with a value: a null reads as an absent key (as
- * the chk_get_*() getters read it), so it is no refused value that
- * errors elsewhere echo.
+ * Whether o holds key with a value (jget.h): a null reads as an absent
+ * key, as the chk_get_*() getters read it.
  */
-static bool
-present(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	return v != NULL && !json_is_null(v);
-}
 
 /*
  * Whether id (build i's, well-formed) repeats an earlier build's, after
@@ -1009,7 +984,7 @@ check_contract(struct contract *k, json_t *doc)
 	builds = chk_get_arr(c, &l, doc, "builds", false);
 	/* NULL reads as no exposes: jansson's array calls take it. */
 	k->exposes = chk_get_arr(c, &l, doc, "exposes", false);
-	k->exposes_bad = k->exposes == NULL && present(doc, "exposes");
+	k->exposes_bad = k->exposes == NULL && jpresent(doc, "exposes");
 	k->schemas = xcalloc(json_array_size(k->exposes) + 1,
 	    sizeof(*k->schemas));
 	k->schema_done = xcalloc(json_array_size(k->exposes) + 1,
@@ -1159,7 +1134,7 @@ done:
 	 */
 	if (nmanaged == 0 && version != NULL && (managed_lane ||
 	    strcmp(version, CHECK_STABLE_VERSION) == 0) && (builds != NULL ||
-	    !present(doc, "builds"))) {
+	    !jpresent(doc, "builds"))) {
 		chk_loc_set(&l, "", "");
 		chk_loc_key(&l, managed_lane ? "builds" : "fluidVersion");
 		if (managed_lane)

@@ -23,6 +23,7 @@
 #include <strings.h>
 
 #include "check_int.h"
+#include "jget.h"
 
 static const char *const landing_keys[] = { "mode", "operationColumn", NULL };
 static const char *const modes[] = { "upsert", "append-with-op", NULL };
@@ -42,13 +43,7 @@ chk_cdc_format(const char *fmt)
 	    strcmp(fmt, "canal-json") == 0);
 }
 
-static bool
-present(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	return v != NULL && !json_is_null(v);
-}
+/* Whether o holds key with a value (jget.h). */
 
 /*
  * maxParseErrors at l (the stream): 0 or "unbounded".  Flink 1.20's
@@ -137,14 +132,14 @@ chk_cdc_stream(struct chk *c, struct chk_loc *l, json_t *props,
 		chk_loc_key(l, "stream");
 	}
 	if (!chk_cdc_format(fmt)) {
-		if (present(stream, "maxParseErrors") && fmt != NULL) {
+		if (jpresent(stream, "maxParseErrors") && fmt != NULL) {
 			chk_err_at(c, l, "maxParseErrors", "applies to the "
 			    "change formats (debezium-json, canal-json): with "
 			    "%s a malformed record fails the job", fmt);
 			ok = false;
 		}
 		chk_loc_reset(l, m);
-		if (props != NULL && present(props, "landing") && fmt != NULL) {
+		if (props != NULL && jpresent(props, "landing") && fmt != NULL) {
 			chk_loc_key(l, "properties");
 			chk_err_at(c, l, "landing", "is for change streams "
 			    "(format debezium-json or canal-json): a %s record "
@@ -190,7 +185,7 @@ chk_cdc_stream(struct chk *c, struct chk_loc *l, json_t *props,
 			ok = false;
 		} else if (strcmp(mode, "append-with-op") == 0 &&
 		    opcol == NULL) {
-			if (!present(landing, "operationColumn"))
+			if (!jpresent(landing, "operationColumn"))
 				chk_err(c, l, "append-with-op needs "
 				    "operationColumn: the expose column that "
 				    "receives each change's operation (insert, "
@@ -203,7 +198,7 @@ chk_cdc_stream(struct chk *c, struct chk_loc *l, json_t *props,
 				chk_loc_key(l, "operationColumn");
 				t = ty_new(TY_STRING);
 				t->required = true;
-				if (chk_stream_add(c, l, s, opcol,
+				if (chk_stream_add(c, l, s, opcol, NULL,
 				    CHK_ORIGIN_VALUE, "operation", t))
 					*added = true;
 				else
@@ -520,7 +515,7 @@ chk_cdc_build(struct chk *c, struct chk_loc *l, json_t *props,
 			ok &= operation_unmapped(c, l, props, opcol);
 		ok &= none_converted(c, l, props, s);
 	}
-	if (present(json_object_get(props, "mapping"), "explode")) {
+	if (jpresent(json_object_get(props, "mapping"), "explode")) {
 		chk_loc_key(l, "mapping");
 		chk_err_at(c, l, "explode", "a %s record is one row's change, "
 		    "and an explode would make it many rows, which the row's "
@@ -531,7 +526,7 @@ chk_cdc_build(struct chk *c, struct chk_loc *l, json_t *props,
 		chk_loc_reset(l, m);
 		chk_loc_key(l, "properties");
 	}
-	if (present(props, "sql")) {
+	if (jpresent(props, "sql")) {
 		chk_err_at(c, l, "sql", "a change stream's query is written "
 		    "by fluid: a query of its own could filter, join or "
 		    "aggregate changes into rows that no key or operation "
@@ -539,7 +534,7 @@ chk_cdc_build(struct chk *c, struct chk_loc *l, json_t *props,
 		ok = false;
 	}
 	if (strcmp(landing, "append-with-op") == 0 &&
-	    present(json_object_get(json_object_get(props, "parameters"),
+	    jpresent(json_object_get(json_object_get(props, "parameters"),
 	    "flink"), "eventTime")) {
 		chk_loc_key(l, "parameters");
 		chk_loc_key(l, "flink");

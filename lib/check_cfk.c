@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check_cfk.h"
+#include "imageref.h"
 
 /* CFK's deployment keys: name, namespace, context and state are both's. */
 const char *const chk_cfk_only_keys[] = {
@@ -105,26 +106,6 @@ k8s_name(const char *s, size_t max)
 	for (i = 0; i < n; i++)
 		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' &&
 		    s[i] <= '9') || s[i] == '-' || s[i] == '.'))
-			return false;
-	return true;
-}
-
-/* repository[:tag]@sha256:<64 lower-case hex> */
-static bool
-image_pinned(const char *s)
-{
-	const char *at = strstr(s, "@sha256:");
-	size_t i;
-
-	if (at == NULL || at == s || strlen(at + 8) != 64)
-		return false;
-	for (i = 0; i < 64; i++)
-		if (!((at[8 + i] >= '0' && at[8 + i] <= '9') ||
-		    (at[8 + i] >= 'a' && at[8 + i] <= 'f')))
-			return false;
-	for (; s < at; s++)
-		if ((unsigned char)*s <= ' ' || *s == '@' ||
-		    (unsigned char)*s >= 0x7f)
 			return false;
 	return true;
 }
@@ -244,7 +225,7 @@ compute_pool(struct chk *c, struct chk_loc *l, json_t *dep, bool *ok)
 		ver = NULL;
 	}
 	image = chk_get_str(c, l, p, "image", true);
-	if (image != NULL && !image_pinned(image)) {
+	if (image != NULL && !imageref_pinned(image)) {
 		chk_err_at(c, l, "image", "must be pinned by digest "
 		    "(repository@sha256:<64 hex digits>): Kubernetes pulls by "
 		    "digest, so a tag never decides what runs");

@@ -260,6 +260,8 @@ struct ty *chk_schema_column(struct chk *, struct chk_loc *, json_t *col,
  */
 bool	 chk_stream_check(struct chk *, struct chk_loc *build, json_t *props,
 	    json_t *flink, struct chk_stream *out);
+
+/* check_scol.c: the stream's column table. */
 void	 chk_stream_release(struct chk_stream *);
 struct chk_scol *chk_stream_col(const struct chk_stream *, const char *name);
 /*
@@ -268,12 +270,14 @@ struct chk_scol *chk_stream_col(const struct chk_stream *, const char *name);
  */
 bool	 chk_stream_unknown(const struct chk_stream *, const char *name);
 /*
- * Add column name (t stolen) to s, at l; false and an error when the
- * name is taken.  from is a metadata key, or what else fills it.
+ * Add column name (t stolen) to s, at l; false and an
+ * error when the name is taken.  jname is name's JSON string in the
+ * contract, to share, or NULL; from is a metadata key, or what else
+ * fills it.
  */
 bool	 chk_stream_add(struct chk *, struct chk_loc *, struct chk_stream *,
-	    const char *name, enum chk_origin, const char *from,
-	    struct ty *t);
+	    const char *name, json_t *jname, enum chk_origin,
+	    const char *from, struct ty *t);
 
 /* check_security.c */
 /*

@@ -59,24 +59,6 @@ static const char *const metadata_names[] = {
 	"headers", "leader-epoch", NULL
 };
 
-struct chk_scol *
-chk_stream_col(const struct chk_stream *s, const char *name)
-{
-	struct chk_scol *sc;
-	size_t i;
-
-	if (!chk_name_index_get(&s->index, name, &i))
-		return NULL;
-	sc = &s->cols[i];
-	return strcmp(sc->name, name) == 0 ? sc : NULL;
-}
-
-bool
-chk_stream_unknown(const struct chk_stream *s, const char *name)
-{
-	return s->broken || chk_name_in(s->bad, name);
-}
-
 /* A column that could not be declared: refer to it quietly. */
 static void
 mark_bad(struct chk_stream *s, const char *prefix, const char *name)
@@ -87,76 +69,6 @@ mark_bad(struct chk_stream *s, const char *prefix, const char *name)
 	json_object_set_new(s->bad, low, json_true());
 	free(low);
 	free(n);
-}
-
-void
-chk_stream_release(struct chk_stream *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->ncols; i++) {
-		free(s->cols[i].name);
-		json_decref(s->cols[i].jname);
-		free(s->cols[i].from);
-		ty_free(s->cols[i].type);
-	}
-	free(s->cols);
-	chk_name_index_release(&s->index);
-	json_decref(s->bad);
-	json_decref(s->ir);
-	memset(s, 0, sizeof(*s));
-}
-
-/*
- * Add a column unless its name is taken; false (and an error) if taken.
- * jname is name's JSON string in the contract, to share, or NULL.
- */
-static bool
-add_col(struct chk *c, struct chk_loc *l, struct chk_stream *s,
-    const char *name, json_t *jname, enum chk_origin origin,
-    const char *from, struct ty *t)
-{
-	struct chk_scol *sc;
-	size_t i;
-
-	if (chk_name_index_get(&s->index, name, &i)) {
-		const struct chk_scol *o = &s->cols[i];
-		const char *what = o->origin == CHK_ORIGIN_VALUE ? "value" :
-		    o->origin == CHK_ORIGIN_KEY ? "key" : "metadata";
-
-		if (strcmp(o->name, name) != 0)
-			chk_err(c, l, "'%s' differs from the %s column '%s' "
-			    "only by case%s", name, what, o->name,
-			    origin == CHK_ORIGIN_KEY ?
-			    "; set properties.stream.key.prefix" : "");
-		else
-			chk_err(c, l, "column '%s' is already a %s column%s",
-			    name, what, origin == CHK_ORIGIN_KEY ?
-			    "; set properties.stream.key.prefix" : "");
-		ty_free(t);
-		return false;
-	}
-	if (s->ncols == s->capcols) {
-		s->capcols = s->capcols ? 2 * s->capcols : 16;
-		s->cols = xreallocarray(s->cols, s->capcols,
-		    sizeof(*s->cols));
-	}
-	sc = &s->cols[s->ncols++];
-	sc->name = xstrdup(name);
-	chk_name_index_put(&s->index, sc->name, s->ncols - 1);
-	sc->jname = jname != NULL ? json_incref(jname) : json_string(name);
-	sc->origin = origin;
-	sc->from = from ? xstrdup(from) : NULL;
-	sc->type = t;
-	return true;
-}
-
-bool
-chk_stream_add(struct chk *c, struct chk_loc *l, struct chk_stream *s,
-    const char *name, enum chk_origin origin, const char *from,
-    struct ty *t)
-{
-	return add_col(c, l, s, name, NULL, origin, from, t);
 }
 
 /*
@@ -400,7 +312,7 @@ key_check(struct chk *c, struct chk_loc *l, json_t *key, struct chk_stream *s,
 		chk_loc_named(l, i, st->fields[i].name);
 		/* A record with no key reads every key column as null. */
 		t->required = false;
-		if (!add_col(c, l, s, name, NULL, CHK_ORIGIN_KEY,
+		if (!chk_stream_add(c, l, s, name, NULL, CHK_ORIGIN_KEY,
 		    st->fields[i].name, t))
 			ok = false;
 		json_array_append_new(fields, json_string(name));
@@ -465,7 +377,7 @@ metadata_check(struct chk *c, struct chk_loc *l, json_t *list,
 		} else if (name != NULL && from != NULL) {
 			for (k = 0; strcmp(metadata[k].from, from) != 0; k++)
 				;
-			ok &= add_col(c, l, s, name, NULL, CHK_ORIGIN_METADATA,
+			ok &= chk_stream_add(c, l, s, name, NULL, CHK_ORIGIN_METADATA,
 			    from, metadata_type(k));
 		} else {
 			if (name != NULL)
@@ -737,7 +649,7 @@ stream_value(struct chk *c, struct chk_loc *l, json_t *stream,
 		ms = chk_loc_mark(l);
 		for (i = 0; i < st->nfields; i++) {
 			chk_loc_named(l, i, st->fields[i].name);
-			ok &= add_col(c, l, s, st->fields[i].name,
+			ok &= chk_stream_add(c, l, s, st->fields[i].name,
 			    json_array_get(names, i), CHK_ORIGIN_VALUE, NULL,
 			    st->fields[i].type);
 			st->fields[i].type = NULL;

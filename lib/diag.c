@@ -323,15 +323,46 @@ level_name(enum diag_level l)
 	return l == DIAG_ERROR ? "error" : "warning";
 }
 
+json_t *
+diag_json(const struct diag *g, const char *contract)
+{
+	json_t *o;
+
+	o = json_pack("{s:s, s:s}", "level", g->level == DIAG_FATAL ?
+	    "fatal" : level_name(g->level), "message", g->msg);
+	if (o == NULL)
+		return NULL;	/* cannot happen: one_line() made it UTF-8 */
+	if (g->file != NULL) {
+		json_object_set_new(o, "file", json_string(g->file));
+		json_object_set_new(o, "line", json_integer(g->line));
+		json_object_set_new(o, "column", json_integer(g->col));
+	}
+	if (g->ptr != NULL)
+		json_object_set_new(o, "pointer", json_string(g->ptr));
+	if (contract != NULL)
+		json_object_set_new(o, "contract", json_string(contract));
+	return o;
+}
+
 void
 diag_print(const struct diags *d, FILE *fp, enum diag_format fmt,
     const char *prog)
 {
+	diag_print_contract(d, fp, fmt, prog, NULL);
+}
+
+void
+diag_print_contract(const struct diags *d, FILE *fp, enum diag_format fmt,
+    const char *prog, const char *contract)
+{
 	const struct diag *g;
 	json_t *o;
-	char *s;
+	char *s, *c;
 	size_t i;
 
+	/* The contract as a line may show it; a diagnostic in another file
+	 * (a shared fragment) ends with it, as gcc ends one with [-Wflag]. */
+	c = contract != NULL ? diag_escape(contract, 0) : NULL;
 	for (i = 0; i < d->n; i++) {
 		g = &d->v[i];
 		if (g->level == DIAG_FATAL) {
@@ -339,39 +370,31 @@ diag_print(const struct diags *d, FILE *fp, enum diag_format fmt,
 			continue;
 		}
 		if (fmt == DIAG_FORMAT_JSON) {
-			o = json_pack("{s:s, s:s}", "level", level_name(g->level),
-			    "message", g->msg);
-			if (o == NULL) {
-				/* Cannot happen: one_line() made it UTF-8. */
+			if ((o = diag_json(g, c)) == NULL) {
 				fprintf(fp, "%s: %s: %s\n", prog,
 				    level_name(g->level), g->msg);
 				continue;
 			}
-			if (g->file != NULL) {
-				json_object_set_new(o, "file",
-				    json_string(g->file));
-				json_object_set_new(o, "line",
-				    json_integer(g->line));
-				json_object_set_new(o, "column",
-				    json_integer(g->col));
-			}
-			if (g->ptr != NULL)
-				json_object_set_new(o, "pointer",
-				    json_string(g->ptr));
 			s = json_dumps(o, JSON_COMPACT);
 			fprintf(fp, "%s\n", s);
 			free(s);
 			json_decref(o);
-		} else if (g->file != NULL && g->line > 0)
-			fprintf(fp, "%s:%d:%d: %s: %s\n", g->file, g->line,
+			continue;
+		}
+		if (g->file != NULL && g->line > 0)
+			fprintf(fp, "%s:%d:%d: %s: %s", g->file, g->line,
 			    g->col, level_name(g->level), g->msg);
 		else if (g->file != NULL)
-			fprintf(fp, "%s: %s: %s\n", g->file,
+			fprintf(fp, "%s: %s: %s", g->file,
 			    level_name(g->level), g->msg);
 		else
-			fprintf(fp, "%s: %s: %s\n", prog,
+			fprintf(fp, "%s: %s: %s", prog,
 			    level_name(g->level), g->msg);
+		if (c != NULL && g->file != NULL && strcmp(g->file, c) != 0)
+			fprintf(fp, " [contract: %s]", c);
+		fputc('\n', fp);
 	}
+	free(c);
 	fflush(fp);
 }
 

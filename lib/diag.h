@@ -132,6 +132,22 @@ int	diag_locate(struct diags *, const char *ptr,
 int	diag_format_parse(const char *);
 void	diag_print(const struct diags *, FILE *, enum diag_format,
 	    const char *prog);
+/*
+ * The same, for a run over several contracts (fluid validate FILE...):
+ * every JSON diagnostic gets "contract": contract, and a text one placed
+ * in another file than contract (a shared fragment, the workspace file)
+ * ends with " [contract: CONTRACT]", on the same line.  contract NULL:
+ * diag_print().
+ */
+void	diag_print_contract(const struct diags *, FILE *, enum diag_format,
+	    const char *prog, const char *contract);
+/*
+ * One diagnostic as --diagnostics=json prints it ({"level", "message",
+ * "file", "line", "column", "pointer"}, the last four when known; level
+ * "fatal" for a usage or environment error), with "contract" when not
+ * NULL: a new reference, or NULL (cannot happen: messages are UTF-8).
+ */
+json_t	*diag_json(const struct diag *, const char *contract);
 int	diag_status(const struct diags *);
 
 /* The name "prog: message" lines start with (see cli.h for fl_fatal()). */

@@ -19,6 +19,7 @@
 
 #include "diag.h"
 #include "diff.h"
+#include "jget.h"
 #include "jptr.h"
 #include "types.h"
 #include "xalloc.h"
@@ -76,14 +77,6 @@ diff_severity_name(enum diff_severity s)
 	return s < DIFF_NSEVERITIES ? severities[s] : "?";
 }
 
-static const char *
-str(json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-
-	return s != NULL ? s : "";
-}
-
 static bool
 req(json_t *o)
 {
@@ -99,7 +92,7 @@ index_by(json_t *list, const char *key)
 
 	json_array_foreach(list, i, v)
 		if (json_is_string(json_object_get(v, key)))
-			json_object_set_new(ix, str(v, key),
+			json_object_set_new(ix, jstrz(v, key),
 			    json_integer((json_int_t)i));
 	return ix;
 }
@@ -233,7 +226,7 @@ add(struct diff *x, enum diff_severity sev, const char *change, int has,
 }
 
 static json_t *
-jstr(const char *s)
+jnew_str(const char *s)
 {
 	return s != NULL ? json_string(s) : NULL;
 }
@@ -264,20 +257,20 @@ reader_added(struct diff *x, json_t *n)
 {
 	if (req(n))
 		add(x, DIFF_BREAKING, "required", HAS_NEW, NULL,
-		    jstr(str(n, "type")), "a field the job newly requires: "
-		    "a record without it can no longer be read");
+		    json_string(jstrz(n, "type")), "a field the job newly "
+		    "requires: a record without it can no longer be read");
 	else
 		add(x, DIFF_NON_BREAKING, "added", HAS_NEW, NULL,
-		    jstr(str(n, "type")), "a new optional field: a record "
-		    "without it reads it as null");
+		    json_string(jstrz(n, "type")), "a new optional field: a "
+		    "record without it reads it as null");
 }
 
 static void
 reader_dropped(struct diff *x, json_t *o)
 {
-	add(x, DIFF_NON_BREAKING, "dropped", HAS_OLD, jstr(str(o, "type")),
-	    NULL, "a field the job stops reading (an output still reading it "
-	    "fails fluid validate)");
+	add(x, DIFF_NON_BREAKING, "dropped", HAS_OLD,
+	    json_string(jstrz(o, "type")), NULL, "a field the job stops "
+	    "reading (an output still reading it fails fluid validate)");
 }
 
 /* The fields of two structs, by name. */
@@ -290,10 +283,10 @@ reader_fields(struct diff *x, json_t *of, json_t *nf)
 	size_t i;
 
 	json_array_foreach(nf, i, f) {
-		j = pos(oix, str(f, "name"));
+		j = pos(oix, jstrz(f, "name"));
 		if (j >= 0)
-			step_named(x, OLD, (size_t)j, str(f, "name"));
-		step_named(x, NEW, i, str(f, "name"));
+			step_named(x, OLD, (size_t)j, jstrz(f, "name"));
+		step_named(x, NEW, i, jstrz(f, "name"));
 		if (j >= 0)
 			reader_field(x, json_array_get(of, (size_t)j), f);
 		else
@@ -301,8 +294,8 @@ reader_fields(struct diff *x, json_t *of, json_t *nf)
 		reset(x, m);
 	}
 	json_array_foreach(of, i, f)
-		if (pos(nix, str(f, "name")) < 0) {
-			step_named(x, OLD, i, str(f, "name"));
+		if (pos(nix, jstrz(f, "name")) < 0) {
+			step_named(x, OLD, i, jstrz(f, "name"));
 			reader_dropped(x, f);
 			reset(x, m);
 		}
@@ -350,7 +343,7 @@ reader_child(struct diff *x, json_t *o, json_t *n, const char *key)
 static void
 reader_field(struct diff *x, json_t *o, json_t *n)
 {
-	const char *ot = str(o, "type"), *nt = str(n, "type");
+	const char *ot = jstrz(o, "type"), *nt = jstrz(n, "type");
 
 	if (!req(o) && req(n))
 		add(x, DIFF_BREAKING, "required", HAS_BOTH, json_false(),
@@ -387,7 +380,7 @@ reader_field(struct diff *x, json_t *o, json_t *n)
 static void
 step_column(struct diff *x, int side, json_t *col, size_t ord)
 {
-	const char *origin = str(col, "origin");
+	const char *origin = jstrz(col, "origin");
 
 	if (strcmp(origin, "key") == 0) {
 		step_key(x, side, "key");
@@ -396,7 +389,7 @@ step_column(struct diff *x, int side, json_t *col, size_t ord)
 		step_key(x, side, "metadata");
 	else
 		step_key(x, side, "schema");
-	step_named(x, side, ord, str(col, "name"));
+	step_named(x, side, ord, jstrz(col, "name"));
 }
 
 /* Each column's position among those of its origin. */
@@ -410,7 +403,7 @@ ordinals(json_t *cols)
 	json_t *c;
 
 	json_array_foreach(cols, i, c) {
-		origin = str(c, "origin");
+		origin = jstrz(c, "origin");
 		if (strcmp(origin, "key") == 0)
 			ord[i] = nk++;
 		else if (strcmp(origin, "metadata") == 0)
@@ -425,19 +418,19 @@ ordinals(json_t *cols)
 static void
 stream_column(struct diff *x, json_t *o, json_t *n)
 {
-	if (strcmp(str(o, "origin"), str(n, "origin")) != 0) {
+	if (strcmp(jstrz(o, "origin"), jstrz(n, "origin")) != 0) {
 		add(x, DIFF_BREAKING, "origin", HAS_BOTH,
-		    json_string(str(o, "origin")),
-		    json_string(str(n, "origin")), "read from another part "
+		    json_string(jstrz(o, "origin")),
+		    json_string(jstrz(n, "origin")), "read from another part "
 		    "of the record (value, key or metadata)");
 		return;
 	}
-	if (strcmp(str(n, "origin"), "metadata") == 0) {
+	if (strcmp(jstrz(n, "origin"), "metadata") == 0) {
 		/* A metadata column's type is its source's. */
-		if (strcmp(str(o, "from"), str(n, "from")) != 0)
+		if (strcmp(jstrz(o, "from"), jstrz(n, "from")) != 0)
 			add(x, DIFF_BREAKING, "metadata", HAS_BOTH,
-			    json_string(str(o, "from")),
-			    json_string(str(n, "from")),
+			    json_string(jstrz(o, "from")),
+			    json_string(jstrz(n, "from")),
 			    "another metadata source");
 		return;
 	}
@@ -455,26 +448,26 @@ stream_columns(struct diff *x, json_t *ocols, json_t *ncols)
 
 	json_array_foreach(ncols, i, c) {
 		/* append-with-op's operation: the landing's, not read. */
-		if (strcmp(str(c, "from"), "operation") == 0)
+		if (strcmp(jstrz(c, "from"), "operation") == 0)
 			continue;
-		j = pos(oix, str(c, "name"));
+		j = pos(oix, jstrz(c, "name"));
 		o = j >= 0 ? json_array_get(ocols, (size_t)j) : NULL;
 		if (o != NULL)
 			step_column(x, OLD, o, oord[j]);
 		step_column(x, NEW, c, nord[i]);
 		if (o != NULL)
 			stream_column(x, o, c);
-		else if (strcmp(str(c, "origin"), "metadata") == 0)
+		else if (strcmp(jstrz(c, "origin"), "metadata") == 0)
 			add(x, DIFF_NON_BREAKING, "added", HAS_NEW, NULL,
-			    jstr(str(c, "from")), "a new metadata column: "
-			    "Kafka gives it with every record");
+			    json_string(jstrz(c, "from")), "a new metadata "
+			    "column: Kafka gives it with every record");
 		else
 			reader_added(x, c);
 		reset(x, m);
 	}
 	json_array_foreach(ocols, i, c)
-		if (pos(nix, str(c, "name")) < 0 &&
-		    strcmp(str(c, "from"), "operation") != 0) {
+		if (pos(nix, jstrz(c, "name")) < 0 &&
+		    strcmp(jstrz(c, "from"), "operation") != 0) {
 			step_column(x, OLD, c, oord[i]);
 			reader_dropped(x, c);
 			reset(x, m);
@@ -492,11 +485,11 @@ stream_word(struct diff *x, json_t *os, json_t *ns, const char *key,
 {
 	struct mark m = mark(x);
 
-	if (strcmp(str(os, key), str(ns, key)) == 0)
+	if (strcmp(jstrz(os, key), jstrz(ns, key)) == 0)
 		return;
 	both_key(x, key);
-	add(x, DIFF_BREAKING, key, HAS_BOTH, json_string(str(os, key)),
-	    json_string(str(ns, key)), "%s", reason);
+	add(x, DIFF_BREAKING, key, HAS_BOTH, json_string(jstrz(os, key)),
+	    json_string(jstrz(ns, key)), "%s", reason);
 	reset(x, m);
 }
 
@@ -504,8 +497,8 @@ static void
 stream_key(struct diff *x, json_t *ok, json_t *nk)
 {
 	struct mark m = mark(x);
-	const char *of = json_is_object(ok) ? str(ok, "format") : NULL;
-	const char *nf = json_is_object(nk) ? str(nk, "format") : NULL;
+	const char *of = json_is_object(ok) ? jstrz(ok, "format") : NULL;
+	const char *nf = json_is_object(nk) ? jstrz(nk, "format") : NULL;
 	int has = (of ? HAS_OLD : 0) | (nf ? HAS_NEW : 0);
 
 	if (of == NULL && nf == NULL)
@@ -520,7 +513,7 @@ stream_key(struct diff *x, json_t *ok, json_t *nk)
 		step_key(x, NEW, "key");
 		step_key(x, NEW, "format");
 	}
-	add(x, DIFF_BREAKING, "key-format", has, jstr(of), jstr(nf),
+	add(x, DIFF_BREAKING, "key-format", has, jnew_str(of), jnew_str(nf),
 	    "%s", of == NULL ? "the job starts reading the record key" :
 	    nf == NULL ? "the job stops reading the record key" :
 	    "another key format");
@@ -624,8 +617,8 @@ static void
 security_protocol(struct diff *x, json_t *osec, json_t *nsec)
 {
 	struct mark m = mark(x);
-	const char *op = json_is_object(osec) ? str(osec, "protocol") : NULL;
-	const char *np = json_is_object(nsec) ? str(nsec, "protocol") : NULL;
+	const char *op = json_is_object(osec) ? jstrz(osec, "protocol") : NULL;
+	const char *np = json_is_object(nsec) ? jstrz(nsec, "protocol") : NULL;
 	const char *o = op != NULL ? op : "PLAINTEXT";
 	const char *n = np != NULL ? np : "PLAINTEXT";
 	bool weaker = tls_protocol(op) && !tls_protocol(np);
@@ -635,7 +628,7 @@ security_protocol(struct diff *x, json_t *osec, json_t *nsec)
 	security_at(x, osec, nsec, (const char *const[]){ "protocol",
 	    NULL });
 	add(x, weaker ? DIFF_BREAKING : DIFF_NON_BREAKING, "security-protocol",
-	    security_sides(osec, nsec), jstr(op), jstr(np),
+	    security_sides(osec, nsec), jnew_str(op), jnew_str(np),
 	    "%s%s to %s%s%s", weaker ? "a weaker protocol: " :
 	    "another protocol: ", o, n, np == NULL ? " (no source.security)" :
 	    "", weaker ? ": the job would send the records, and with SASL "
@@ -786,14 +779,14 @@ path_text(json_t *e, struct sb *sb)
 	json_t *s;
 	size_t i;
 
-	sb_adds(sb, str(e, "root"));
+	sb_adds(sb, jstrz(e, "root"));
 	json_array_foreach(json_object_get(e, "steps"), i, s) {
 		if (json_is_string(json_object_get(s, "field"))) {
 			sb_addc(sb, '.');
-			sb_adds(sb, str(s, "field"));
+			sb_adds(sb, jstrz(s, "field"));
 		} else {
 			sb_adds(sb, "['");
-			sb_adds(sb, str(s, "key"));
+			sb_adds(sb, jstrz(s, "key"));
 			sb_adds(sb, "']");
 		}
 	}
@@ -807,7 +800,7 @@ path_text(json_t *e, struct sb *sb)
 static void
 expr_text(json_t *e, struct sb *src, struct sb *conv)
 {
-	const char *op = str(e, "op");
+	const char *op = jstrz(e, "op");
 	json_t *f;
 	size_t i;
 
@@ -816,7 +809,7 @@ expr_text(json_t *e, struct sb *src, struct sb *conv)
 			sb_adds(conv, ", ");
 		sb_adds(conv, strcmp(op, "cast") == 0 ? "cast: " :
 		    "widened to ");
-		sb_adds(conv, str(e, "type"));
+		sb_adds(conv, jstrz(e, "type"));
 		expr_text(json_object_get(e, "arg"), src, conv);
 	} else if (strcmp(op, "path") == 0)
 		path_text(e, src);
@@ -825,7 +818,7 @@ expr_text(json_t *e, struct sb *src, struct sb *conv)
 		json_array_foreach(json_object_get(e, "fields"), i, f) {
 			if (i > 0)
 				sb_adds(src, ", ");
-			sb_adds(src, str(f, "name"));
+			sb_adds(src, jstrz(f, "name"));
 		}
 		sb_addc(src, '}');
 	} else
@@ -895,20 +888,20 @@ output(struct diff *x, struct outputs *ou, const char *name,
 	size_t i;
 	int s;
 
-	if (strcmp(str(oe, "op"), "sql") == 0 ||
-	    strcmp(str(ne, "op"), "sql") == 0)
+	if (strcmp(jstrz(oe, "op"), "sql") == 0 ||
+	    strcmp(jstrz(ne, "op"), "sql") == 0)
 		return;		/* the SQL is compared whole */
-	if (strcmp(str(oe, "op"), "struct") == 0 &&
-	    strcmp(str(ne, "op"), "struct") == 0) {
+	if (strcmp(jstrz(oe, "op"), "struct") == 0 &&
+	    strcmp(jstrz(ne, "op"), "struct") == 0) {
 		/* Added and removed fields are the table's changes. */
 		oix = index_by(json_object_get(oe, "fields"), "name");
 		sb_init(&sub);
 		json_array_foreach(json_object_get(ne, "fields"), i, f) {
-			j = pos(oix, str(f, "name"));
+			j = pos(oix, jstrz(f, "name"));
 			if (j < 0)
 				continue;
 			sb_truncate(&sub, 0);
-			sb_addf(&sub, "%s.%s", name, str(f, "name"));
+			sb_addf(&sub, "%s.%s", name, jstrz(f, "name"));
 			output(x, ou, sub.buf, top, json_object_get(
 			    json_array_get(json_object_get(oe, "fields"),
 			    (size_t)j), "expr"), json_object_get(f, "expr"));
@@ -944,7 +937,7 @@ output(struct diff *x, struct outputs *ou, const char *name,
 static json_t *
 expose_pos(struct side *sd, json_t *b)
 {
-	const char *xid = str(b, "expose");
+	const char *xid = jstrz(b, "expose");
 	long long at = pos(sd->exposes, xid);
 
 	return json_pack("{s:I, s:o}", "at", (json_int_t)at, "columns",
@@ -975,9 +968,9 @@ outputs(struct diff *x, json_t *ob, json_t *nb, const char *obptr,
 	o = json_object_get(ob, "outputs");
 	oix = index_by(o, "name");
 	json_array_foreach(json_object_get(nb, "outputs"), i, n) {
-		j = pos(oix, str(n, "name"));
+		j = pos(oix, jstrz(n, "name"));
 		if (j >= 0)
-			output(x, &ou, str(n, "name"), str(n, "name"),
+			output(x, &ou, jstrz(n, "name"), jstrz(n, "name"),
 			    json_object_get(json_array_get(o, (size_t)j),
 			    "expr"), json_object_get(n, "expr"));
 		reset(x, m);
@@ -1088,7 +1081,7 @@ build_one(struct diff *x, int side, json_t *b)
 {
 	char *p = build_ptr(x, side, x->name);
 	const char *sql = json_string_value(json_object_get(b, "sql"));
-	const char *topic = str(json_object_get(b, "stream"), "topic");
+	const char *topic = jstrz(json_object_get(b, "stream"), "topic");
 
 	set(x, side, p, "");
 	step_key(x, side, "properties");
@@ -1140,7 +1133,7 @@ ranks(json_t *list, json_t *other)
 	size_t i;
 
 	json_array_foreach(list, i, c)
-		r[i] = pos(other, str(c, "name")) >= 0 ? k++ : -1;
+		r[i] = pos(other, jstrz(c, "name")) >= 0 ? k++ : -1;
 	return r;
 }
 
@@ -1155,11 +1148,11 @@ table_columns(struct diff *x, json_t *oc, json_t *nc)
 	size_t i;
 
 	json_array_foreach(nc, i, c) {
-		j = pos(oix, str(c, "name"));
+		j = pos(oix, jstrz(c, "name"));
 		o = json_array_get(oc, j >= 0 ? (size_t)j : i);
-		step_named(x, NEW, i, str(c, "name"));
+		step_named(x, NEW, i, jstrz(c, "name"));
 		if (j >= 0) {
-			step_named(x, OLD, (size_t)j, str(c, "name"));
+			step_named(x, OLD, (size_t)j, jstrz(c, "name"));
 			if (orank[j] != nrank[i])
 				add(x, DIFF_BREAKING, "reordered", HAS_BOTH,
 				    json_integer(j), json_integer(
@@ -1167,31 +1160,31 @@ table_columns(struct diff *x, json_t *oc, json_t *nc)
 				    "place: the table's columns must be in "
 				    "the contract's order");
 			table_column(x, o, c);
-		} else if (o != NULL && pos(nix, str(o, "name")) < 0 &&
+		} else if (o != NULL && pos(nix, jstrz(o, "name")) < 0 &&
 		    alike(o, c)) {
 			/* The same column in the same place, named anew. */
 			renamed[i] = true;
-			step_named(x, OLD, i, str(o, "name"));
+			step_named(x, OLD, i, jstrz(o, "name"));
 			add(x, DIFF_BREAKING, "renamed", HAS_BOTH,
-			    json_string(str(o, "name")),
-			    json_string(str(c, "name")), "a renamed column "
+			    json_string(jstrz(o, "name")),
+			    json_string(jstrz(c, "name")), "a renamed column "
 			    "needs an Iceberg migration");
 		} else if (req(c))
 			add(x, DIFF_BREAKING, "added", HAS_NEW, NULL,
-			    json_string(str(c, "type")), "a column added as "
+			    json_string(jstrz(c, "type")), "a column added as "
 			    "required: the table's rows have no value for it");
 		else
 			add(x, DIFF_NON_BREAKING, "added", HAS_NEW, NULL,
-			    json_string(str(c, "type")), "a column added as "
+			    json_string(jstrz(c, "type")), "a column added as "
 			    "optional (the table still needs the column "
 			    "added before the job starts)");
 		reset(x, m);
 	}
 	json_array_foreach(oc, i, c)
-		if (pos(nix, str(c, "name")) < 0 && !renamed[i]) {
-			step_named(x, OLD, i, str(c, "name"));
+		if (pos(nix, jstrz(c, "name")) < 0 && !renamed[i]) {
+			step_named(x, OLD, i, jstrz(c, "name"));
 			add(x, DIFF_BREAKING, "removed", HAS_OLD,
-			    json_string(str(c, "type")), NULL, "a removed "
+			    json_string(jstrz(c, "type")), NULL, "a removed "
 			    "column needs an Iceberg migration");
 			reset(x, m);
 		}
@@ -1215,7 +1208,7 @@ table_child(struct diff *x, json_t *o, json_t *n, const char *key)
 static void
 table_column(struct diff *x, json_t *o, json_t *n)
 {
-	const char *ot = str(o, "type"), *nt = str(n, "type");
+	const char *ot = jstrz(o, "type"), *nt = jstrz(n, "type");
 	json_t *od = json_object_get(o, "description");
 	json_t *nd = json_object_get(n, "description");
 
@@ -1265,7 +1258,7 @@ expose_set(struct diff *x, int side, const char *xid)
 static json_t *
 table_name(json_t *t)
 {
-	char *s = xasprintf("%s.%s", str(t, "namespace"), str(t, "name"));
+	char *s = xasprintf("%s.%s", jstrz(t, "namespace"), jstrz(t, "name"));
 	json_t *v = json_string(s);
 
 	free(s);
@@ -1350,9 +1343,9 @@ side_init(struct side *sd, json_t *check, json_t *resolve)
 	sd->builds = json_object();
 	sd->writers = json_object();
 	json_array_foreach(json_object_get(check, "builds"), i, b) {
-		json_object_set(sd->builds, str(b, "id"), b);
+		json_object_set(sd->builds, jstrz(b, "id"), b);
 		if (json_is_object(json_object_get(b, "table")))
-			json_object_set(sd->writers, str(b, "expose"), b);
+			json_object_set(sd->writers, jstrz(b, "expose"), b);
 	}
 	sd->at = index_by(json_object_get(sd->doc, "builds"), "id");
 	sd->exposes = index_by(json_object_get(sd->doc, "exposes"),
@@ -1402,14 +1395,14 @@ diff_contracts(json_t *old_check, json_t *old_resolve, json_t *new_check,
 	}
 	x.key = "build";
 	json_array_foreach(json_object_get(new_check, "builds"), i, b) {
-		x.name = str(b, "id");
+		x.name = jstrz(b, "id");
 		if ((o = json_object_get(x.s[OLD].builds, x.name)) != NULL)
 			build_both(&x, o, b);
 		else
 			build_one(&x, NEW, b);
 	}
 	json_array_foreach(json_object_get(old_check, "builds"), i, b) {
-		x.name = str(b, "id");
+		x.name = jstrz(b, "id");
 		if (json_object_get(x.s[NEW].builds, x.name) == NULL)
 			build_one(&x, OLD, b);
 	}
@@ -1417,7 +1410,7 @@ diff_contracts(json_t *old_check, json_t *old_resolve, json_t *new_check,
 	json_array_foreach(json_object_get(new_check, "builds"), i, b) {
 		if (!json_is_object(json_object_get(b, "table")))
 			continue;
-		x.name = str(b, "expose");
+		x.name = jstrz(b, "expose");
 		o = json_object_get(x.s[OLD].writers, x.name);
 		if (o != NULL)
 			expose_both(&x, json_object_get(o, "table"),
@@ -1428,7 +1421,7 @@ diff_contracts(json_t *old_check, json_t *old_resolve, json_t *new_check,
 	json_array_foreach(json_object_get(old_check, "builds"), i, b) {
 		if (!json_is_object(json_object_get(b, "table")))
 			continue;
-		x.name = str(b, "expose");
+		x.name = jstrz(b, "expose");
 		if (json_object_get(x.s[NEW].writers, x.name) == NULL)
 			expose_one(&x, OLD, json_object_get(b, "table"));
 	}
@@ -1452,7 +1445,7 @@ diff_count(const json_t *changes, enum diff_severity s)
 	size_t i, n = 0;
 
 	for (i = 0; i < json_array_size(changes); i++)
-		if (strcmp(str(json_array_get(changes, i), "severity"),
+		if (strcmp(jstrz(json_array_get(changes, i), "severity"),
 		    diff_severity_name(s)) == 0)
 			n++;
 	return n;
@@ -1482,7 +1475,7 @@ static void
 place_text(json_t *side, struct sb *out)
 {
 	if (json_is_string(json_object_get(side, "file")))
-		sb_addf(out, "%s:%lld", str(side, "file"), (long long)
+		sb_addf(out, "%s:%lld", jstrz(side, "file"), (long long)
 		    json_integer_value(json_object_get(side, "line")));
 	else
 		sb_adds(out, "?");
@@ -1506,19 +1499,19 @@ diff_summary(const json_t *changes, struct sb *out)
 		    diff_count(changes, s));
 		for (i = 0; i < json_array_size(changes); i++) {
 			e = json_array_get(changes, i);
-			if (strcmp(str(e, "severity"), severities[s]) != 0)
+			if (strcmp(jstrz(e, "severity"), severities[s]) != 0)
 				continue;
 			o = json_object_get(e, "old");
 			n = json_object_get(e, "new");
 			at = json_is_object(n) ? n : o;
 			sb_addf(out, "  %s %s: %s: ", json_object_get(e,
 			    "build") ? "build" : "expose",
-			    json_object_get(e, "build") ? str(e, "build") :
-			    str(e, "expose"), str(at, "path"));
+			    json_object_get(e, "build") ? jstrz(e, "build") :
+			    jstrz(e, "expose"), jstrz(at, "path"));
 			value_text(o, out);
 			sb_adds(out, " -> ");
 			value_text(n, out);
-			sb_addf(out, ": %s\n    at ", str(e, "reason"));
+			sb_addf(out, ": %s\n    at ", jstrz(e, "reason"));
 			if (json_is_object(o)) {
 				place_text(o, out);
 				if (json_is_object(n))

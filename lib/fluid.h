@@ -43,6 +43,10 @@
  *	                                      (plan_*.c)
  *	stage.h    what each fluid-* program does          (stage_*.c)
  *	pipeline.h the stages in one process, for fluid    (pipeline.c)
+ *	validate.h fluid validate's result per contract,
+ *	           kept to report it as a line, a JSON
+ *	           record or a test case, validate_     (validate.c)
+ *	junit.h    JUnit XML reports, junit_               (junit.c)
  *	allow.h    the operator allowlists, allow_         (allow.c)
  *	diff.h     two checked contracts -> changes, diff_ (diff.c)
  *	odcs.h     IR -> ODCS v3.2.0 data contract, odcs_  (odcs.c)
@@ -61,17 +65,20 @@
  *	           server's service proxy (verify_checkpoint.c)
  *	target.h   the targets a project declares, target_ (target.c)
  *	gw.h       the SQL Gateway client, gw_             (gw.c, gw_script.c)
+ *	git.h      files at a git revision, through git, as a
+ *	           resolve_source (resolve.h), git_        (git.c)
  *
- * kube.h, net.h, verify.h and gw.h are not included here: only the tools
- * that contact something include them (tests/bats/layout.bats), and
+ * kube.h, net.h, verify.h, gw.h and git.h are not included here: only
+ * the tools that contact something or start git include them (tests/bats/layout.bats), and
  * target.h only by them.  Nor are the internal headers check_int.h,
  * sqlgen_int.h, sqlgen_security.h and verify_int.h: only their module's
  * own files (and its unit tests) include them.  kube_ applies the
  * resources k8s_ renders offline; gw_ applies the script sqlgen_ writes.
  *
  * Who may include whom:
- *  - The stage and pipeline layers join the others; no other module
- *    includes stage.h or pipeline.h, and no module includes fluid.h.
+ *  - The stage and pipeline layers (and validate.c, which runs two
+ *    stages) join the others; no other module includes stage.h or
+ *    pipeline.h, and no module includes fluid.h.
  *  - The checker, the renderers (sqlgen, sqlq, types, path, yemit, k8s,
  *    odcs),
  *    the stages and everything they include never include net.h or
@@ -112,6 +119,8 @@
 #include "k8s.h"
 #include "stage.h"
 #include "pipeline.h"
+#include "validate.h"
+#include "junit.h"
 #include "allow.h"
 #include "diff.h"
 #include "odcs.h"

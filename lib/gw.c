@@ -20,6 +20,7 @@
 #include "gw.h"
 #include "diag.h"
 #include "net.h"
+#include "clock.h"
 #include "xalloc.h"
 
 #define GW_INTERRUPTED	"interrupted by a signal; the session is closed " \
@@ -37,28 +38,10 @@ struct gw {
 	char			*session;	/* NULL: none open */
 	const char		*where;		/* the script's name */
 	struct diags		*d;
-	long			 deadline;	/* now_ms() of the whole apply's */
+	long			 deadline;	/* clk_mono_ms() of the whole apply's */
 	long			 request_ms;	/* one request's own bound */
 	char			 doing[160];	/* for the deadline's message */
 };
-
-static long
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void
-sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
-
-	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
-		;
-}
 
 static bool
 stopped(const struct gw *g)
@@ -132,7 +115,7 @@ call(struct gw *g, const char *method, const char *path, const char *body,
 	if (reason != NULL)
 		*reason = NULL;
 	/* One deadline for the whole apply: no request outlives it. */
-	left = g->deadline - now_ms();
+	left = g->deadline - clk_mono_ms();
 	if (left <= 0) {
 		free(url);
 		return past_deadline(g, "before");
@@ -143,7 +126,7 @@ call(struct gw *g, const char *method, const char *path, const char *body,
 	rc = net_request_json(&g->no, method, url, body, &v, &e);
 	free(url);
 	if (rc == -1 && (e.failure == NET_TIMEOUT || e.failure == NET_CONNECT)
-	    && now_ms() >= g->deadline) {
+	    && clk_mono_ms() >= g->deadline) {
 		json_decref(v);
 		return past_deadline(g, "while");
 	}
@@ -372,13 +355,13 @@ run_one(struct gw *g, size_t k, const struct gw_stmt *st, char **job,
 			rc = -1;
 			goto out;
 		}
-		if (now_ms() + wait > g->deadline) {
+		if (clk_mono_ms() + wait > g->deadline) {
 			doing(g, "waiting for statement %zu (status %.20s)", k,
 			    last);
 			rc = past_deadline(g, "while");
 			goto out;
 		}
-		sleep_ms(wait);
+		clk_sleep_ms(wait);
 		wait = wait * 2 > 1000 ? 1000 : wait * 2;
 	}
 	json_decref(v);
@@ -447,7 +430,7 @@ gw_apply(const struct gw_opts *o, const char *url,
 	g.no.stop = o->stop;
 	g.request_ms = o->request_ms > 0 ? o->request_ms : 30000;
 	g.no.connect_ms = 5000;
-	g.deadline = now_ms() + (o->timeout_ms > 0 ? o->timeout_ms :
+	g.deadline = clk_mono_ms() + (o->timeout_ms > 0 ? o->timeout_ms :
 	    GW_TIMEOUT_MS);
 	n = strlen(url);
 	while (n > 0 && url[n - 1] == '/')

@@ -13,6 +13,7 @@
 #include "cfk_plan.h"
 #include "cfk_render.h"
 #include "digest.h"
+#include "jget.h"
 #include "ir.h"
 #include "k8s.h"
 
@@ -57,13 +58,6 @@ k8s_mode_name(enum k8s_mode m)
 	return "amend";
 }
 
-static const char *
-str_at(const json_t *v, const char *a, const char *b)
-{
-	v = json_object_get(v, a);
-	return json_string_value(b != NULL ? json_object_get(v, b) : v);
-}
-
 /* Whether two resources are the same one: kind, namespace and name. */
 static int
 same_object(const json_t *a, const json_t *b)
@@ -75,8 +69,8 @@ same_object(const json_t *a, const json_t *b)
 	size_t i;
 
 	for (i = 0; i < 4; i++) {
-		x = str_at(a, keys[i][0], keys[i][1]);
-		y = str_at(b, keys[i][0], keys[i][1]);
+		x = jstr2(a, keys[i][0], keys[i][1]);
+		y = jstr2(b, keys[i][0], keys[i][1]);
 		if (x == NULL || y == NULL || strcmp(x, y) != 0)
 			return 0;
 	}
@@ -253,7 +247,7 @@ k8s_plan_seal(json_t *plan)
 	k8s_plan_digest(plan, digest);
 	json_array_foreach(json_object_get(plan, "resources"), i, b) {
 		r = json_object_get(b, "resource");
-		kind = str_at(r, "kind", NULL);
+		kind = jstr2(r, "kind", NULL);
 		if (kind != NULL && strcmp(kind, "FlinkDeployment") == 0)
 			json_object_set_new(json_object_get(json_object_get(r,
 			    "metadata"), "annotations"), K8S_ANN_PLAN,

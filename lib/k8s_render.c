@@ -14,6 +14,7 @@
 
 #include "cfk_render.h"
 #include "digest.h"
+#include "imageref.h"
 #include "ir.h"
 #include "k8s.h"
 #include "xalloc.h"
@@ -98,25 +99,6 @@ configmap_key(const char *s)
 		return 0;
 	for (i = 0; i < n; i++)
 		if (!alnum(s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.')
-			return 0;
-	return 1;
-}
-
-/* repository@sha256:<64 lower-case hex>, nothing blank in it. */
-static int
-image_pinned(const char *s)
-{
-	const char *at = strstr(s, "@sha256:");
-	size_t i;
-
-	if (at == NULL || at == s || strlen(at + 8) != 64)
-		return 0;
-	for (i = 0; i < 64; i++)
-		if (!((at[8 + i] >= '0' && at[8 + i] <= '9') ||
-		    (at[8 + i] >= 'a' && at[8 + i] <= 'f')))
-			return 0;
-	for (; *s != '\0'; s++)
-		if ((unsigned char)*s <= ' ' || (unsigned char)*s == 0x7f)
 			return 0;
 	return 1;
 }
@@ -297,7 +279,7 @@ src_check(struct src *s, const json_t *dep)
 	if (!dns_subdomain(s->sa))
 		src_err(s, "serviceAccount", "service account '%s' must be a "
 		    "DNS-1123 subdomain", s->sa);
-	if (!image_pinned(s->image))
+	if (!imageref_pinned(s->image))
 		src_err(s, "image", "image '%s' must be pinned by digest "
 		    "(repository@sha256:<64 hex digits>)", s->image);
 	if (strcmp(s->state, "running") != 0 &&

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "kube.h"
+#include "clock.h"
 
 extern char **environ;
 
@@ -52,15 +53,6 @@ kube_run_release(struct kube_run *r)
 {
 	sb_release(&r->out);
 	sb_release(&r->err);
-}
-
-static long long
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /*
@@ -139,7 +131,7 @@ pump(int fds[3], const char *in, size_t inlen, long long deadline,
 			}
 		if (fds[1] < 0 && fds[2] < 0)
 			return 0;
-		if ((left = deadline - now_ms()) <= 0)
+		if ((left = deadline - clk_mono_ms()) <= 0)
 			return -1;
 		if (poll(p, np, left > INT_MAX ? INT_MAX : (int)left) < 0) {
 			if (errno == EINTR)
@@ -212,7 +204,7 @@ exec_max(const struct kube *k, const char *const *args, const char *in,
 	posix_spawnattr_setpgroup(&at, 0);
 	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
 	argv = make_argv(k, args, &ctx, &rt);
-	deadline = now_ms() + (long long)k->deadline_s * 1000;
+	deadline = clk_mono_ms() + (long long)k->deadline_s * 1000;
 	rc = posix_spawnp(&pid, k->kubectl, &fa, &at, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&at);
@@ -245,7 +237,7 @@ exec_max(const struct kube *k, const char *const *args, const char *in,
 	 * a child kept them open; the deadline still holds for the wait.
 	 */
 	while (waitpid(pid, &ws, WNOHANG) == 0) {
-		if (!r->timed_out && now_ms() >= deadline) {
+		if (!r->timed_out && clk_mono_ms() >= deadline) {
 			r->timed_out = 1;
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);

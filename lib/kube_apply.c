@@ -9,20 +9,11 @@
 #include "kube_cfk.h"
 #include "cfk_plan.h"
 #include "kube.h"
+#include "jget.h"
 #include "kube_apply.h"
+#include "kube_operr.h"
 #include "kube_record.h"
 #include "plan.h"
-
-static const char *
-str3(const json_t *v, const char *a, const char *b, const char *c)
-{
-	v = json_object_get(v, a);
-	if (b != NULL)
-		v = json_object_get(v, b);
-	if (c != NULL)
-		v = json_object_get(v, c);
-	return json_string_value(v);
-}
 
 static void
 say(const struct kube_apply_opts *o, const char *fmt, ...)
@@ -102,9 +93,9 @@ owned(const json_t *obj, const char *product, const char *id,
 {
 	const json_t *l = json_object_get(json_object_get(obj, "metadata"),
 	    "labels");
-	const char *by = str3(l, K8S_LABEL_MANAGED_BY, NULL, NULL);
-	const char *pn = str3(l, K8S_LABEL_NAME, NULL, NULL);
-	const char *build = str3(l, K8S_LABEL_BUILD, NULL, NULL);
+	const char *by = jstr3(l, K8S_LABEL_MANAGED_BY, NULL, NULL);
+	const char *pn = jstr3(l, K8S_LABEL_NAME, NULL, NULL);
+	const char *build = jstr3(l, K8S_LABEL_BUILD, NULL, NULL);
 
 	if (by != NULL && strcmp(by, K8S_MANAGER) == 0 && pn != NULL &&
 	    product != NULL && strcmp(pn, product) == 0 && build != NULL &&
@@ -130,17 +121,56 @@ static const char *
 savepoint_failed(const json_t *live)
 {
 	const json_t *st = json_object_get(live, "status");
-	const char *err = str3(st, "error", NULL, NULL), *trig, *rec;
+	const char *err = jstr3(st, "error", NULL, NULL), *trig, *rec;
 
 	if (err == NULL || *err == '\0')
 		return NULL;
-	trig = str3(st, "jobStatus", "savepointInfo", "triggerId");
-	rec = str3(st, "reconciliationStatus", "state", NULL);
+	trig = jstr3(st, "jobStatus", "savepointInfo", "triggerId");
+	rec = jstr3(st, "reconciliationStatus", "state", NULL);
 	if ((trig != NULL && *trig != '\0') ||
 	    (rec != NULL && strcmp(rec, "UPGRADING") == 0) ||
 	    strstr(err, "avepoint") != NULL)
 		return err;
 	return NULL;
+}
+
+/*
+ * Whether the operator has not yet taken the live spec: its
+ * status.observedGeneration is behind metadata.generation (a change in
+ * progress, or one it keeps failing to make).
+ */
+static int
+pending(const json_t *live)
+{
+	const json_t *gen = json_object_get(json_object_get(live,
+	    "metadata"), "generation");
+	const json_t *og = json_object_get(json_object_get(live, "status"),
+	    "observedGeneration");
+
+	return json_is_integer(gen) && json_is_integer(og) &&
+	    json_integer_value(og) < json_integer_value(gen);
+}
+
+/*
+ * The message of the operator's newest Event for FlinkDeployment name
+ * in ns when it is a failed savepoint (new), else NULL, also when the
+ * Events cannot be read (the writes that follow say why).
+ */
+static char *
+savepoint_event(const struct kube *k, const char *ns, const char *name)
+{
+	json_t *list = NULL;
+	char *path, *why = NULL, *msg = NULL;
+
+	path = xasprintf("/api/v1/namespaces/%s/events?fieldSelector="
+	    "involvedObject.kind%%3DFlinkDeployment%%2CinvolvedObject.name"
+	    "%%3D%s", ns, name);
+	if (kube_get_raw(k, path, &list, &why, NULL) == 1)
+		msg = kube_savepoint_event(list, name);
+	json_decref(list);
+	free(why);
+	free(path);
+	return msg;
 }
 
 /* One build of the plan, as read from the cluster before any write. */
@@ -158,10 +188,11 @@ static void
 read_build(const json_t *plan, const struct kube_apply_opts *o,
     struct build *b, struct diags *d)
 {
-	const char *product = str3(plan, "product", NULL, NULL);
-	const char *fdn = str3(b->fd, "metadata", "name", NULL);
-	const char *cmn = str3(b->cm, "metadata", "name", NULL);
+	const char *product = jstr3(plan, "product", NULL, NULL);
+	const char *fdn = jstr3(b->fd, "metadata", "name", NULL);
+	const char *cmn = jstr3(b->cm, "metadata", "name", NULL);
 	const char *was, *now, *why;
+	char *msg;
 	json_t *live_fd = NULL, *live_cm = NULL, *live_rec = NULL;
 	char *recn = xasprintf("%s-fluid-last-applied", fdn);
 	int has_fd, has_cm, has_rec, foreign;
@@ -191,8 +222,8 @@ read_build(const json_t *plan, const struct kube_apply_opts *o,
 		    fdn);
 		goto out;
 	}
-	was = str3(live_fd, "metadata", "annotations", K8S_ANN_SQL);
-	now = str3(b->fd, "metadata", "annotations", K8S_ANN_SQL);
+	was = jstr3(live_fd, "metadata", "annotations", K8S_ANN_SQL);
+	now = jstr3(b->fd, "metadata", "annotations", K8S_ANN_SQL);
 	if (o->mode == K8S_AMEND && (was == NULL || now == NULL ||
 	    strcmp(was, now) != 0)) {
 		diag_pos(d, DIAG_ERROR, o->path, 0, 0, "build '%s': the "
@@ -201,14 +232,28 @@ read_build(const json_t *plan, const struct kube_apply_opts *o,
 		    K8S_ANN_SQL, shown(was), shown(now));
 		goto out;
 	}
-	if (!covers(json_object_get(live_fd, "spec"),
-	    json_object_get(b->fd, "spec")) &&
-	    (why = savepoint_failed(live_fd)) != NULL)
+	if (covers(json_object_get(live_fd, "spec"),
+	    json_object_get(b->fd, "spec")))
+		goto out;
+	if ((why = savepoint_failed(live_fd)) != NULL) {
+		/* The operator writes status.error as JSON: its message. */
+		msg = kube_operator_error(why);
 		diag_pos(d, DIAG_ERROR, o->path, 0, 0, "build '%s': "
 		    "FlinkDeployment %s/%s: the operator reports a failed "
-		    "savepoint (status.error: %.200s): fluid changes no job "
+		    "savepoint (status.error: %s): fluid changes no job "
 		    "whose state could be lost; resolve it with the operator "
-		    "first", b->id, b->ns, fdn, shown(why));
+		    "first", b->id, b->ns, fdn, msg);
+		free(msg);
+	} else if (pending(live_fd) &&
+	    (msg = savepoint_event(&b->k, b->ns, fdn)) != NULL) {
+		diag_pos(d, DIAG_ERROR, o->path, 0, 0, "build '%s': "
+		    "FlinkDeployment %s/%s: the operator reports a failed "
+		    "savepoint (its latest event, SavepointError: %s) and has "
+		    "not taken the last change: fluid changes no job whose "
+		    "state could be lost; resolve it with the operator first",
+		    b->id, b->ns, fdn, msg);
+		free(msg);
+	}
 out:
 	json_decref(live_fd);
 	json_decref(live_cm);
@@ -225,7 +270,7 @@ static void
 wait_taken(const struct kube_apply_opts *o, const struct build *b,
     json_int_t gen, struct diags *d)
 {
-	const char *fdn = str3(b->fd, "metadata", "name", NULL);
+	const char *fdn = jstr3(b->fd, "metadata", "name", NULL);
 	json_t *live = NULL, *og;
 	json_int_t seen = -1;
 	time_t end = time(NULL) + o->wait_s;
@@ -278,12 +323,12 @@ write_build(const json_t *plan, const struct kube_apply_opts *o,
 	/* The ConfigMap exists before the FlinkDeployment names it. */
 	if (kube_apply(&b->k, b->fd, &live, d) == -1)
 		return -1;
-	state = str3(live, "spec", "job", "state");
+	state = jstr3(live, "spec", "job", "state");
 	gen = json_integer_value(json_object_get(json_object_get(live,
 	    "metadata"), "generation"));
 	rec = kube_record_make(plan, b->cm, b->fd);
 	if (kube_apply(&b->k, rec, NULL, d) == 0) {
-		say(o, "FlinkDeployment %s/%s: %s", b->ns, str3(b->fd,
+		say(o, "FlinkDeployment %s/%s: %s", b->ns, jstr3(b->fd,
 		    "metadata", "name", NULL), state ? shown(state) :
 		    "(no state)");
 		rc = 0;
@@ -307,13 +352,13 @@ kube_apply_plan(const json_t *plan, const struct kube_apply_opts *o,
 	json_array_foreach(builds, i, e) {
 		if (cfk_plan_is(e))
 			continue;	/* kube_cfk.c's */
-		bs[i].id = str3(e, "build", NULL, NULL);
-		bs[i].context = str3(e, "context", NULL, NULL);
-		bs[i].fd = plan_resource(plan, "FlinkDeployment", str3(e,
+		bs[i].id = jstr3(e, "build", NULL, NULL);
+		bs[i].context = jstr3(e, "context", NULL, NULL);
+		bs[i].fd = plan_resource(plan, "FlinkDeployment", jstr3(e,
 		    "flinkDeployment", NULL, NULL));
-		bs[i].cm = plan_resource(plan, "ConfigMap", str3(e,
+		bs[i].cm = plan_resource(plan, "ConfigMap", jstr3(e,
 		    "configMap", NULL, NULL));
-		bs[i].ns = str3(bs[i].fd, "metadata", "namespace", NULL);
+		bs[i].ns = jstr3(bs[i].fd, "metadata", "namespace", NULL);
 		read_build(plan, o, &bs[i], d);
 		if (d->nfatal > 0)
 			break;
@@ -356,9 +401,9 @@ kube_apply_run(const json_t *plan, const struct allow *al, int yes,
 		json_array_foreach(json_object_get(remade, "resources"), i,
 		    e) {
 			r = json_object_get(e, "resource");
-			say(o, "would apply %s %s/%s (%s)", str3(r, "kind",
-			    NULL, NULL), str3(r, "metadata", "namespace",
-			    NULL), str3(r, "metadata", "name", NULL), str3(e,
+			say(o, "would apply %s %s/%s (%s)", jstr3(r, "kind",
+			    NULL, NULL), jstr3(r, "metadata", "namespace",
+			    NULL), jstr3(r, "metadata", "name", NULL), jstr3(e,
 			    "action", NULL, NULL));
 		}
 		goto out;

@@ -12,6 +12,7 @@
 
 #include "kube_cfk.h"
 #include "cfk_plan.h"
+#include "jget.h"
 #include "k8s.h"
 #include "kube.h"
 #include "plan.h"
@@ -34,18 +35,6 @@ struct kube_cfk {
 	struct cb	*v;
 	size_t		 n;
 };
-
-static const char *
-sget(const json_t *o, const char *k)
-{
-	return json_string_value(json_object_get(o, k));
-}
-
-static const char *
-mdget(const json_t *o, const char *k)
-{
-	return sget(json_object_get(o, "metadata"), k);
-}
 
 static void __attribute__((format(printf, 2, 3)))
 say(const struct kube_apply_opts *o, const char *fmt, ...)
@@ -94,8 +83,8 @@ owned(const struct cb *b, const json_t *obj, const char *kind,
 {
 	const json_t *l = json_object_get(json_object_get(obj, "metadata"),
 	    "labels");
-	const char *by = sget(l, K8S_LABEL_MANAGED_BY);
-	const char *pn = sget(l, K8S_LABEL_NAME), *bd = sget(l,
+	const char *by = jstr(l, K8S_LABEL_MANAGED_BY);
+	const char *pn = jstr(l, K8S_LABEL_NAME), *bd = jstr(l,
 	    K8S_LABEL_BUILD);
 	char *e1, *e2, *e3;
 
@@ -171,7 +160,7 @@ planned(const struct cb *b, const char *name)
 	int i;
 
 	for (i = 0; i < NROLE; i++)
-		if (strcmp(mdget(b->st[i], "name"), name) == 0)
+		if (strcmp(jstr2(b->st[i], "metadata", "name"), name) == 0)
 			return 1;
 	return 0;
 }
@@ -187,7 +176,7 @@ read_build(struct cb *b, const struct kube_apply_opts *o, struct diags *d)
 	if (kube_init(&b->k, b->context, o->env, d) == -1)
 		return;
 	if (b->pool != NULL) {
-		n = mdget(b->pool, "name");
+		n = jstr2(b->pool, "metadata", "name");
 		if ((got = kube_get(&b->k, "flinkcomputepool", b->ns, n, &live,
 		    d)) == -1)
 			return;
@@ -197,7 +186,7 @@ read_build(struct cb *b, const struct kube_apply_opts *o, struct diags *d)
 		live = NULL;
 	}
 	for (j = 0; j < NROLE; j++) {
-		n = mdget(b->st[j], "name");
+		n = jstr2(b->st[j], "metadata", "name");
 		if ((got = kube_get(&b->k, "flinkstatement", b->ns, n, &live,
 		    d)) == -1)
 			return;
@@ -211,13 +200,13 @@ read_build(struct cb *b, const struct kube_apply_opts *o, struct diags *d)
 	if ((items = list_labelled(b, d)) == NULL)
 		return;
 	json_array_foreach(items, i, it) {
-		n = mdget(it, "name");
+		n = jstr2(it, "metadata", "name");
 		if (n == NULL || !owned(b, it, "FlinkStatement", n, o->path,
 		    d))
 			continue;
 		if (planned(b, n))
 			continue;
-		role = role_of(sget(json_object_get(json_object_get(it,
+		role = role_of(jstr(json_object_get(json_object_get(it,
 		    "metadata"), "annotations"), CFK_ANN_ROLE));
 		if (role < 0) {
 			diag_pos(d, DIAG_ERROR, o->path, 0, 0, "build '%s': "
@@ -260,11 +249,11 @@ kube_cfk_read(const json_t *plan, const struct kube_apply_opts *o,
 		if (!cfk_plan_is(e))
 			continue;
 		b = &a->v[a->n++];
-		b->id = sget(e, "build");
-		b->ns = sget(e, "namespace");
-		b->context = sget(e, "context");
-		b->product = sget(plan, "product");
-		b->pool = plan_resource(plan, "FlinkComputePool", sget(e,
+		b->id = jstr(e, "build");
+		b->ns = jstr(e, "namespace");
+		b->context = jstr(e, "context");
+		b->product = jstr(plan, "product");
+		b->pool = plan_resource(plan, "FlinkComputePool", jstr(e,
 		    "computePool"));
 		names = json_object_get(e, "statements");
 		for (j = 0; j < NROLE; j++)
@@ -311,12 +300,12 @@ await(const struct cb *b, const struct kube_apply_opts *o,
 		got = kube_get(&b->k, kind, b->ns, name, &live, &q);
 		diags_release(&q);
 		st = json_object_get(live, "status");
-		sync = sget(json_object_get(st, "cmfSync"), "status");
-		cfk = sget(st, "cfkInternalState");
-		phase = sget(st, "phase");
+		sync = jstr(json_object_get(st, "cmfSync"), "status");
+		cfk = jstr(st, "cfkInternalState");
+		phase = jstr(st, "phase");
 		if (got == 1 && ((sync != NULL && strcmp(sync, "Failed") ==
 		    0) || (cfk != NULL && strcmp(cfk, "FAILED") == 0))) {
-			msg = esc(sget(json_object_get(st, "cmfSync"),
+			msg = esc(jstr(json_object_get(st, "cmfSync"),
 			    "errorMessage"));
 			diag_pos(d, DIAG_ERROR, o->path, 0, 0, "build '%s': %s "
 			    "%s/%s: CFK could not sync it with CMF (cmfSync."
@@ -327,7 +316,7 @@ await(const struct cb *b, const struct kube_apply_opts *o,
 		}
 		if (got == 1 && phase != NULL && (strcmp(phase, "FAILED") ==
 		    0 || strcmp(phase, "FAILING") == 0)) {
-			msg = esc(sget(st, "detail"));
+			msg = esc(jstr(st, "detail"));
 			diag_pos(d, DIAG_ERROR, o->path, 0, 0, "build '%s': %s "
 			    "%s/%s: CMF reports phase %s: %s", b->id, kn,
 			    b->ns, name, phase, msg);
@@ -403,7 +392,7 @@ write_build(struct cb *b, const struct kube_apply_opts *o, struct diags *d)
 	int j, got;
 
 	if (b->pool != NULL) {
-		n = mdget(b->pool, "name");
+		n = jstr2(b->pool, "metadata", "name");
 		if ((gen = put(b, b->pool, d)) == -1 ||
 		    (got = await(b, o, "flinkcomputepool", n, gen, 0, d)) == -1)
 			return -1;
@@ -412,7 +401,7 @@ write_build(struct cb *b, const struct kube_apply_opts *o, struct diags *d)
 	}
 	/* The tables exist before the INSERT names them. */
 	for (j = SRC; j <= SNK; j++) {
-		n = mdget(b->st[j], "name");
+		n = jstr2(b->st[j], "metadata", "name");
 		if ((gen = put(b, b->st[j], d)) == -1 ||
 		    (got = await(b, o, "flinkstatement", n, gen, 1, d)) == -1)
 			return -1;
@@ -428,14 +417,14 @@ write_build(struct cb *b, const struct kube_apply_opts *o, struct diags *d)
 	}
 	/* One job writes the table: the old INSERT stops first. */
 	json_array_foreach(b->old[INS], i, it) {
-		n = mdget(it, "name");
+		n = jstr2(it, "metadata", "name");
 		if (json_object_get(json_object_get(it, "spec"), "stopped") !=
 		    json_true() && touch(b, "patch", n, o, d) == -1)
 			return -1;
 		say(o, "FlinkStatement %s/%s: stopped (spec.stopped: true)",
 		    b->ns, n);
 	}
-	n = mdget(b->st[INS], "name");
+	n = jstr2(b->st[INS], "metadata", "name");
 	if ((gen = put(b, b->st[INS], d)) == -1 ||
 	    (got = await(b, o, "flinkstatement", n, gen, 0, d)) == -1)
 		return -1;
@@ -450,7 +439,7 @@ write_build(struct cb *b, const struct kube_apply_opts *o, struct diags *d)
 	/* The old ones, in the reverse of the order they were applied. */
 	for (j = INS; j >= SRC; j--)
 		json_array_foreach(b->old[j], i, it) {
-			n = mdget(it, "name");
+			n = jstr2(it, "metadata", "name");
 			if (touch(b, "delete", n, o, d) == -1)
 				return -1;
 			say(o, "FlinkStatement %s/%s: deleted", b->ns, n);

@@ -10,19 +10,12 @@
 
 #include "allow.h"
 #include "cfk_plan.h"
+#include "jget.h"
 #include "ir.h"
 #include "k8s.h"
 #include "kube_drift.h"
 #include "kube_record.h"
 #include "xalloc.h"
-
-/* A string inside v, by two keys (b may be NULL), or NULL. */
-static const char *
-str_at(const json_t *v, const char *a, const char *b)
-{
-	v = json_object_get(v, a);
-	return json_string_value(b != NULL ? json_object_get(v, b) : v);
-}
 
 /* The first line kubectl wrote on stderr, or why there is none. */
 static char *
@@ -199,7 +192,7 @@ field_manager(const json_t *live, const json_t *path)
 		return NULL;
 	names = json_array();
 	json_array_foreach(mf, i, e) {
-		m = str_at(e, "manager", NULL);
+		m = jstr2(e, "manager", NULL);
 		if (m == NULL ||
 		    owned_depth(json_object_get(e, "fieldsV1"), path) != best)
 			continue;
@@ -359,11 +352,11 @@ rendered(json_t *doc, const char *id, const char *kind)
 	json_array_foreach(json_object_get(ir_section(doc, "k8s"), "builds"),
 	    i, b) {
 		if (!json_is_string(json_object_get(b, "build")) ||
-		    strcmp(str_at(b, "build", NULL), id) != 0)
+		    strcmp(jstr2(b, "build", NULL), id) != 0)
 			continue;
 		json_array_foreach(json_object_get(b, "resources"), j, r)
-			if (str_at(r, "kind", NULL) != NULL &&
-			    strcmp(str_at(r, "kind", NULL), kind) == 0)
+			if (jstr2(r, "kind", NULL) != NULL &&
+			    strcmp(jstr2(r, "kind", NULL), kind) == 0)
 				return r;
 	}
 	return NULL;
@@ -387,14 +380,14 @@ plan_changes(json_t *doc, const char *id, const json_t *last,
 		r = json_object_get(e, "resource");
 		labels = json_object_get(json_object_get(r, "metadata"),
 		    "labels");
-		build = str_at(labels, K8S_LABEL_BUILD, NULL);
-		action = str_at(e, "action", NULL);
+		build = jstr2(labels, K8S_LABEL_BUILD, NULL);
+		action = jstr2(e, "action", NULL);
 		if (build == NULL || strcmp(build, id) != 0 || action == NULL ||
 		    strcmp(action, "unchanged") == 0)
 			continue;
-		label = xasprintf("%s %s/%s", str_at(r, "kind", NULL),
-		    str_at(r, "metadata", "namespace"),
-		    str_at(r, "metadata", "name"));
+		label = xasprintf("%s %s/%s", jstr2(r, "kind", NULL),
+		    jstr2(r, "metadata", "namespace"),
+		    jstr2(r, "metadata", "name"));
 		json_array_append_new(out, json_pack("{s:s, s:s}", "resource",
 		    label, "action", action));
 		free(label);
@@ -421,8 +414,8 @@ static int
 compare_cm(const struct kube *k, const json_t *applied,
     const char *data_digest, json_t *fields, struct diags *d)
 {
-	const char *ns = str_at(applied, "metadata", "namespace");
-	const char *name = str_at(applied, "metadata", "name");
+	const char *ns = jstr2(applied, "metadata", "namespace");
+	const char *name = jstr2(applied, "metadata", "name");
 	char *label, *mgr, live_digest[DIGEST_STRLEN];
 	json_t *live, *cmp, *path;
 	int has;
@@ -537,14 +530,14 @@ out:
 static const json_t *
 plan_fd(const json_t *plan, const json_t *b)
 {
-	const char *name = str_at(b, "flinkDeployment", NULL), *kind, *n;
+	const char *name = jstr2(b, "flinkDeployment", NULL), *kind, *n;
 	json_t *e, *r;
 	size_t i;
 
 	json_array_foreach(json_object_get(plan, "resources"), i, e) {
 		r = json_object_get(e, "resource");
-		kind = str_at(r, "kind", NULL);
-		n = str_at(r, "metadata", "name");
+		kind = jstr2(r, "kind", NULL);
+		n = jstr2(r, "metadata", "name");
 		if (name != NULL && kind != NULL && n != NULL &&
 		    strcmp(kind, "FlinkDeployment") == 0 && strcmp(n, name) == 0)
 			return r;
@@ -573,17 +566,17 @@ check_allow(const json_t *plan, const char *path, char *(*env)(const char *),
 	allow_load(&al, env);
 	allow_refusals_init(&r);
 	json_array_foreach(json_object_get(plan, "builds"), i, b) {
-		id = str_at(b, "build", NULL);
+		id = jstr2(b, "build", NULL);
 		fd = plan_fd(plan, b);
 		spec = json_object_get(fd, "spec");
 		memset(&t, 0, sizeof(t));
-		t.context = (struct allow_target){ str_at(b, "context", NULL),
+		t.context = (struct allow_target){ jstr2(b, "context", NULL),
 		    "deployment.context" };
-		t.ns = (struct allow_target){ str_at(fd, "metadata",
+		t.ns = (struct allow_target){ jstr2(fd, "metadata",
 		    "namespace"), "deployment.namespace" };
-		t.image = (struct allow_target){ str_at(spec, "image", NULL),
+		t.image = (struct allow_target){ jstr2(spec, "image", NULL),
 		    "deployment.image" };
-		t.service_account = (struct allow_target){ str_at(spec,
+		t.service_account = (struct allow_target){ jstr2(spec,
 		    "serviceAccount", NULL), "deployment.serviceAccount" };
 		pod = json_array_get(json_object_get(json_object_get(
 		    json_object_get(spec, "podTemplate"), "spec"),
@@ -592,11 +585,11 @@ check_allow(const json_t *plan, const char *path, char *(*env)(const char *),
 		    "envFrom")) + 1, sizeof(*sec));
 		n = 0;
 		json_array_foreach(json_object_get(pod, "envFrom"), j, v)
-			sec[n++] = (struct allow_target){ str_at(v,
+			sec[n++] = (struct allow_target){ jstr2(v,
 			    "secretRef", "name"), "deployment.secretRefs" };
 		t.secrets = sec;
 		t.nsecrets = n;
-		t.product = str_at(plan, "product", NULL);
+		t.product = jstr2(plan, "product", NULL);
 		t.build = id;
 		allow_check(&al, ALLOW_CMD_DIFF, &t, &r);
 		for (j = 0; j < r.n; j++)
@@ -627,7 +620,7 @@ kube_drift_run(json_t *doc, const char *contract, const char *path,
 			    "(management: cfk): drift compares a FlinkDeployment "
 			    "with fluid's last-applied record, and a CFK build "
 			    "has neither; read its FlinkStatements with kubectl",
-			    str_at(b, "build", NULL));
+			    jstr(b, "build"));
 			goto out;
 		}
 	check_allow(plan, path, env, d);
@@ -635,14 +628,14 @@ kube_drift_run(json_t *doc, const char *contract, const char *path,
 		goto out;
 	builds = json_array();
 	json_array_foreach(json_object_get(plan, "builds"), i, b) {
-		if (kube_init(&k, str_at(b, "context", NULL), env, d) == -1)
+		if (kube_init(&k, jstr2(b, "context", NULL), env, d) == -1)
 			goto out;
-		e = kube_drift_build(&k, doc, str_at(b, "build", NULL),
-		    str_at(b, "namespace", NULL),
-		    str_at(b, "flinkDeployment", NULL), d);
+		e = kube_drift_build(&k, doc, jstr2(b, "build", NULL),
+		    jstr2(b, "namespace", NULL),
+		    jstr2(b, "flinkDeployment", NULL), d);
 		if (e == NULL)
 			goto out;
-		st = str_at(e, "status", NULL);
+		st = jstr2(e, "status", NULL);
 		counts[strcmp(st, "clean") == 0 ? 0 :
 		    strcmp(st, "pending") == 0 ? 1 : 2]++;
 		json_array_append_new(builds, e);

@@ -6,20 +6,13 @@
 #include <string.h>
 
 #include "kube_record.h"
+#include "jget.h"
 #include "xalloc.h"
 
 /* The ConfigMap name fluid renders: <deployment>-sql-<12 hex>. */
 #define RECORD_CM_INFIX	"-sql-"
 #define RECORD_CM_HEX	12
 #define RECORD_FD_API	"flink.apache.org/v1beta1"
-
-/* A string inside v, by two keys (b may be NULL), or NULL. */
-static const char *
-str_at(const json_t *v, const char *a, const char *b)
-{
-	v = json_object_get(v, a);
-	return json_string_value(b != NULL ? json_object_get(v, b) : v);
-}
 
 static int
 same(const char *a, const char *b)
@@ -71,16 +64,16 @@ kube_record_make(const json_t *plan, const json_t *cm, const json_t *fd)
 	list = json_pack("{s:s, s:s, s:[o, O]}", "apiVersion", "v1", "kind",
 	    "List", "items", item, fd);
 	text = json_dumps(list, JSON_INDENT(2) | JSON_SORT_KEYS);
-	name = kube_record_name(str_at(fd, "metadata", "name"));
+	name = kube_record_name(jstr2(fd, "metadata", "name"));
 	rec = json_pack("{s:s, s:s, s:{s:s, s:s?, s:O?}, s:{s:s, s:s?, s:s?, "
 	    "s:s?}}", "apiVersion", "v1", "kind", "ConfigMap",
 	    "metadata", "name", name, "namespace",
-	    str_at(fd, "metadata", "namespace"), "labels",
+	    jstr2(fd, "metadata", "namespace"), "labels",
 	    json_object_get(json_object_get(fd, "metadata"), "labels"),
 	    "data", "resources.json", text, "plan-digest",
-	    str_at(plan, "digest", NULL), "bundle-digest",
-	    str_at(plan, "bundleDigest", NULL), "mode",
-	    str_at(plan, "mode", NULL));
+	    jstr2(plan, "digest", NULL), "bundle-digest",
+	    jstr2(plan, "bundleDigest", NULL), "mode",
+	    jstr2(plan, "mode", NULL));
 	free(text);
 	free(name);
 	json_decref(list);
@@ -143,7 +136,7 @@ only_item(const json_t *items, const char *kind)
 	size_t i;
 
 	json_array_foreach(items, i, it)
-		if (same(str_at(it, "kind", NULL), kind)) {
+		if (same(jstr2(it, "kind", NULL), kind)) {
 			if (found != NULL)
 				return NULL;
 			found = it;
@@ -159,11 +152,11 @@ static const char *
 item_why(const json_t *it, const char *api, const char *ns,
     const char *deployment)
 {
-	const char *name = str_at(it, "metadata", "name");
+	const char *name = jstr2(it, "metadata", "name");
 
-	if (!same(str_at(it, "apiVersion", NULL), api))
+	if (!same(jstr2(it, "apiVersion", NULL), api))
 		return "has another apiVersion";
-	if (!same(str_at(it, "metadata", "namespace"), ns))
+	if (!same(jstr2(it, "metadata", "namespace"), ns))
 		return "is in another namespace";
 	if (same(api, RECORD_FD_API) ? !same(name, deployment) :
 	    !cm_name_ok(name, deployment) || !kube_record_label_ok(name, 253))
@@ -200,15 +193,15 @@ kube_record_read(const json_t *rec, const char *ns, const char *deployment,
 	}
 	recn = kube_record_name(deployment);
 	if (!json_is_object(rec) ||
-	    !same(str_at(rec, "kind", NULL), "ConfigMap") ||
-	    !same(str_at(rec, "metadata", "name"), recn) ||
-	    !same(str_at(rec, "metadata", "namespace"), ns)) {
+	    !same(jstr2(rec, "kind", NULL), "ConfigMap") ||
+	    !same(jstr2(rec, "metadata", "name"), recn) ||
+	    !same(jstr2(rec, "metadata", "namespace"), ns)) {
 		*why = xasprintf("what was read is not ConfigMap %s/%s", ns,
 		    recn);
 		goto fail;
 	}
 	data = json_object_get(rec, "data");
-	text = str_at(data, "resources.json", NULL);
+	text = jstr2(data, "resources.json", NULL);
 	if (text == NULL || (list = json_loads(text, JSON_REJECT_DUPLICATES,
 	    &err)) == NULL || !json_is_array(items = json_object_get(list,
 	    "items")) || json_array_size(items) != 2 ||
@@ -230,7 +223,7 @@ kube_record_read(const json_t *rec, const char *ns, const char *deployment,
 		*why = xasprintf("lists a ConfigMap that %s", w);
 		goto fail;
 	}
-	dd = str_at(cm, "dataDigest", NULL);
+	dd = jstr2(cm, "dataDigest", NULL);
 	if (json_object_get(cm, "dataDigest") != NULL ? !digest_ok(dd) ||
 	    json_object_get(cm, "data") != NULL ||
 	    json_object_get(cm, "binaryData") != NULL :
@@ -239,7 +232,7 @@ kube_record_read(const json_t *rec, const char *ns, const char *deployment,
 		    "(sha256:<64 hex>) nor its data");
 		goto fail;
 	}
-	mode = str_at(data, "mode", NULL);
+	mode = jstr2(data, "mode", NULL);
 	r->mode = K8S_AMEND;
 	if (mode != NULL && k8s_mode_parse(mode, &r->mode, &w) == -1) {
 		*why = xstrdup("has a mode that is not one of fluid plan's");
@@ -268,8 +261,8 @@ kube_record_applied(const struct kube_record *r, const json_t *rendered)
 	json_t *cm = json_deep_copy(r->cm);
 
 	if (json_object_get(cm, "data") == NULL && rendered != NULL &&
-	    same(str_at(rendered, "metadata", "name"),
-	    str_at(r->cm, "metadata", "name"))) {
+	    same(jstr2(rendered, "metadata", "name"),
+	    jstr2(r->cm, "metadata", "name"))) {
 		kube_record_data_digest(rendered, digest);
 		if (strcmp(digest, r->data_digest) == 0)
 			json_object_set(cm, "data",

@@ -15,6 +15,7 @@
 #include <curl/curl.h>
 
 #include "net.h"
+#include "clock.h"
 #include "url.h"
 #include "xalloc.h"
 
@@ -43,24 +44,6 @@ static long
 opt_or(long v, long dflt)
 {
 	return v > 0 ? v : dflt;
-}
-
-static long
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void
-sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
-
-	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
-		;
 }
 
 int
@@ -461,7 +444,7 @@ static int
 request(const struct req *r, json_t **out, struct net_err *e)
 {
 	const struct net_opts *o = r->o;
-	long deadline = now_ms() + opt_or(o->deadline_ms, 60000);
+	long deadline = clk_mono_ms() + opt_or(o->deadline_ms, 60000);
 	long backoff = opt_or(o->backoff_ms, 250), left, st;
 	int max = (int)opt_or(o->attempts, 3);
 	char errbuf[CURL_ERROR_SIZE];
@@ -487,7 +470,7 @@ request(const struct req *r, json_t **out, struct net_err *e)
 			fail(e, r, NET_CANCELED, "stopped by a signal");
 			return -1;
 		}
-		left = deadline - now_ms();
+		left = deadline - clk_mono_ms();
 		if (left <= 0)
 			left = 1;
 		sb_init(&b.sb);
@@ -499,10 +482,10 @@ request(const struct req *r, json_t **out, struct net_err *e)
 		/* Transient: no connection, or a gateway that had none. */
 		if ((cc == CURLE_COULDNT_CONNECT || (cc == CURLE_OK &&
 		    (st == 502 || st == 503 || st == 504))) &&
-		    e->attempts < max && now_ms() + backoff < deadline &&
+		    e->attempts < max && clk_mono_ms() + backoff < deadline &&
 		    (o->stop == NULL || !*o->stop)) {
 			sb_release(&b.sb);
-			sleep_ms(backoff);
+			clk_sleep_ms(backoff);
 			backoff *= 2;
 			continue;
 		}

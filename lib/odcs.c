@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ir.h"
+#include "jget.h"
 #include "odcs.h"
 #include "types.h"
 
@@ -24,11 +25,7 @@ struct odcs {
 	int		 bad;		/* a section was not as written */
 };
 
-static const char *
-str(const json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
+/* The shared accessor (jget.h), under this file's short name. */
 
 /* {"property": name, "value": value (stolen)} */
 static json_t *
@@ -174,12 +171,12 @@ steps_text(const json_t *e, struct sb *sb)
 	size_t i;
 
 	json_array_foreach(json_object_get(e, "steps"), i, s) {
-		if ((k = str(s, "field")) != NULL) {
+		if ((k = jstr(s, "field")) != NULL) {
 			sb_addf(sb, ".%s", k);
 			continue;
 		}
 		sb_adds(sb, "['");
-		for (k = str(s, "key"); k != NULL && *k != '\0'; k++) {
+		for (k = jstr(s, "key"); k != NULL && *k != '\0'; k++) {
 			if (*k == '\'')
 				sb_addc(sb, '\'');
 			sb_addc(sb, *k);
@@ -192,7 +189,7 @@ steps_text(const json_t *e, struct sb *sb)
 static void
 logic_text(struct odcs *o, const json_t *e, struct sb *sb)
 {
-	const char *op = str(e, "op");
+	const char *op = jstr(e, "op");
 	const json_t *f;
 	size_t i;
 
@@ -201,19 +198,19 @@ logic_text(struct odcs *o, const json_t *e, struct sb *sb)
 		return;
 	}
 	if (strcmp(op, "path") == 0) {
-		sb_adds(sb, str(e, "root") ? str(e, "root") : "?");
+		sb_adds(sb, jstr(e, "root") ? jstr(e, "root") : "?");
 		steps_text(e, sb);
 	} else if (strcmp(op, "cast") == 0 || strcmp(op, "widen") == 0) {
 		sb_adds(sb, "CAST(");
 		logic_text(o, json_object_get(e, "arg"), sb);
-		sb_addf(sb, " AS %s)", str(e, "type") ? str(e, "type") : "?");
+		sb_addf(sb, " AS %s)", jstr(e, "type") ? jstr(e, "type") : "?");
 		if (strcmp(op, "widen") == 0)
 			sb_adds(sb, ", a widening");
 	} else if (strcmp(op, "struct") == 0) {
 		sb_adds(sb, "struct(");
 		json_array_foreach(json_object_get(e, "fields"), i, f) {
 			sb_addf(sb, "%s%s: ", i > 0 ? ", " : "",
-			    str(f, "name") ? str(f, "name") : "?");
+			    jstr(f, "name") ? jstr(f, "name") : "?");
 			logic_text(o, json_object_get(f, "expr"), sb);
 		}
 		sb_addc(sb, ')');
@@ -235,7 +232,7 @@ logic_text(struct odcs *o, const json_t *e, struct sb *sb)
 static void
 sources(struct odcs *o, const json_t *e, json_t *list)
 {
-	const char *op = str(e, "op");
+	const char *op = jstr(e, "op");
 	const json_t *f, *x;
 	struct sb sb;
 	size_t i;
@@ -258,14 +255,14 @@ sources(struct odcs *o, const json_t *e, json_t *list)
 		return;
 	sb_init(&sb);
 	sb_addf(&sb, "%s.", o->topic);
-	if (o->explode != NULL && str(e, "origin") != NULL &&
-	    strcmp(str(e, "origin"), "element") == 0) {
+	if (o->explode != NULL && jstr(e, "origin") != NULL &&
+	    strcmp(jstr(e, "origin"), "element") == 0) {
 		x = json_object_get(o->explode, "path");
-		sb_adds(&sb, str(x, "root") ? str(x, "root") : "?");
+		sb_adds(&sb, jstr(x, "root") ? jstr(x, "root") : "?");
 		steps_text(x, &sb);
 		sb_adds(&sb, "[*]");
 	} else
-		sb_adds(&sb, str(e, "root") ? str(e, "root") : "?");
+		sb_adds(&sb, jstr(e, "root") ? jstr(e, "root") : "?");
 	steps_text(e, &sb);
 	json_array_foreach(list, i, x)
 		if (strcmp(json_string_value(x), sb.buf) == 0)
@@ -282,11 +279,11 @@ field_expr(const json_t *e, const char *name)
 	const json_t *f;
 	size_t i;
 
-	if (e == NULL || str(e, "op") == NULL ||
-	    strcmp(str(e, "op"), "struct") != 0)
+	if (e == NULL || jstr(e, "op") == NULL ||
+	    strcmp(jstr(e, "op"), "struct") != 0)
 		return NULL;
 	json_array_foreach(json_object_get(e, "fields"), i, f)
-		if (str(f, "name") != NULL && strcmp(str(f, "name"), name) == 0)
+		if (jstr(f, "name") != NULL && strcmp(jstr(f, "name"), name) == 0)
 			return json_object_get(f, "expr");
 	return NULL;
 }
@@ -391,7 +388,7 @@ outputs_by_name(const json_t *b)
 	size_t i;
 
 	json_array_foreach(json_object_get(b, "outputs"), i, out)
-		if ((name = str(out, "name")) != NULL &&
+		if ((name = jstr(out, "name")) != NULL &&
 		    json_object_get(idx, name) == NULL)
 			json_object_set(idx, name, (json_t *)out);
 	return idx;
@@ -421,7 +418,7 @@ granularity(struct odcs *o, const json_t *b)
 
 	const json_t *ch = json_object_get(json_object_get(b, "stream"),
 	    "changes"), *k;
-	const char *land = str(ch, "landing");
+	const char *land = jstr(ch, "landing");
 	size_t i;
 
 	sb_init(&sb);
@@ -434,14 +431,14 @@ granularity(struct odcs *o, const json_t *b)
 			    json_string_value(k) ? json_string_value(k) : "?");
 		sb_addf(&sb, "): the latest state of that key in the change "
 		    "stream on Kafka topic %s (%s, landed as upsert); a delete "
-		    "removes its row.", o->topic, str(ch, "format") ?
-		    str(ch, "format") : "?");
+		    "removes its row.", o->topic, jstr(ch, "format") ?
+		    jstr(ch, "format") : "?");
 	} else if (land != NULL)
 		sb_addf(&sb, "One row per change in the change stream on "
 		    "Kafka topic %s (%s, landed as %s: each change appended, "
 		    "its operation in column %s).", o->topic,
-		    str(ch, "format") ? str(ch, "format") : "?", land,
-		    str(ch, "operationColumn") ? str(ch, "operationColumn") :
+		    jstr(ch, "format") ? jstr(ch, "format") : "?", land,
+		    jstr(ch, "operationColumn") ? jstr(ch, "operationColumn") :
 		    "?");
 	else if (json_is_string(json_object_get(b, "sql")))
 		sb_addf(&sb, "The rows of the build's own SQL query over the "
@@ -451,14 +448,14 @@ granularity(struct odcs *o, const json_t *b)
 		    o->topic);
 	else {
 		sb_adds(&sb, "One row per element of the array ");
-		sb_adds(&sb, str(json_object_get(x, "path"), "root") ?
-		    str(json_object_get(x, "path"), "root") : "?");
+		sb_adds(&sb, jstr(json_object_get(x, "path"), "root") ?
+		    jstr(json_object_get(x, "path"), "root") : "?");
 		steps_text(json_object_get(x, "path"), &sb);
 		sb_addf(&sb, " of each record of Kafka topic %s (the "
 		    "explode; the element is read as %s). A record whose "
 		    "array is null or empty gives no row; a null element "
 		    "gives a row whose element columns are null.", o->topic,
-		    str(x, "as") ? str(x, "as") : "?");
+		    jstr(x, "as") ? jstr(x, "as") : "?");
 	}
 	return sb_steal(&sb);
 }
@@ -471,8 +468,8 @@ expose(const json_t *contract, const char *id)
 	size_t i;
 
 	json_array_foreach(json_object_get(contract, "exposes"), i, x)
-		if (id != NULL && str(x, "exposeId") != NULL &&
-		    strcmp(str(x, "exposeId"), id) == 0)
+		if (id != NULL && jstr(x, "exposeId") != NULL &&
+		    strcmp(jstr(x, "exposeId"), id) == 0)
 			return x;
 	return NULL;
 }
@@ -487,20 +484,20 @@ schema_object(struct odcs *o, const json_t *b, const json_t *x)
 {
 	const json_t *table = json_object_get(b, "table"), *c, *out;
 	json_t *so, *props, *outs, *parts, *keys;
-	const char *sql = str(b, "sql");
+	const char *sql = jstr(b, "sql");
 	struct ty *t;
 	char *text;
 	size_t i;
 
 	so = json_object();
-	set_str(so, "name", str(table, "name"));
-	text = xasprintf("%s.%s", str(table, "namespace"),
-	    str(table, "name"));
+	set_str(so, "name", jstr(table, "name"));
+	text = xasprintf("%s.%s", jstr(table, "namespace"),
+	    jstr(table, "name"));
 	set_str(so, "physicalName", text);
 	free(text);
 	set_str(so, "physicalType", "table");
-	set_str(so, "businessName", str(x, "name"));
-	set_str(so, "description", str(x, "description"));
+	set_str(so, "businessName", jstr(x, "name"));
+	set_str(so, "description", jstr(x, "description"));
 	json_object_set_new(so, "logicalType", json_string("object"));
 	text = granularity(o, b);
 	set_str(so, "dataGranularityDescription", text);
@@ -510,19 +507,19 @@ schema_object(struct odcs *o, const json_t *b, const json_t *x)
 	parts = positions_by_name(json_object_get(table, "partitionBy"));
 	keys = positions_by_name(json_object_get(table, "primaryKey"));
 	json_array_foreach(json_object_get(table, "columns"), i, c) {
-		if ((t = ty_from_json(c)) == NULL || str(c, "name") == NULL) {
+		if ((t = ty_from_json(c)) == NULL || jstr(c, "name") == NULL) {
 			o->bad = 1;
 			ty_free(t);
 			continue;
 		}
-		out = json_object_get(outs, str(c, "name"));
+		out = json_object_get(outs, jstr(c, "name"));
 		if (out == NULL)
 			o->bad = 1;
-		json_array_append_new(props, property(o, t, str(c, "name"),
+		json_array_append_new(props, property(o, t, jstr(c, "name"),
 		    json_object_get(out, "expr"), sql,
 		    (int)json_integer_value(json_object_get(parts,
-		    str(c, "name"))), (int)json_integer_value(
-		    json_object_get(keys, str(c, "name")))));
+		    jstr(c, "name"))), (int)json_integer_value(
+		    json_object_get(keys, jstr(c, "name")))));
 		ty_free(t);
 	}
 	json_decref(outs);
@@ -530,9 +527,9 @@ schema_object(struct odcs *o, const json_t *b, const json_t *x)
 	json_decref(keys);
 	json_object_set_new(so, "properties", props);
 	json_object_set_new(so, "customProperties", json_pack("[o, o]",
-	    custom("fluid.expose", json_string(str(x, "exposeId") ?
-	    str(x, "exposeId") : "")),
-	    custom("fluid.build", json_string(str(b, "id")))));
+	    custom("fluid.expose", json_string(jstr(x, "exposeId") ?
+	    jstr(x, "exposeId") : "")),
+	    custom("fluid.build", json_string(jstr(b, "id")))));
 	return so;
 }
 
@@ -552,19 +549,19 @@ server(const json_t *b)
 	json_t *s;
 
 	s = json_object();
-	set_str(s, "server", str(b, "expose"));
+	set_str(s, "server", jstr(b, "expose"));
 	json_object_set_new(s, "type", json_string("custom"));
 	json_object_set_new(s, "description", json_string("Apache Iceberg "
 	    "table in a REST catalog"));
 	json_object_set_new(s, "format", json_string("iceberg"));
-	set_str(s, "endpointUrl", str(cat, "uri"));
-	set_str(s, "warehouse", str(cat, "warehouse"));
-	set_str(s, "schema", str(table, "namespace"));
+	set_str(s, "endpointUrl", jstr(cat, "uri"));
+	set_str(s, "warehouse", jstr(cat, "warehouse"));
+	set_str(s, "schema", jstr(table, "namespace"));
 	json_object_set_new(s, "customProperties", json_pack("[o, o, o]",
-	    custom("icebergCatalogType", json_string(str(cat, "type") ?
-	    str(cat, "type") : "rest")),
-	    custom("icebergNamespace", json_string(str(table, "namespace"))),
-	    custom("icebergTable", json_string(str(table, "name")))));
+	    custom("icebergCatalogType", json_string(jstr(cat, "type") ?
+	    jstr(cat, "type") : "rest")),
+	    custom("icebergNamespace", json_string(jstr(table, "namespace"))),
+	    custom("icebergTable", json_string(jstr(table, "name")))));
 	return s;
 }
 
@@ -585,7 +582,7 @@ team(const json_t *contract)
 	if (!json_is_object(owner))
 		return NULL;
 	t = json_object();
-	set_str(t, "name", str(owner, "team"));
+	set_str(t, "name", jstr(owner, "team"));
 	cps = json_array();
 	json_object_foreach((json_t *)owner, k, v) {
 		if (strcmp(k, "team") == 0 || !json_is_string(v))
@@ -615,8 +612,8 @@ odcs_render(json_t *doc, struct diags *d)
 	size_t i;
 
 	if (!json_is_object(contract) || !json_is_array(builds) ||
-	    str(product, "id") == NULL ||
-	    str(resolve, "digest") == NULL) {
+	    jstr(product, "id") == NULL ||
+	    jstr(resolve, "digest") == NULL) {
 		diag_fatal(d, "the document's resolve and check sections are "
 		    "not what fluid-resolve and fluid-check write");
 		return NULL;
@@ -633,7 +630,7 @@ odcs_render(json_t *doc, struct diags *d)
 	servers = json_array();
 	json_array_foreach(builds, i, b) {
 		if (!json_is_object(json_object_get(b, "table")) ||
-		    (o.topic = str(json_object_get(b, "stream"),
+		    (o.topic = jstr(json_object_get(b, "stream"),
 		    "topic")) == NULL) {
 			o.bad = 1;
 			break;
@@ -643,7 +640,7 @@ odcs_render(json_t *doc, struct diags *d)
 			o.explode = NULL;
 		json_array_append_new(servers, server(b));
 		json_array_append_new(schema, schema_object(&o, b,
-		    expose(contract, str(b, "expose"))));
+		    expose(contract, jstr(b, "expose"))));
 	}
 	if (o.bad) {
 		json_decref(schema);
@@ -656,21 +653,21 @@ odcs_render(json_t *doc, struct diags *d)
 	out = json_object();
 	json_object_set_new(out, "apiVersion", json_string(ODCS_API_VERSION));
 	json_object_set_new(out, "kind", json_string("DataContract"));
-	set_str(out, "id", str(product, "id"));
-	set_str(out, "name", str(product, "name"));
+	set_str(out, "id", jstr(product, "id"));
+	set_str(out, "name", jstr(product, "name"));
 	/*
 	 * A FLUID contract has no version of its own: the digest of the
 	 * resolved contract names this one exactly, and changes with it.
 	 */
-	set_str(out, "version", str(resolve, "digest"));
+	set_str(out, "version", jstr(resolve, "digest"));
 	json_object_set_new(out, "status", json_string("active"));
-	set_str(out, "dataProduct", str(product, "id"));
+	set_str(out, "dataProduct", jstr(product, "id"));
 	if ((tm = team(contract)) != NULL)
 		json_object_set_new(out, "team", tm);
 	json_object_set_new(out, "servers", servers);
 	json_object_set_new(out, "schema", schema);
 	json_object_set_new(out, "customProperties", json_pack("[o]",
-	    custom("fluid.schemaVersion", json_string(str(check,
-	    "schemaVersion") ? str(check, "schemaVersion") : ""))));
+	    custom("fluid.schemaVersion", json_string(jstr(check,
+	    "schemaVersion") ? jstr(check, "schemaVersion") : ""))));
 	return out;
 }

@@ -77,15 +77,6 @@ void	plan_allow_build(const json_t *cb, const char *product,
 	    const struct allow *al, const char *path, struct diags *d);
 
 /*
- * The job's checks of plan_allow_build() from a plan's "targets" entry
- * tg of build id (ALLOW_CMD_GATEWAY), with extra hosts the resources
- * name (nextra of them) among the endpoints.  Errors in d at path.
- */
-void	plan_allow_job(const json_t *tg, const char *product,
-	    const char *id, const struct allow_target *extra, size_t nextra,
-	    const struct allow *al, const char *path, struct diags *d);
-
-/*
  * The API server's limits, before the first write: each resource of
  * plan, and each build's last-applied record as record() makes it (the
  * caller passes kube_record_make(), kube_record.h), against

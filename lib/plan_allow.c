@@ -8,14 +8,8 @@
 
 #include "cfk_plan.h"
 #include "plan.h"
+#include "jget.h"
 #include "xalloc.h"
-
-static const char *
-str2(const json_t *v, const char *a, const char *b)
-{
-	v = json_object_get(v, a);
-	return json_string_value(b != NULL ? json_object_get(v, b) : v);
-}
 
 /* A growing list of targets; values borrowed or owned (own[]). */
 struct tlist {
@@ -151,15 +145,15 @@ walk(struct uses *u, const json_t *v)
 			    "deployment.serviceAccount");
 		else if (strcmp(k, "secretRef") == 0 ||
 		    strcmp(k, "secretKeyRef") == 0)
-			tl_add(&u->secrets, str2(e, "name", NULL),
+			tl_add(&u->secrets, jstr2(e, "name", NULL),
 			    "deployment.secretRefs");
 		else if (strcmp(k, "secret") == 0)
-			tl_add(&u->secrets, str2(e, "secretName", NULL) ?
-			    str2(e, "secretName", NULL) : str2(e, "name",
+			tl_add(&u->secrets, jstr2(e, "secretName", NULL) ?
+			    jstr2(e, "secretName", NULL) : jstr2(e, "name",
 			    NULL), "deployment.secretRefs");
 		else if (strcmp(k, "imagePullSecrets") == 0)
 			json_array_foreach(e, i, x)
-				tl_add(&u->secrets, str2(x, "name", NULL),
+				tl_add(&u->secrets, jstr2(x, "name", NULL),
 				    "deployment.secretRefs");
 		else if (strcmp(k, "flinkConfiguration") == 0)
 			conf_uses(u, e);
@@ -185,9 +179,9 @@ static int
 resource_ok(const json_t *r, const char *id, const char *ns,
     const char *path, struct diags *d)
 {
-	const char *kind = str2(r, "kind", NULL), *api = str2(r,
-	    "apiVersion", NULL), *rns = str2(r, "metadata", "namespace");
-	const char *name = str2(r, "metadata", "name");
+	const char *kind = jstr2(r, "kind", NULL), *api = jstr2(r,
+	    "apiVersion", NULL), *rns = jstr2(r, "metadata", "namespace");
+	const char *name = jstr2(r, "metadata", "name");
 
 	if (kind == NULL || api == NULL || !((strcmp(kind, "ConfigMap") == 0
 	    && strcmp(api, "v1") == 0) || (strcmp(kind, "FlinkDeployment") ==
@@ -234,31 +228,31 @@ fill_job_targets(struct allow_targets *t, const json_t *tg,
 	json_t *h, *v;
 	size_t j;
 
-	t->catalog.value = str2(tg, "catalog", NULL);
-	t->token_endpoint.value = str2(tg, "tokenEndpoint", NULL);
-	t->catalog_auth = (struct allow_target){ str2(tg, "catalogAuth",
+	t->catalog.value = jstr2(tg, "catalog", NULL);
+	t->token_endpoint.value = jstr2(tg, "tokenEndpoint", NULL);
+	t->catalog_auth = (struct allow_target){ jstr2(tg, "catalogAuth",
 	    NULL), "catalogAuth" };
 	json_array_foreach(json_object_get(tg, "hosts"), j, h) {
-		if ((url = str2(h, "url", NULL)) == NULL)
+		if ((url = jstr2(h, "url", NULL)) == NULL)
 			continue;
 		if (t->catalog.value != NULL &&
 		    strcmp(url, t->catalog.value) == 0)
-			t->catalog.where = str2(h, "path", NULL);
+			t->catalog.where = jstr2(h, "path", NULL);
 		else if (t->token_endpoint.value != NULL &&
 		    strcmp(url, t->token_endpoint.value) == 0)
-			t->token_endpoint.where = str2(h, "path", NULL);
+			t->token_endpoint.where = jstr2(h, "path", NULL);
 		else
-			tl_add(ep, url, str2(h, "path", NULL));
+			tl_add(ep, url, jstr2(h, "path", NULL));
 	}
 	if (t->catalog.where == NULL)
 		t->catalog.where = "catalog";
 	if (t->token_endpoint.where == NULL)
 		t->token_endpoint.where = "catalogAuth.oauth2ServerUri";
-	t->bootstrap_servers = (struct allow_target){ str2(tg,
+	t->bootstrap_servers = (struct allow_target){ jstr2(tg,
 	    "bootstrapServers", NULL), "source.bootstrapServers" };
-	t->schema_registry = (struct allow_target){ str2(tg,
+	t->schema_registry = (struct allow_target){ jstr2(tg,
 	    "schemaRegistryUrl", NULL), "source.schemaRegistryUrl" };
-	t->sql = (struct allow_target){ str2(tg, "sql", NULL),
+	t->sql = (struct allow_target){ jstr2(tg, "sql", NULL),
 	    "properties.sql" };
 	json_array_foreach(json_object_get(tg, "sourceSecretRefs"), j, v)
 		tl_add(kv, json_string_value(v), "source.security");
@@ -273,32 +267,42 @@ targets_of(const json_t *plan, const char *id)
 	size_t i;
 
 	json_array_foreach(json_object_get(plan, "targets"), i, t)
-		if ((b = str2(t, "build", NULL)) != NULL && strcmp(b, id) == 0)
+		if ((b = jstr2(t, "build", NULL)) != NULL && strcmp(b, id) == 0)
 			return t;
 	return NULL;
 }
+
+static void	allow_job(const json_t *, const char *, const char *,
+		    const struct allow_target *, size_t, const struct allow *,
+		    const char *, struct diags *);
 
 /* One build of a plan: its resources read, then every allowlist. */
 static void
 allow_build(const json_t *plan, const json_t *b, const struct allow *al,
     const char *path, struct diags *d)
 {
-	const char *id = str2(b, "build", NULL), *ns, *img, *sa, *cmn, *fdn;
+	const char *id = jstr2(b, "build", NULL), *ns, *img, *sa, *cmn, *fdn;
 	const json_t *fd, *e, *r, *tg;
 	struct allow_refusals rf;
 	struct allow_targets t;
 	struct uses u;
 	struct tlist ep, kv;
+	struct allow_target *hosts;
 	size_t i;
 
 	if (id == NULL)
 		id = "";
 	if (cfk_plan_is(b)) {
-		cfk_allow_build(plan, b, targets_of(plan, id), al, path, d);
+		tg = targets_of(plan, id);
+		i = cfk_allow_build(plan, b, tg, al, path, d, &hosts);
+		if (tg != NULL)
+			allow_job(tg, jstr(plan, "product"), id, hosts, i, al,
+			    path, d);
+		cfk_allow_hosts_free(hosts, i);
 		return;
 	}
-	cmn = str2(b, "configMap", NULL);
-	fdn = str2(b, "flinkDeployment", NULL);
+	cmn = jstr2(b, "configMap", NULL);
+	fdn = jstr2(b, "flinkDeployment", NULL);
 	fd = plan_resource(plan, "FlinkDeployment", fdn);
 	tg = targets_of(plan, id);
 	if (fd == NULL || plan_resource(plan, "ConfigMap", cmn) == NULL ||
@@ -308,9 +312,9 @@ allow_build(const json_t *plan, const json_t *b, const struct allow *al,
 		    id);
 		return;
 	}
-	ns = str2(fd, "metadata", "namespace");
-	img = str2(fd, "spec", "image");
-	sa = str2(fd, "spec", "serviceAccount");
+	ns = jstr2(fd, "metadata", "namespace");
+	img = jstr2(fd, "spec", "image");
+	sa = jstr2(fd, "spec", "serviceAccount");
 	memset(&u, 0, sizeof(u));
 	memset(&ep, 0, sizeof(ep));
 	memset(&kv, 0, sizeof(kv));
@@ -336,7 +340,7 @@ allow_build(const json_t *plan, const json_t *b, const struct allow *al,
 			    "FlinkDeployment's spec.serviceAccount", id,
 			    u.accounts.v[i].where);
 	memset(&t, 0, sizeof(t));
-	t.context = (struct allow_target){ str2(b, "context", NULL),
+	t.context = (struct allow_target){ jstr2(b, "context", NULL),
 	    "deployment.context" };
 	t.ns = (struct allow_target){ ns, "deployment.namespace" };
 	t.image = (struct allow_target){ img, "deployment.image" };
@@ -351,7 +355,7 @@ allow_build(const json_t *plan, const json_t *b, const struct allow *al,
 	t.nendpoints = ep.n;
 	t.source_secrets = kv.v;
 	t.nsource_secrets = kv.n;
-	t.product = str2(plan, "product", NULL);
+	t.product = jstr2(plan, "product", NULL);
 	t.build = id;
 	allow_refusals_init(&rf);
 	allow_check(al, ALLOW_CMD_APPLY, &t, &rf);
@@ -374,8 +378,8 @@ plan_allow(const json_t *plan, const struct allow *al, const char *path,
 	/* A resource of no build is written by nothing fluid checked. */
 	json_array_foreach(json_object_get(plan, "resources"), i, e) {
 		r = json_object_get(e, "resource");
-		kind = str2(r, "kind", NULL);
-		name = str2(r, "metadata", "name");
+		kind = jstr2(r, "kind", NULL);
+		name = jstr2(r, "metadata", "name");
 		found = 0;
 		json_array_foreach(json_object_get(plan, "builds"), j, b) {
 			if (cfk_plan_is(b)) {
@@ -384,8 +388,8 @@ plan_allow(const json_t *plan, const struct allow *al, const char *path,
 			}
 			k = kind != NULL && strcmp(kind, "ConfigMap") == 0 ?
 			    "configMap" : "flinkDeployment";
-			if (name != NULL && str2(b, k, NULL) != NULL &&
-			    strcmp(str2(b, k, NULL), name) == 0)
+			if (name != NULL && jstr2(b, k, NULL) != NULL &&
+			    strcmp(jstr2(b, k, NULL), name) == 0)
 				found = 1;
 		}
 		if (!found)
@@ -397,8 +401,13 @@ plan_allow(const json_t *plan, const struct allow *al, const char *path,
 		allow_build(plan, b, al, path, d);
 }
 
-void
-plan_allow_job(const json_t *tg, const char *product, const char *id,
+/*
+ * The job's checks (ALLOW_CMD_GATEWAY) from a plan's "targets" entry tg
+ * of build id, with extra hosts the resources name (nextra of them)
+ * among the endpoints.
+ */
+static void
+allow_job(const json_t *tg, const char *product, const char *id,
     const struct allow_target *extra, size_t nextra, const struct allow *al,
     const char *path, struct diags *d)
 {
@@ -431,9 +440,9 @@ void
 plan_allow_build(const json_t *cb, const char *product,
     const struct allow *al, const char *path, struct diags *d)
 {
-	const char *id = str2(cb, "id", NULL);
+	const char *id = jstr(cb, "id");
 	json_t *tg = k8s_targets(id, cb);
 
-	plan_allow_job(tg, product, id, NULL, 0, al, path, d);
+	allow_job(tg, product, id, NULL, 0, al, path, d);
 	json_decref(tg);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "digest.h"
+#include "jget.h"
 #include "ir.h"
 #include "plan.h"
 #include "stage.h"
@@ -14,13 +15,6 @@
 
 /* Longest place in the plan a message names. */
 #define PLACE_MAX	240
-
-static const char *
-str2(const json_t *v, const char *a, const char *b)
-{
-	v = json_object_get(v, a);
-	return json_string_value(b != NULL ? json_object_get(v, b) : v);
-}
 
 json_t *
 plan_resource(const json_t *plan, const char *kind, const char *name)
@@ -33,8 +27,8 @@ plan_resource(const json_t *plan, const char *kind, const char *name)
 		return NULL;
 	json_array_foreach(json_object_get(plan, "resources"), i, e) {
 		r = json_object_get(e, "resource");
-		k = str2(r, "kind", NULL);
-		n = str2(r, "metadata", "name");
+		k = jstr2(r, "kind", NULL);
+		n = jstr2(r, "metadata", "name");
 		if (k != NULL && n != NULL && strcmp(k, kind) == 0 &&
 		    strcmp(n, name) == 0)
 			return r;
@@ -153,7 +147,7 @@ copy_actions(const json_t *plan, json_t *remade)
 	if (json_array_size(mine) != json_array_size(theirs))
 		return;
 	json_array_foreach(theirs, i, e) {
-		a = str2(e, "action", NULL);
+		a = jstr2(e, "action", NULL);
 		/* Whether it is new is the cluster's to say; any of these. */
 		if (a != NULL && (strcmp(a, "new") == 0 ||
 		    strcmp(a, "changed") == 0 || strcmp(a, "unchanged") == 0))
@@ -225,7 +219,7 @@ plan_remake_from(const json_t *plan, enum k8s_mode mode, json_t *body,
 {
 	const json_t *bundle = json_object_get(plan, "bundle");
 	const json_t *m = json_object_get(plan, "mode");
-	const char *got = str2(plan, "digest", NULL);
+	const char *got = jstr2(plan, "digest", NULL);
 	enum k8s_mode pm;
 	const char *why;
 	char want[DIGEST_STRLEN], *msg, *place;
@@ -308,7 +302,7 @@ static void
 size_one(const json_t *r, const char *what, const char *path,
     struct diags *d)
 {
-	const char *k, *kind = str2(r, "kind", NULL);
+	const char *k, *kind = jstr2(r, "kind", NULL);
 	size_t n = json_size(r), data = 0;
 	json_t *v;
 
@@ -339,8 +333,8 @@ plan_sizes(const json_t *plan, json_t *(*record)(const json_t *,
 
 	json_array_foreach(json_object_get(plan, "resources"), i, e) {
 		r = json_object_get(e, "resource");
-		kind = str2(r, "kind", NULL);
-		name = str2(r, "metadata", "name");
+		kind = jstr2(r, "kind", NULL);
+		name = jstr2(r, "metadata", "name");
 		what = xasprintf("%s %s", kind ? kind : "resource",
 		    name ? name : "(no name)");
 		size_one(r, what, path, d);
@@ -349,16 +343,16 @@ plan_sizes(const json_t *plan, json_t *(*record)(const json_t *,
 	if (record == NULL)
 		return;
 	json_array_foreach(json_object_get(plan, "builds"), i, b) {
-		cm = plan_resource(plan, "ConfigMap", str2(b, "configMap",
+		cm = plan_resource(plan, "ConfigMap", jstr2(b, "configMap",
 		    NULL));
-		fd = plan_resource(plan, "FlinkDeployment", str2(b,
+		fd = plan_resource(plan, "FlinkDeployment", jstr2(b,
 		    "flinkDeployment", NULL));
 		if (cm == NULL || fd == NULL)
 			continue;
 		r = record(plan, cm, fd);
 		what = xasprintf("the last-applied record %s of build '%s'",
-		    str2(r, "metadata", "name") ? str2(r, "metadata", "name") :
-		    "", str2(b, "build", NULL) ? str2(b, "build", NULL) : "");
+		    jstr2(r, "metadata", "name") ? jstr2(r, "metadata",
+		    "name") : "", jstrz(b, "build"));
 		size_one(r, what, path, d);
 		free(what);
 		json_decref(r);

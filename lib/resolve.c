@@ -53,6 +53,7 @@ struct memo {
 
 struct resolver {
 	struct diags	*d;
+	const struct resolve_source *src;	/* NULL: the file system */
 	char		*cwd;
 	char		*root;		/* refs may not leave this directory */
 	int		 rootfd;	/* it, open; -1 before find_root() */
@@ -122,6 +123,50 @@ inside(const char *root, const char *real)
 		return 1;
 	return strncmp(real, root, n) == 0 && (real[n] == '/' ||
 	    real[n] == '\0');
+}
+
+/*
+ * path (relative to base when not absolute) with ".", ".." and empty
+ * components taken out by their names, as a source is given paths
+ * (resolve.h): into out, PATH_MAX bytes.  -1 (ENAMETOOLONG) if longer.
+ */
+static int
+lexical(const char *base, const char *path, char *out)
+{
+	char *all = path[0] == '/' ? xstrdup(path) :
+	    xasprintf("%s/%s", base, path), *c, *save;
+	size_t n = 0, k;
+
+	for (c = strtok_r(all, "/", &save); c != NULL;
+	    c = strtok_r(NULL, "/", &save)) {
+		if (strcmp(c, ".") == 0)
+			continue;
+		if (strcmp(c, "..") == 0) {
+			while (n > 0 && out[--n] != '/')
+				;
+			continue;
+		}
+		k = strlen(c);
+		if (n + 1 + k >= PATH_MAX) {
+			free(all);
+			return errno = ENAMETOOLONG, -1;
+		}
+		out[n++] = '/';
+		memcpy(out + n, c, k);
+		n += k;
+	}
+	free(all);
+	if (n == 0)
+		out[n++] = '/';
+	out[n] = '\0';
+	return 0;
+}
+
+/* What is at path in r's source: RESOLVE_*, or -1 after a fatal. */
+static int
+src_kind(const struct resolver *r, const char *path)
+{
+	return r->src->kind(r->src->ctx, path, r->d);
 }
 
 /*
@@ -385,6 +430,10 @@ open_error(int e)
 	return e == ENODEV ? "not a regular file" : strerror(e);
 }
 
+static ssize_t	load_source(struct resolver *, const char *, const char *);
+static ssize_t	add_file(struct resolver *, const char *, const char *,
+		    json_t *, struct ypos *);
+
 /*
  * Load a file once (by real path) and return its index, or -1 after an
  * error has been added.
@@ -398,7 +447,6 @@ load_file(struct resolver *r, const char *real, const char *display,
 	json_t *doc, *v;
 	struct ypos *pos;
 	FILE *own = NULL;
-	struct rfile *f;
 	struct stat st;
 	int rc, e;
 
@@ -411,6 +459,8 @@ load_file(struct resolver *r, const char *real, const char *display,
 		    "contract reads more than %d files", FL_MAX_FILES);
 		return -1;
 	}
+	if (r->src != NULL && real != NULL)
+		return load_source(r, real, display);
 	if (fp == NULL && (fp = own = open_regular(real)) == NULL) {
 		e = errno;
 		diag_pos(r->d, DIAG_ERROR, display, 0, 0, "cannot %s: %s",
@@ -451,6 +501,49 @@ load_file(struct resolver *r, const char *real, const char *display,
 	}
 	if (rc == -1)
 		return -1;
+	return add_file(r, real, display, doc, pos);
+}
+
+/*
+ * load_file() from r's source: the file read whole, then parsed, its
+ * name in messages after the source's label.
+ */
+static ssize_t
+load_source(struct resolver *r, const char *real, const char *display)
+{
+	unsigned char *buf;
+	struct ypos *pos;
+	json_t *doc;
+	char *shown = xasprintf("%s%s", r->src->label, display);
+	size_t len;
+	ssize_t fi = -1;
+	int rc;
+
+	rc = r->src->read(r->src->ctx, real, FL_MAX_INPUT_BYTES, &buf, &len,
+	    r->d);
+	if (rc == -1)
+		diag_pos(r->d, DIAG_ERROR, shown, 0, 0, "cannot %s: %s",
+		    errno == EISDIR || errno == ENODEV || errno == EFBIG ?
+		    "read" : "open",
+		    errno == EFBIG ? "file larger than 64 MiB" :
+		    open_error(errno));
+	else if (rc == 0) {
+		if (yload_buffer_pos(shown, buf, len, &doc, &pos,
+		    &r->load_nodes, r->d) == 0)
+			fi = add_file(r, real, shown, doc, pos);
+		free(buf);
+	}
+	free(shown);
+	return fi;
+}
+
+/* Take a loaded file as r's next (doc and pos stolen): its index. */
+static ssize_t
+add_file(struct resolver *r, const char *real, const char *display,
+    json_t *doc, struct ypos *pos)
+{
+	struct rfile *f;
+
 	r->files = xreallocarray(r->files, r->nfiles + 1, sizeof(*r->files));
 	f = &r->files[r->nfiles];
 	f->display = xstrdup(display);
@@ -467,6 +560,35 @@ load_file(struct resolver *r, const char *real, const char *display,
 
 static json_t *walk(struct resolver *, json_t *, size_t, struct sb *,
     const int *);
+
+/*
+ * The file of $ref s (its file part file), from file fi at fptr, out of
+ * r's source: by its path, which must lie beneath the root.  Its index,
+ * or -1 after an error.
+ */
+static ssize_t
+ref_source(struct resolver *r, size_t fi, const char *fptr, const char *s,
+    const char *file)
+{
+	char real[PATH_MAX], *disp;
+	ssize_t tfi;
+
+	if (lexical(r->files[fi].dir, file, real) == -1) {
+		error_at(r, fi, fptr, "'$ref' '%s': %s", s, strerror(errno));
+		return -1;
+	}
+	if (!inside(r->root, real)) {
+		error_at(r, fi, fptr, "'$ref' '%s' leaves the workspace root "
+		    "%s", s, r->root);
+		return -1;
+	}
+	disp = display_name(r, real);
+	tfi = load_file(r, real, disp, NULL);
+	free(disp);
+	if (tfi == -1)
+		error_at(r, fi, fptr, "'$ref' '%s' cannot be resolved", s);
+	return tfi;
+}
 
 /*
  * What the $ref object node, found in file fi at fptr, points at:
@@ -503,6 +625,10 @@ ref_target(struct resolver *r, json_t *node, size_t fi, const char *fptr,
 	}
 	if (*file == '\0') {
 		tfi = (ssize_t)fi;
+	} else if (r->src != NULL) {
+		tfi = ref_source(r, fi, fptr, s, file);
+		if (tfi == -1)
+			return free(file), NULL;
 	} else {
 		joined = file[0] == '/' ? xstrdup(file) :
 		    xasprintf("%s/%s", r->files[fi].dir, file);
@@ -926,6 +1052,32 @@ search_ends(const char *d)
 }
 
 /*
+ * The ref_root ws (rr as written, in the workspace file fi) out of r's
+ * source: its path into real, which must be a directory there.  0, or
+ * -1 after an error.
+ */
+static int
+ref_root_source(struct resolver *r, size_t fi, const char *ws,
+    const char *rr, char *real)
+{
+	int k;
+
+	if (lexical("/", ws, real) == -1) {
+		error_at(r, fi, "/ref_root", "ref_root '%s': %s", rr,
+		    strerror(errno));
+		return -1;
+	}
+	if ((k = src_kind(r, real)) == -1)
+		return -1;
+	if (k != RESOLVE_DIR) {
+		error_at(r, fi, "/ref_root", "ref_root '%s' is not a "
+		    "directory", rr);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Find the nearest workspace file at or above dir, up to the top of its
  * repository or file system (search_ends()), and set r->root; without
  * one, the root is dir itself.  Returns -1 after an error.
@@ -942,11 +1094,13 @@ find_root(struct resolver *r, const char *dir)
 	for (;;) {
 		ws = xasprintf("%s/%s", strcmp(d, "/") ? d : "",
 		    RESOLVE_WORKSPACE_FILE);
-		if (access(ws, F_OK) == 0)
+		if (r->src == NULL ? access(ws, F_OK) == 0 :
+		    src_kind(r, ws) != RESOLVE_NONE)
 			break;
 		free(ws);
 		ws = NULL;
-		if (search_ends(d))
+		if (r->src == NULL ? search_ends(d) : strcmp(d, "/") == 0 ||
+		    strcmp(d, r->src->top) == 0)
 			break;
 		up = dir_of(d);
 		free(d);
@@ -973,14 +1127,20 @@ find_root(struct resolver *r, const char *dir)
 	if (v != NULL)
 		rr = json_string_value(v);
 	ws = rr[0] == '/' ? xstrdup(rr) : xasprintf("%s/%s", d, rr);
-	if (realpath(ws, real) == NULL) {
+	if (r->src != NULL && ref_root_source(r, (size_t)fi, ws, rr,
+	    real) == -1) {
+		free(d);
+		return free(ws), -1;
+	}
+	if (r->src == NULL && realpath(ws, real) == NULL) {
 		error_at(r, (size_t)fi, "/ref_root", "ref_root '%s': %s", rr,
 		    strerror(errno));
 		free(d);
 		return free(ws), -1;
 	}
 	free(ws);
-	if (stat(real, &st) == -1 || !S_ISDIR(st.st_mode)) {
+	if (r->src == NULL && (stat(real, &st) == -1 ||
+	    !S_ISDIR(st.st_mode))) {
 		error_at(r, (size_t)fi, "/ref_root", "ref_root '%s' is not a "
 		    "directory", rr);
 		return free(d), -1;
@@ -1000,6 +1160,9 @@ find_root(struct resolver *r, const char *dir)
 	free(d);
 	r->root = xstrdup(real);
 open_root:
+	/* A source is read by paths: no directory to walk beneath. */
+	if (r->src != NULL)
+		return 0;
 	if ((r->rootfd = open(r->root, O_RDONLY | O_DIRECTORY |
 	    O_CLOEXEC)) == -1) {
 		diag_fatal(r->d, "cannot open the workspace root '%s':",
@@ -1039,6 +1202,13 @@ resolver_release(struct resolver *r)
 json_t *
 resolve_run(const struct resolve_opts *o, struct diags *d)
 {
+	return resolve_run_from(o, NULL, d);
+}
+
+json_t *
+resolve_run_from(const struct resolve_opts *o,
+    const struct resolve_source *src, struct diags *d)
+{
 	struct resolver r;
 	char real[PATH_MAX], *dir, digest[DIGEST_STRLEN];
 	json_t *doc = NULL, *files, *section = NULL, *v, *pos;
@@ -1046,10 +1216,11 @@ resolve_run(const struct resolve_opts *o, struct diags *d)
 	struct msize size;
 	ssize_t fi;
 	size_t i;
-	int want_list;
+	int want_list, kind;
 
 	memset(&r, 0, sizeof(r));
 	r.d = d;
+	r.src = src;
 	r.rootfd = -1;
 	sb_init(&r.positions);
 	sb_init(&r.opath);
@@ -1059,7 +1230,18 @@ resolve_run(const struct resolve_opts *o, struct diags *d)
 		diag_fatal(d, "cannot get the working directory:");
 		goto out;
 	}
-	if (o->path != NULL) {
+	if (src != NULL && o->path == NULL) {
+		diag_fatal(d, "a contract read from %s is named, not read "
+		    "from standard input", src->label);
+		goto out;
+	}
+	if (src != NULL) {
+		if (lexical(r.cwd, o->path, real) == -1) {
+			diag_fatal(d, "cannot open '%s':", o->path);
+			goto out;
+		}
+		dir = dir_of(real);
+	} else if (o->path != NULL) {
 		if (realpath(o->path, real) == NULL) {
 			diag_fatal(d, "cannot open '%s':", o->path);
 			goto out;
@@ -1074,7 +1256,18 @@ resolve_run(const struct resolve_opts *o, struct diags *d)
 		    "workspace root %s", r.root);
 		goto out;
 	}
-	if (o->path != NULL) {
+	if (src != NULL) {
+		/* As below: the file named must be there (status 2). */
+		if ((kind = src_kind(&r, real)) != RESOLVE_FILE) {
+			if (kind != -1)
+				diag_fatal(d, "cannot open '%s%s': %s",
+				    src->label, o->path,
+				    kind == RESOLVE_NONE ?
+				    "No such file" : "not a regular file");
+			goto out;
+		}
+		fi = load_file(&r, real, o->path, NULL);
+	} else if (o->path != NULL) {
 		/*
 		 * The file the user named must be readable: if it is not,
 		 * that is the environment's fault (status 2), not the

@@ -34,6 +34,38 @@
 
 #define RESOLVE_WORKSPACE_FILE	"fluid.workspace.yaml"
 
+/*
+ * Where the files are read from: the file system (resolve_run()), or
+ * another tree, such as a git revision (git.h).  A source
+ * is given absolute paths with no ".", ".." or empty component, made
+ * from the names without looking at the file system (it follows no
+ * symbolic link); the contract's is the working directory joined with
+ * its path.  Files are then read whole, $refs kept beneath the root by
+ * their paths, and every file's name in messages and in "files" starts
+ * with label.
+ */
+enum resolve_kind {
+	RESOLVE_NONE,		/* nothing there */
+	RESOLVE_FILE,		/* a regular file */
+	RESOLVE_DIR,
+	RESOLVE_OTHER		/* a link, a device, a submodule... */
+};
+
+struct resolve_source {
+	/* What is at path: a resolve_kind, or -1 after a fatal in d. */
+	int	(*kind)(void *ctx, const char *path, struct diags *d);
+	/*
+	 * The regular file at path, at most max bytes: 0 with *buf (new,
+	 * *len bytes); -1 with errno ENOENT, EISDIR, ENODEV (not a regular
+	 * file) or EFBIG (larger than max); -2 after a fatal in d.
+	 */
+	int	(*read)(void *ctx, const char *path, size_t max,
+		    unsigned char **buf, size_t *len, struct diags *d);
+	const char *top;	/* the search for a workspace file ends here */
+	const char *label;	/* before every file name ("main:") */
+	void	*ctx;
+};
+
 struct resolve_opts {
 	const char	*path;		/* contract or fragment; NULL: stdin */
 	const char	*fragment;	/* NULL, or a fragment kind */
@@ -48,5 +80,8 @@ int	 resolve_fragment_kind_ok(const char *kind);
  * An unreadable contract file is an environment error: fl_fatal().
  */
 json_t	*resolve_run(const struct resolve_opts *, struct diags *d);
+/* The same, the files read from src (resolve_run(): NULL). */
+json_t	*resolve_run_from(const struct resolve_opts *,
+	    const struct resolve_source *src, struct diags *d);
 
 #endif

@@ -24,6 +24,7 @@
 #include <strings.h>
 
 #include "sqlgen.h"
+#include "jget.h"
 #include "sqlgen_security.h"
 #include "sqlgen_int.h"
 #include "sqllex.h"
@@ -34,57 +35,23 @@
 #define SRC	"`s`"	/* the alias of source_events */
 #define ELEM	"`x`"	/* the alias of the exploded element */
 
-static void
-fail(struct gen *g, const char *what)
-{
-	if (!g->failed)
-		diag_at(g->d, DIAG_ERROR, NULL, "Flink build %s: %s cannot be "
-		    "written safely as Flink SQL", g->build, what);
-	g->failed = 1;
-}
-
-static void
-ident(struct gen *g, const char *name)
-{
-	if (name == NULL || sqlq_ident(&g->out, name) == -1)
-		fail(g, "an identifier");
-}
-
-static void
-literal(struct gen *g, const char *s)
-{
-	if (s == NULL) {
-		fail(g, "a missing value");
-		return;
-	}
-	sqlq_literal(&g->out, s);
-}
-
-static void
-option(struct gen *g, const char *key, const char *value, int *first)
-{
-	sb_adds(&g->out, *first ? "\n  " : ",\n  ");
-	*first = 0;
-	literal(g, key);
-	sb_adds(&g->out, " = ");
-	literal(g, value);
-}
-
-static const char *
-str(const json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
+/*
+ * The writer's helpers live in sqlgen_emit.c, which sqlgen_cdc.c shares
+ * (sqlgen_int.h); here they keep the short names the statements use.
+ */
+#define fail(g, what)			sqlgen_fail(g, what)
+#define ident(g, name)			sqlgen_ident(g, name)
+#define literal(g, s)			sqlgen_literal(g, s)
+#define option(g, key, value, first)	sqlgen_option(g, key, value, first)
+#define sql_type(g, t)			sqlgen_sql_type(g, t)
+#define column_type(g, col)		sqlgen_column_type(g, col)
+#define column(g, col)			sqlgen_column(g, col)
 
 /*
  * fluid-sqlgen reads whatever JSON follows a "check" stage, so a value
- * may be missing or of another type: compare without trusting it.
+ * may be missing or of another type: the shared accessors (jget.h),
+ * under this file's short names, read without trusting it.
  */
-static bool
-streq(const char *s, const char *word)
-{
-	return s != NULL && word != NULL && strcmp(s, word) == 0;
-}
 
 /* Is the member name k (klen bytes, NUL allowed) exactly name? */
 static bool
@@ -108,206 +75,16 @@ env_option(struct gen *g, const char *key, const char *name, int *first)
 	free(ref);
 }
 
-/* Append s, a string constant, without measuring it at run time. */
-#define ADD_CONST(sb, s)	sb_addn((sb), (s), sizeof(s) - 1)
-
-/* The Flink SQL spelling of a type tree. */
-static void
-sql_type(struct gen *g, const struct ty *t)
-{
-	size_t i;
-
-	switch (t->kind) {
-	case TY_STRING:		ADD_CONST(&g->out, "STRING"); break;
-	case TY_BOOLEAN:	ADD_CONST(&g->out, "BOOLEAN"); break;
-	case TY_INT:		ADD_CONST(&g->out, "INT"); break;
-	case TY_LONG:		ADD_CONST(&g->out, "BIGINT"); break;
-	case TY_FLOAT:		ADD_CONST(&g->out, "FLOAT"); break;
-	case TY_DOUBLE:		ADD_CONST(&g->out, "DOUBLE"); break;
-	case TY_DECIMAL:
-		ADD_CONST(&g->out, "DECIMAL(");
-		sb_addi(&g->out, t->precision);
-		ADD_CONST(&g->out, ", ");
-		sb_addi(&g->out, t->scale);
-		sb_addc(&g->out, ')');
-		break;
-	case TY_DATE:		ADD_CONST(&g->out, "DATE"); break;
-	case TY_TIME:		ADD_CONST(&g->out, "TIME"); break;
-	case TY_TIMESTAMP:
-		ADD_CONST(&g->out, "TIMESTAMP(");
-		sb_addi(&g->out, t->precision);
-		sb_addc(&g->out, ')');
-		break;
-	case TY_TIMESTAMP_LTZ:
-		ADD_CONST(&g->out, "TIMESTAMP_LTZ(");
-		sb_addi(&g->out, t->precision);
-		sb_addc(&g->out, ')');
-		break;
-	case TY_BINARY:		ADD_CONST(&g->out, "BYTES"); break;
-	case TY_STRUCT:
-		sb_adds(&g->out, "ROW<");
-		for (i = 0; i < t->nfields; i++) {
-			if (i > 0)
-				sb_adds(&g->out, ", ");
-			ident(g, t->fields[i].name);
-			sb_addc(&g->out, ' ');
-			sql_type(g, t->fields[i].type);
-		}
-		sb_addc(&g->out, '>');
-		break;
-	case TY_ARRAY:
-		sb_adds(&g->out, "ARRAY<");
-		sql_type(g, t->element);
-		sb_addc(&g->out, '>');
-		break;
-	case TY_MAP:
-		sb_adds(&g->out, "MAP<");
-		sql_type(g, t->key);
-		sb_adds(&g->out, ", ");
-		sql_type(g, t->value);
-		sb_addc(&g->out, '>');
-		break;
-	}
-	if (t->required)
-		ADD_CONST(&g->out, " NOT NULL");
-}
-
-/*
- * The type of a column in its IR form.  Stream columns also say where
- * they come from, and maybe their physical type (see source()), which
- * ty_from_json() would refuse as not part of a type: those keys are
- * left out of a shallow copy.  Table columns have none, and are read as
- * they are.
- */
-static struct ty *
-column_type(struct gen *g, const json_t *col)
-{
-	json_t *v;
-	const char *k;
-	size_t klen;
-	struct ty *t;
-
-	if (!json_is_object(col) || (json_object_get(col, "origin") == NULL &&
-	    json_object_get(col, "from") == NULL))
-		return ty_from_json(col);
-	if (g->bare == NULL)
-		g->bare = json_object();
-	json_object_keylen_foreach((json_t *)(uintptr_t)col, k, klen, v)
-		if (!key_is(k, klen, "origin") && !key_is(k, klen, "from") &&
-		    !key_is(k, klen, "physical"))
-			json_object_setn(g->bare, k, klen, v);
-	t = ty_from_json(g->bare);
-	json_object_clear(g->bare);
-	return t;
-}
-
-/* A column definition "`name` TYPE" from its IR form. */
-static void
-column(struct gen *g, const json_t *col)
-{
-	struct ty *t = column_type(g, col);
-
-	ident(g, str(col, "name"));
-	sb_addc(&g->out, ' ');
-	if (t == NULL) {
-		fail(g, "a column type");
-		return;
-	}
-	sql_type(g, t);
-	ty_free(t);
-}
-
 static void
 set_lines(struct gen *g, const json_t *b)
 {
-	char *name = xasprintf("%s/%s", str(b, "product") ?
-	    str(b, "product") : "fluid", g->build);
+	char *name = xasprintf("%s/%s", jstr(b, "product") ?
+	    jstr(b, "product") : "fluid", g->build);
 
 	if (sqlq_set(&g->out, "pipeline.name", name) == -1)
 		fail(g, "the pipeline name");
 	free(name);
 	sb_addc(&g->out, '\n');
-}
-
-/* A catalog property from the IR: its name (klen bytes) and value. */
-struct cprop {
-	const char	*key;
-	size_t		 klen;
-	const char	*value;
-};
-
-/* Bytewise, as memcmp() orders them; a prefix sorts first. */
-static int
-cprop_cmp(const void *a, const void *b)
-{
-	const struct cprop *x = a, *y = b;
-	int r = memcmp(x->key, y->key, x->klen < y->klen ? x->klen : y->klen);
-
-	return r != 0 ? r : (x->klen > y->klen) - (x->klen < y->klen);
-}
-
-/*
- * Catalog text from the IR, which fluid-check refuses when it would
- * make Iceberg read the job's environment (env:NAME, ${...}) or holds a
- * control character: refused here too, not trusted.
- */
-static bool
-catalog_text_ok(const char *s)
-{
-	const char *p;
-
-	if (s == NULL)
-		return true;	/* option() reports it missing */
-	if (strncasecmp(s, "env:", 4) == 0 || strstr(s, "${") != NULL)
-		return false;
-	for (p = s; *p != '\0'; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f ||
-		    ((unsigned char)p[0] == 0xc2 && (unsigned char)p[1] >= 0x80
-		    && (unsigned char)p[1] <= 0x9f))
-			return false;	/* C0, DEL and C1 (U+0080-U+009F) */
-	return true;
-}
-
-static void
-catalog_option(struct gen *g, const char *key, const char *value,
-    int *first)
-{
-	if (!catalog_text_ok(key) || !catalog_text_ok(value))
-		fail(g, "a catalog option that reads the job's environment");
-	else
-		option(g, key, value, first);
-}
-
-/*
- * The contract's properties, sorted by name, bytewise: the SQL then
- * depends on the properties, not on the order a contract wrote them in,
- * which its digest does not see.
- */
-static void
-catalog_properties(struct gen *g, const json_t *props, int *first)
-{
-	struct cprop *v;
-	const char *k;
-	json_t *val;
-	size_t klen, i, n = 0;
-
-	if (!json_is_object(props))
-		return;
-	v = xcalloc(json_object_size(props) + 1, sizeof(*v));
-	json_object_keylen_foreach((json_t *)(uintptr_t)props, k, klen, val) {
-		v[n].key = k;
-		v[n].klen = klen;
-		v[n++].value = json_string_value(val);
-	}
-	qsort(v, n, sizeof(*v), cprop_cmp);
-	for (i = 0; i < n; i++) {
-		if (memchr(v[i].key, '\0', v[i].klen) != NULL) {
-			fail(g, "a catalog property name");
-			break;
-		}
-		catalog_option(g, v[i].key, v[i].value, first);
-	}
-	free(v);
 }
 
 static void
@@ -322,22 +99,22 @@ catalog(struct gen *g, const json_t *table)
 	sb_adds(&g->out, " WITH (");
 	option(g, "type", "iceberg", &first);
 	option(g, "catalog-type", "rest", &first);
-	catalog_option(g, "uri", str(cat, "uri"), &first);
-	catalog_option(g, "warehouse", str(cat, "warehouse"), &first);
+	sqlgen_catalog_option(g, "uri", jstr(cat, "uri"), &first);
+	sqlgen_catalog_option(g, "warehouse", jstr(cat, "warehouse"), &first);
 	option(g, "io-impl", "org.apache.iceberg.aws.s3.S3FileIO", &first);
-	catalog_properties(g, json_object_get(cat, "properties"), &first);
+	sqlgen_catalog_properties(g, json_object_get(cat, "properties"), &first);
 	/*
 	 * Credentials by reference only: Iceberg's REST catalog replaces
 	 * env:NAME with the pod's environment variable NAME.
 	 */
-	if (json_is_object(auth) && streq(str(auth, "type"), "bearer"))
-		env_option(g, "token", str(auth, "tokenEnv"), &first);
+	if (json_is_object(auth) && jstreq(jstr(auth, "type"), "bearer"))
+		env_option(g, "token", jstr(auth, "tokenEnv"), &first);
 	else if (json_is_object(auth)) {
-		env_option(g, "credential", str(auth, "credentialEnv"), &first);
-		catalog_option(g, "oauth2-server-uri",
-		    str(auth, "oauth2ServerUri"), &first);
-		if (str(auth, "scope") != NULL)
-			catalog_option(g, "scope", str(auth, "scope"), &first);
+		env_option(g, "credential", jstr(auth, "credentialEnv"), &first);
+		sqlgen_catalog_option(g, "oauth2-server-uri",
+		    jstr(auth, "oauth2ServerUri"), &first);
+		if (jstr(auth, "scope") != NULL)
+			sqlgen_catalog_option(g, "scope", jstr(auth, "scope"), &first);
 	}
 	sb_adds(&g->out, "\n);\n\n");
 }
@@ -375,9 +152,9 @@ table_name(struct gen *g, const json_t *table)
 	}
 	ident(g, SQLGEN_CATALOG);
 	sb_addc(&g->out, '.');
-	ident(g, str(table, "namespace"));
+	ident(g, jstr(table, "namespace"));
 	sb_addc(&g->out, '.');
-	ident(g, str(table, "name"));
+	ident(g, jstr(table, "name"));
 }
 
 static void
@@ -392,7 +169,7 @@ table(struct gen *g, const json_t *t)
 	sb_adds(&g->out, "CREATE DATABASE IF NOT EXISTS ");
 	ident(g, SQLGEN_CATALOG);
 	sb_addc(&g->out, '.');
-	ident(g, str(t, "namespace"));
+	ident(g, jstr(t, "namespace"));
 	sb_adds(&g->out, ";\n\n");
 	sb_adds(&g->out, "CREATE TABLE IF NOT EXISTS ");
 	table_name(g, t);
@@ -416,34 +193,9 @@ table(struct gen *g, const json_t *t)
 	snprintf(fv, sizeof(fv), "%lld", (long long)json_integer_value(
 	    json_object_get(t, "formatVersion")));
 	option(g, "format-version", fv, &first);
-	option(g, "write.format.default", str(t, "fileFormat"), &first);
+	option(g, "write.format.default", jstr(t, "fileFormat"), &first);
 	sqlgen_cdc_table_options(g, t, &first);
 	sb_adds(&g->out, "\n);\n\n");
-}
-
-/*
- * " - INTERVAL ...": an interval's leading field has precision 2 by
- * default, so SECOND holds at most 99; larger delays are written DAY TO
- * SECOND, which holds up to 99 days.
- */
-static void
-interval(struct gen *g, json_int_t secs)
-{
-	char buf[64];
-
-	if (secs < 0 || secs >= 100LL * 86400) {
-		fail(g, "an event-time delay of 100 days or more");
-		return;
-	}
-	if (secs < 100)
-		snprintf(buf, sizeof(buf), "%lld", (long long)secs);
-	else
-		snprintf(buf, sizeof(buf), "%lld %02lld:%02lld:%02lld",
-		    (long long)secs / 86400, (long long)secs % 86400 / 3600,
-		    (long long)secs % 3600 / 60, (long long)secs % 60);
-	sb_adds(&g->out, " - INTERVAL ");
-	literal(g, buf);
-	sb_adds(&g->out, secs < 100 ? " SECOND" : " DAY TO SECOND");
 }
 
 /*
@@ -484,7 +236,7 @@ physical_column(struct gen *g, const json_t *col)
 {
 	struct ty *t = ty_from_json(json_object_get(col, "physical"));
 
-	ident(g, str(col, "name"));
+	ident(g, jstr(col, "name"));
 	sb_addc(&g->out, ' ');
 	if (t == NULL) {
 		fail(g, "a column's physical type");
@@ -510,7 +262,7 @@ conversion(struct gen *g, const json_t *col)
 	struct ty *t = column_type(g, col);
 
 	sb_adds(&g->out, "CAST(");
-	ident(g, str(col, "name"));
+	ident(g, jstr(col, "name"));
 	sb_adds(&g->out, " AS ");
 	if (t == NULL) {
 		fail(g, "a column type");
@@ -540,7 +292,7 @@ static void
 source(struct gen *g, const json_t *st)
 {
 	const json_t *key = json_object_get(st, "key"), *c, *et, *src, *cols;
-	const char *fmt = str(st, "format"), *origin, *reg, *etcol = NULL;
+	const char *fmt = jstr(st, "format"), *origin, *reg, *etcol = NULL;
 	struct sb fields;
 	size_t i;
 	int first = 1;
@@ -550,11 +302,11 @@ source(struct gen *g, const json_t *st)
 	et = json_object_get(st, "eventTime");
 	cols = json_object_get(st, "columns");
 	if (json_is_object(et))
-		etcol = str(et, "column");
+		etcol = jstr(et, "column");
 	json_array_foreach(cols, i, c)
 		if (converted(c)) {
 			conv = true;
-			if (etcol != NULL && streq(str(c, "name"), etcol))
+			if (etcol != NULL && jstreq(jstr(c, "name"), etcol))
 				etconv = true;
 		}
 	if (conv) {
@@ -581,16 +333,16 @@ source(struct gen *g, const json_t *st)
 			physical_column(g, c);
 		else
 			column(g, c);
-		origin = str(c, "origin");
+		origin = jstr(c, "origin");
 		if (origin && strcmp(origin, "metadata") == 0) {
 			/* Read-only metadata must be VIRTUAL. */
 			sb_adds(&g->out, " METADATA FROM ");
-			literal(g, str(c, "from"));
+			literal(g, jstr(c, "from"));
 			sb_adds(&g->out, " VIRTUAL");
 		}
 	}
 	json_array_foreach(cols, i, c)
-		if (etconv && streq(str(c, "name"), etcol)) {
+		if (etconv && jstreq(jstr(c, "name"), etcol)) {
 			sb_adds(&g->out, ",\n  ");
 			converted_ident(g, etcol);
 			sb_adds(&g->out, " AS ");
@@ -607,27 +359,27 @@ source(struct gen *g, const json_t *st)
 			converted_ident(g, etcol);
 		else
 			ident(g, etcol);
-		interval(g, json_integer_value(json_object_get(et,
+		sqlgen_interval(g, json_integer_value(json_object_get(et,
 		    "delaySeconds")));
 	}
 	sb_adds(&g->out, "\n) WITH (");
 	option(g, "connector", "kafka", &first);
-	option(g, "topic", str(st, "topic"), &first);
-	option(g, "properties.bootstrap.servers", str(src,
+	option(g, "topic", jstr(st, "topic"), &first);
+	option(g, "properties.bootstrap.servers", jstr(src,
 	    "bootstrapServers"), &first);
-	option(g, "properties.group.id", str(src, "groupId"), &first);
+	option(g, "properties.group.id", jstr(src, "groupId"), &first);
 	/* TLS and SASL, credentials as references: sqlgen_security.c. */
 	if (sqlgen_security(&g->out, json_object_get(src, "security"),
 	    &first) == -1)
 		fail(g, "the Kafka security settings");
-	option(g, "scan.startup.mode", str(src, "startupMode"), &first);
-	if (streq(str(src, "startupMode"), "group-offsets"))
+	option(g, "scan.startup.mode", jstr(src, "startupMode"), &first);
+	if (jstreq(jstr(src, "startupMode"), "group-offsets"))
 		/* A new group has no committed offsets: start at the
 		 * beginning instead of failing the first start. */
 		option(g, "properties.auto.offset.reset", "earliest", &first);
-	reg = str(src, "schemaRegistryUrl");
+	reg = jstr(src, "schemaRegistryUrl");
 	if (json_is_object(key)) {
-		option(g, "key.format", str(key, "format"), &first);
+		option(g, "key.format", jstr(key, "format"), &first);
 		sb_init(&fields);
 		json_array_foreach(json_object_get(key, "fields"), i, c) {
 			if (i > 0)
@@ -639,10 +391,10 @@ source(struct gen *g, const json_t *st)
 		}
 		option(g, "key.fields", fields.buf, &first);
 		sb_release(&fields);
-		if (str(key, "prefix") != NULL)
-			option(g, "key.fields-prefix", str(key, "prefix"),
+		if (jstr(key, "prefix") != NULL)
+			option(g, "key.fields-prefix", jstr(key, "prefix"),
 			    &first);
-		if (streq(str(key, "format"), "avro-confluent"))
+		if (jstreq(jstr(key, "format"), "avro-confluent"))
 			option(g, "key.avro-confluent.url", reg, &first);
 		/* Key columns are not read from the value. */
 		option(g, "value.fields-include", "EXCEPT_KEY", &first);
@@ -650,7 +402,7 @@ source(struct gen *g, const json_t *st)
 	option(g, "value.format", sqlgen_cdc_value_format(st, fmt), &first);
 	if (sqlgen_cdc_value_options(g, st, &first))
 		;	/* a change stream's (sqlgen_cdc.c) */
-	else if (streq(fmt, "json")) {
+	else if (jstreq(fmt, "json")) {
 		/*
 		 * A declared field the record lacks reads as null; a record
 		 * that is not JSON fails the job instead of being dropped.
@@ -667,14 +419,14 @@ source(struct gen *g, const json_t *st)
 	sb_adds(&g->out, " AS\nSELECT");
 	json_array_foreach(cols, i, c) {
 		sb_adds(&g->out, i ? ",\n  " : "\n  ");
-		if (etconv && streq(str(c, "name"), etcol)) {
+		if (etconv && jstreq(jstr(c, "name"), etcol)) {
 			converted_ident(g, etcol);
 			sb_adds(&g->out, " AS ");
 		} else if (converted(c)) {
 			conversion(g, c);
 			sb_adds(&g->out, " AS ");
 		}
-		ident(g, str(c, "name"));
+		ident(g, jstr(c, "name"));
 	}
 	sb_adds(&g->out, "\nFROM ");
 	ident(g, "source_events_avro");
@@ -720,7 +472,7 @@ step_parts(const json_t *st, const json_t **field, const char **key)
 	*key = NULL;
 	if (json_object_size(st) != 1) {
 		if ((*field = json_object_get(st, "field")) == NULL)
-			*key = str(st, "key");
+			*key = jstr(st, "key");
 		return;
 	}
 	it = json_object_iter((json_t *)(uintptr_t)st);
@@ -760,7 +512,7 @@ elem_type(struct gen *g, const json_t *steps)
 		/* A field that is no string does not count here. */
 		if (field != NULL && !json_is_string(field)) {
 			field = NULL;
-			key = str(st, "key");
+			key = jstr(st, "key");
 		}
 		if (field != NULL) {
 			if (t->kind != TY_STRUCT || (f = ty_field(t,
@@ -803,7 +555,7 @@ path(struct gen *g, const json_t *e)
 {
 	const json_t *steps = json_object_get(e, "steps"), *field;
 	size_t i, nsteps = json_array_size(steps), start = g->out.len;
-	bool element = streq(str(e, "origin"), "element");
+	bool element = jstreq(jstr(e, "origin"), "element");
 	const char *key;
 
 	if (element && g->null_elem != NULL) {
@@ -822,7 +574,7 @@ path(struct gen *g, const json_t *e)
 		i = 1;
 	} else {
 		sb_adds(&g->out, element ? ELEM "." : SRC ".");
-		if (sqlq_ident(&g->out, str(e, "root")))
+		if (sqlq_ident(&g->out, jstr(e, "root")))
 			fail(g, "a column name");
 		i = 0;
 	}
@@ -873,7 +625,7 @@ cast_to(struct gen *g, const json_t *e, const char *type)
 static void
 expr(struct gen *g, const json_t *e, const struct ty *want)
 {
-	const char *op = str(e, "op");
+	const char *op = jstr(e, "op");
 	const json_t *f, *fields, *nullif;
 	const struct ty_field *wf;
 	size_t i;
@@ -887,7 +639,7 @@ expr(struct gen *g, const json_t *e, const struct ty *want)
 	else if (strcmp(op, "cast") == 0)
 		cast_to(g, e, "string");	/* binary as UTF-8 text */
 	else if (strcmp(op, "widen") == 0)
-		cast_to(g, e, str(e, "type"));
+		cast_to(g, e, jstr(e, "type"));
 	else if (strcmp(op, "struct") == 0) {
 		nullif = json_object_get(e, "nullIf");
 		/*
@@ -896,7 +648,7 @@ expr(struct gen *g, const json_t *e, const struct ty *want)
 		 * (build the row); the rows of null elements get a NULL.
 		 */
 		if (json_is_object(nullif) &&
-		    streq(str(nullif, "origin"), "element") &&
+		    jstreq(jstr(nullif, "origin"), "element") &&
 		    json_array_size(json_object_get(nullif, "steps")) == 0) {
 			if (g->null_elem == NULL)
 				nullif = NULL;
@@ -918,7 +670,7 @@ expr(struct gen *g, const json_t *e, const struct ty *want)
 			if (i > 0)
 				sb_adds(&g->out, ", ");
 			wf = want != NULL && want->kind == TY_STRUCT ?
-			    ty_field(want, str(f, "name")) : NULL;
+			    ty_field(want, jstr(f, "name")) : NULL;
 			expr(g, json_object_get(f, "expr"),
 			    wf != NULL ? wf->type : NULL);
 		}
@@ -942,10 +694,10 @@ table_column(const json_t *b, size_t i, const char *name)
 	    "columns"), *c;
 	size_t j;
 
-	if (streq(str(json_array_get(cols, i), "name"), name))
+	if (jstreq(jstr(json_array_get(cols, i), "name"), name))
 		return json_array_get(cols, i);
 	json_array_foreach(cols, j, c)
-		if (streq(str(c, "name"), name))
+		if (jstreq(jstr(c, "name"), name))
 			return c;
 	return NULL;
 }
@@ -959,7 +711,7 @@ static struct ty *
 output_type(const json_t *b, size_t i, const json_t *o)
 {
 	json_t *col = json_copy((json_t *)(uintptr_t)table_column(b, i,
-	    str(o, "name")));
+	    jstr(o, "name")));
 	struct ty *t;
 
 	if (col == NULL)
@@ -985,13 +737,13 @@ select_list(struct gen *g, const json_t *b, bool struct_elem)
 	sb_adds(&g->out, "SELECT");
 	json_array_foreach(outs, i, o) {
 		e = json_object_get(o, "expr");
-		want = g->null_elem != NULL && streq(str(e, "op"), "struct") ?
+		want = g->null_elem != NULL && jstreq(jstr(e, "op"), "struct") ?
 		    output_type(b, i, o) : NULL;
 		sb_adds(&g->out, i ? ",\n  " : "\n  ");
 		expr(g, e, want);
 		ty_free(want);
 		sb_adds(&g->out, " AS ");
-		ident(g, str(o, "name"));
+		ident(g, jstr(o, "name"));
 	}
 	g->elem_fields = -1;
 }
@@ -1052,20 +804,20 @@ static void
 insert(struct gen *g, const json_t *b)
 {
 	const json_t *outs = json_object_get(b, "outputs"), *o, *ex, *el, *f;
-	const char *sql = str(b, "sql");
+	const char *sql = jstr(b, "sql");
 	size_t i;
 	bool struct_elem;
 
 	ex = json_object_get(b, "explode");
 	el = json_object_get(ex, "element");
-	struct_elem = json_is_object(el) && streq(str(el, "type"), "struct");
+	struct_elem = json_is_object(el) && jstreq(jstr(el, "type"), "struct");
 	sb_adds(&g->out, "INSERT INTO ");
 	table_name(g, json_object_get(b, "table"));
 	sb_adds(&g->out, " (");
 	json_array_foreach(outs, i, o) {
 		if (i > 0)
 			sb_adds(&g->out, ", ");
-		ident(g, str(o, "name"));
+		ident(g, jstr(o, "name"));
 	}
 	sb_adds(&g->out, ")\n");
 	if (g->cfk_with != NULL)
@@ -1092,9 +844,9 @@ insert(struct gen *g, const json_t *b)
 		json_array_foreach(outs, i, o) {
 			sb_adds(&g->out, i ? ",\n  " : "\n  ");
 			sb_adds(&g->out, "`q`.");
-			ident(g, str(o, "name"));
+			ident(g, jstr(o, "name"));
 			sb_adds(&g->out, " AS ");
-			ident(g, str(o, "name"));
+			ident(g, jstr(o, "name"));
 		}
 		sb_adds(&g->out, "\nFROM (\n");
 		sb_adds(&g->out, sql);
@@ -1119,10 +871,10 @@ insert(struct gen *g, const json_t *b)
 			json_array_foreach(fields, i, f) {
 				if (i > 0)
 					sb_adds(&g->out, ", ");
-				ident(g, str(f, "name"));
+				ident(g, jstr(f, "name"));
 			}
 		else
-			ident(g, str(ex, "as"));
+			ident(g, jstr(ex, "as"));
 		sb_addc(&g->out, ')');
 		if (struct_elem &&
 		    json_object_get(el, "required") != json_true())
@@ -1132,36 +884,6 @@ insert(struct gen *g, const json_t *b)
 }
 
 /* The helpers sqlgen_cdc.c writes with (sqlgen_int.h). */
-void
-sqlgen_fail(struct gen *g, const char *what)
-{
-	fail(g, what);
-}
-
-void
-sqlgen_ident(struct gen *g, const char *name)
-{
-	ident(g, name);
-}
-
-void
-sqlgen_literal(struct gen *g, const char *s)
-{
-	literal(g, s);
-}
-
-void
-sqlgen_option(struct gen *g, const char *key, const char *value, int *first)
-{
-	option(g, key, value, first);
-}
-
-void
-sqlgen_column(struct gen *g, const json_t *col)
-{
-	column(g, col);
-}
-
 void
 sqlgen_insert(struct gen *g, const json_t *b)
 {
@@ -1176,7 +898,7 @@ sqlgen_build(const json_t *b, struct diags *d)
 	memset(&g, 0, sizeof(g));
 	g.d = d;
 	g.elem_fields = -1;
-	g.build = str(b, "id") ? str(b, "id") : "?";
+	g.build = jstr(b, "id") ? jstr(b, "id") : "?";
 	sb_init(&g.out);
 	sb_adds(&g.out, "-- Generated by fluid-sqlgen from the contract's "
 	    "checked IR: do not edit.\n\n");

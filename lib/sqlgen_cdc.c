@@ -31,22 +31,13 @@
 #include <string.h>
 
 #include "sqlgen_int.h"
+#include "jget.h"
 
 #define RAW	"source_changes"
 #define CH	"`c`"	/* the alias of source_changes */
 #define ROWS	"`r`"	/* the alias of a Canal row */
 
-static const char *
-str(const json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
-
-static bool
-streq(const char *s, const char *word)
-{
-	return s != NULL && strcmp(s, word) == 0;
-}
+/* The shared accessors (jget.h), under this file's short names. */
 
 /* The stream's "changes" when it lands as landing (NULL: any). */
 static const json_t *
@@ -56,7 +47,7 @@ changes(const json_t *st, const char *landing)
 
 	if (!json_is_object(ch))
 		return NULL;
-	if (landing != NULL && !streq(str(ch, "landing"), landing))
+	if (landing != NULL && !jstreq(jstr(ch, "landing"), landing))
 		return NULL;
 	return ch;
 }
@@ -64,7 +55,7 @@ changes(const json_t *st, const char *landing)
 static bool
 is_canal(const json_t *ch)
 {
-	return streq(str(ch, "format"), "canal-json");
+	return jstreq(jstr(ch, "format"), "canal-json");
 }
 
 void
@@ -113,8 +104,8 @@ row_type(struct gen *g, const json_t *cols, const char *opcol)
 
 	sb_adds(&g->out, "ROW<");
 	json_array_foreach(cols, i, c) {
-		if (!streq(str(c, "origin"), "value") ||
-		    streq(str(c, "name"), opcol))
+		if (!jstreq(jstr(c, "origin"), "value") ||
+		    jstreq(jstr(c, "name"), opcol))
 			continue;
 		if (n++ > 0)
 			sb_adds(&g->out, ", ");
@@ -137,7 +128,7 @@ sqlgen_cdc_columns(struct gen *g, const json_t *st, bool conv)
 	if (conv || json_is_object(json_object_get(st, "eventTime")))
 		sqlgen_fail(g, "an append-with-op stream with a converted "
 		    "column or an event time");
-	opcol = str(ch, "operationColumn");
+	opcol = jstr(ch, "operationColumn");
 	if (opcol == NULL)
 		sqlgen_fail(g, "an append-with-op stream without its "
 		    "operation column");
@@ -155,13 +146,13 @@ sqlgen_cdc_columns(struct gen *g, const json_t *st, bool conv)
 	}
 	/* The key's and the metadata's, as the append-only table has them. */
 	json_array_foreach(cols, i, c) {
-		if (streq(str(c, "origin"), "value"))
+		if (jstreq(jstr(c, "origin"), "value"))
 			continue;
 		sb_adds(&g->out, ",\n  ");
 		sqlgen_column(g, c);
-		if (streq(str(c, "origin"), "metadata")) {
+		if (jstreq(jstr(c, "origin"), "metadata")) {
 			sb_adds(&g->out, " METADATA FROM ");
-			sqlgen_literal(g, str(c, "from"));
+			sqlgen_literal(g, jstr(c, "from"));
 			sb_adds(&g->out, " VIRTUAL");
 		}
 	}
@@ -189,18 +180,18 @@ sqlgen_cdc_value_options(struct gen *g, const json_t *st, int *first)
 	 */
 	ignore = json_is_true(json_object_get(ch, "ignoreParseErrors")) ?
 	    "true" : "false";
-	if (streq(str(ch, "landing"), "append-with-op")) {
+	if (jstreq(jstr(ch, "landing"), "append-with-op")) {
 		sqlgen_option(g, "value.json.fail-on-missing-field", "false",
 		    first);
 		sqlgen_option(g, "value.json.ignore-parse-errors", ignore,
 		    first);
 		return true;
 	}
-	if (!streq(str(ch, "format"), "debezium-json") && !is_canal(ch)) {
+	if (!jstreq(jstr(ch, "format"), "debezium-json") && !is_canal(ch)) {
 		sqlgen_fail(g, "a change format");
 		return true;
 	}
-	key = xasprintf("value.%s.ignore-parse-errors", str(ch, "format"));
+	key = xasprintf("value.%s.ignore-parse-errors", jstr(ch, "format"));
 	sqlgen_option(g, key, ignore, first);
 	free(key);
 	/* The envelope is the payload alone (schemas.enable=false). */
@@ -259,20 +250,20 @@ sqlgen_cdc_view(struct gen *g, const json_t *st)
 	if (ch == NULL)
 		return false;
 	canal = is_canal(ch);
-	opcol = str(ch, "operationColumn");
+	opcol = jstr(ch, "operationColumn");
 	cols = json_object_get(st, "columns");
 	sb_adds(&g->out, "CREATE TEMPORARY VIEW ");
 	sqlgen_ident(g, "source_events");
 	sb_adds(&g->out, " AS\nSELECT");
 	json_array_foreach(cols, i, c) {
-		name = str(c, "name");
+		name = jstr(c, "name");
 		sb_adds(&g->out, i ? ",\n  " : "\n  ");
-		if (streq(name, opcol)) {
+		if (jstreq(name, opcol)) {
 			if (canal)
 				operation(g, "type", canal_ops, canal_values);
 			else
 				operation(g, "op", dbz_ops, dbz_values);
-		} else if (!streq(str(c, "origin"), "value")) {
+		} else if (!jstreq(jstr(c, "origin"), "value")) {
 			sb_adds(&g->out, CH ".");
 			sqlgen_ident(g, name);
 		} else if (canal) {
@@ -300,12 +291,12 @@ sqlgen_cdc_view(struct gen *g, const json_t *st)
 		    " (");
 		n = 0;
 		json_array_foreach(cols, i, c) {
-			if (!streq(str(c, "origin"), "value") ||
-			    streq(str(c, "name"), opcol))
+			if (!jstreq(jstr(c, "origin"), "value") ||
+			    jstreq(jstr(c, "name"), opcol))
 				continue;
 			if (n++ > 0)
 				sb_adds(&g->out, ", ");
-			sqlgen_ident(g, str(c, "name"));
+			sqlgen_ident(g, jstr(c, "name"));
 		}
 		sb_adds(&g->out, ")\nWHERE " CH ".`type` IN (");
 		literals(g, canal_ops);

@@ -12,87 +12,19 @@
 #include <strings.h>
 
 #include "digest.h"
+#include "jget.h"
 #include "sqlgen.h"
 #include "sqlgen_cfk.h"
 #include "sqlgen_int.h"
 #include "sqlq.h"
 #include "xalloc.h"
 
-static const char *
-str(const json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
-
 bool
 sqlgen_cfk_target(const json_t *b)
 {
-	const char *t = str(json_object_get(b, "deployment"), "target");
+	const char *t = jstr(json_object_get(b, "deployment"), "target");
 
 	return t != NULL && strcmp(t, "cfk") == 0;
-}
-
-/*
- * Catalog text that would make Iceberg read the environment (env:NAME,
- * ${...}) or holds a control character: fluid-check refuses it (no
- * catalogAuth on this target); refused here too, not trusted.
- */
-static bool
-text_ok(const char *s)
-{
-	const unsigned char *p;
-
-	if (s == NULL)
-		return true;	/* sqlgen_option() reports it missing */
-	if (strncasecmp(s, "env:", 4) == 0 || strstr(s, "${") != NULL)
-		return false;
-	for (p = (const unsigned char *)s; *p != '\0'; p++)
-		if (*p < 0x20 || *p == 0x7f || (p[0] == 0xc2 && p[1] >= 0x80 &&
-		    p[1] <= 0x9f))
-			return false;
-	return true;
-}
-
-static void
-catalog_option(struct gen *g, const char *key, const char *value,
-    int *first)
-{
-	if (!text_ok(key) || !text_ok(value))
-		sqlgen_fail(g, "a catalog option that reads the job's "
-		    "environment");
-	else
-		sqlgen_option(g, key, value, first);
-}
-
-static int
-key_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* The contract's catalog properties, sorted: the order is no input. */
-static void
-catalog_properties(struct gen *g, const json_t *props, int *first)
-{
-	const char **keys, *k;
-	json_t *v;
-	size_t klen, n = 0, i;
-
-	if (!json_is_object(props))
-		return;
-	keys = xcalloc(json_object_size(props) + 1, sizeof(*keys));
-	json_object_keylen_foreach((json_t *)(uintptr_t)props, k, klen, v) {
-		if (strlen(k) != klen) {
-			sqlgen_fail(g, "a catalog property name");
-			free(keys);
-			return;
-		}
-		keys[n++] = k;
-	}
-	qsort(keys, n, sizeof(*keys), key_cmp);
-	for (i = 0; i < n; i++)
-		catalog_option(g, keys[i], str(props, keys[i]), first);
-	free(keys);
 }
 
 /*
@@ -120,33 +52,12 @@ table_ident(struct gen *g, const char *cat, const char *role,
 	return sb_steal(&sb);
 }
 
-/* " - INTERVAL ..." of the watermark, as sqlgen.c writes it. */
-static void
-interval(struct gen *g, json_int_t secs)
-{
-	char buf[64];
-
-	if (secs < 0 || secs >= 100LL * 86400) {
-		sqlgen_fail(g, "an event-time delay of 100 days or more");
-		return;
-	}
-	if (secs < 100)
-		snprintf(buf, sizeof(buf), "%lld", (long long)secs);
-	else
-		snprintf(buf, sizeof(buf), "%lld %02lld:%02lld:%02lld",
-		    (long long)secs / 86400, (long long)secs % 86400 / 3600,
-		    (long long)secs % 3600 / 60, (long long)secs % 60);
-	sb_adds(&g->out, " - INTERVAL ");
-	sqlgen_literal(g, buf);
-	sb_adds(&g->out, secs < 100 ? " SECOND" : " DAY TO SECOND");
-}
-
 /* The Kafka source's definition: " (columns) WITH (options);\n". */
 static void
 source_def(struct gen *g, const json_t *st)
 {
 	const json_t *key = json_object_get(st, "key"), *c, *et, *src;
-	const char *fmt = str(st, "format"), *origin;
+	const char *fmt = jstr(st, "format"), *origin;
 	struct sb fields;
 	size_t i;
 	int first = 1;
@@ -157,34 +68,34 @@ source_def(struct gen *g, const json_t *st)
 	json_array_foreach(json_object_get(st, "columns"), i, c) {
 		sb_adds(&g->out, i ? ",\n  " : "\n  ");
 		sqlgen_column(g, c);
-		origin = str(c, "origin");
+		origin = jstr(c, "origin");
 		if (origin != NULL && strcmp(origin, "metadata") == 0) {
 			sb_adds(&g->out, " METADATA FROM ");
-			sqlgen_literal(g, str(c, "from"));
+			sqlgen_literal(g, jstr(c, "from"));
 			sb_adds(&g->out, " VIRTUAL");
 		}
 	}
 	if (json_is_object(et)) {
 		sb_adds(&g->out, ",\n  WATERMARK FOR ");
-		sqlgen_ident(g, str(et, "column"));
+		sqlgen_ident(g, jstr(et, "column"));
 		sb_adds(&g->out, " AS ");
-		sqlgen_ident(g, str(et, "column"));
-		interval(g, json_integer_value(json_object_get(et,
+		sqlgen_ident(g, jstr(et, "column"));
+		sqlgen_interval(g, json_integer_value(json_object_get(et,
 		    "delaySeconds")));
 	}
 	sb_adds(&g->out, "\n) WITH (");
 	sqlgen_option(g, "connector", "kafka", &first);
-	sqlgen_option(g, "topic", str(st, "topic"), &first);
-	sqlgen_option(g, "properties.bootstrap.servers", str(src,
+	sqlgen_option(g, "topic", jstr(st, "topic"), &first);
+	sqlgen_option(g, "properties.bootstrap.servers", jstr(src,
 	    "bootstrapServers"), &first);
-	sqlgen_option(g, "properties.group.id", str(src, "groupId"), &first);
-	sqlgen_option(g, "scan.startup.mode", str(src, "startupMode"), &first);
-	if (str(src, "startupMode") != NULL &&
-	    strcmp(str(src, "startupMode"), "group-offsets") == 0)
+	sqlgen_option(g, "properties.group.id", jstr(src, "groupId"), &first);
+	sqlgen_option(g, "scan.startup.mode", jstr(src, "startupMode"), &first);
+	if (jstr(src, "startupMode") != NULL &&
+	    strcmp(jstr(src, "startupMode"), "group-offsets") == 0)
 		sqlgen_option(g, "properties.auto.offset.reset", "earliest",
 		    &first);
 	if (json_is_object(key)) {
-		sqlgen_option(g, "key.format", str(key, "format"), &first);
+		sqlgen_option(g, "key.format", jstr(key, "format"), &first);
 		sb_init(&fields);
 		json_array_foreach(json_object_get(key, "fields"), i, c) {
 			if (i > 0)
@@ -196,12 +107,12 @@ source_def(struct gen *g, const json_t *st)
 		}
 		sqlgen_option(g, "key.fields", fields.buf, &first);
 		sb_release(&fields);
-		if (str(key, "prefix") != NULL)
-			sqlgen_option(g, "key.fields-prefix", str(key,
+		if (jstr(key, "prefix") != NULL)
+			sqlgen_option(g, "key.fields-prefix", jstr(key,
 			    "prefix"), &first);
-		if (str(key, "format") != NULL &&
-		    strcmp(str(key, "format"), "avro-confluent") == 0)
-			sqlgen_option(g, "key.avro-confluent.url", str(src,
+		if (jstr(key, "format") != NULL &&
+		    strcmp(jstr(key, "format"), "avro-confluent") == 0)
+			sqlgen_option(g, "key.avro-confluent.url", jstr(src,
 			    "schemaRegistryUrl"), &first);
 		sqlgen_option(g, "value.fields-include", "EXCEPT_KEY", &first);
 	}
@@ -212,7 +123,7 @@ source_def(struct gen *g, const json_t *st)
 		sqlgen_option(g, "value.json.ignore-parse-errors", "false",
 		    &first);
 	} else
-		sqlgen_option(g, "value.avro-confluent.url", str(src,
+		sqlgen_option(g, "value.avro-confluent.url", jstr(src,
 		    "schemaRegistryUrl"), &first);
 	sb_adds(&g->out, "\n);\n");
 }
@@ -246,17 +157,17 @@ sink_def(struct gen *g, const json_t *t)
 	sqlgen_option(g, "connector", "iceberg", &first);
 	sqlgen_option(g, "catalog-name", SQLGEN_CATALOG, &first);
 	sqlgen_option(g, "catalog-type", "rest", &first);
-	catalog_option(g, "uri", str(cat, "uri"), &first);
-	catalog_option(g, "warehouse", str(cat, "warehouse"), &first);
+	sqlgen_catalog_option(g, "uri", jstr(cat, "uri"), &first);
+	sqlgen_catalog_option(g, "warehouse", jstr(cat, "warehouse"), &first);
 	sqlgen_option(g, "io-impl", "org.apache.iceberg.aws.s3.S3FileIO",
 	    &first);
-	catalog_properties(g, json_object_get(cat, "properties"), &first);
-	sqlgen_option(g, "catalog-database", str(t, "namespace"), &first);
-	sqlgen_option(g, "catalog-table", str(t, "name"), &first);
+	sqlgen_catalog_properties(g, json_object_get(cat, "properties"), &first);
+	sqlgen_option(g, "catalog-database", jstr(t, "namespace"), &first);
+	sqlgen_option(g, "catalog-table", jstr(t, "name"), &first);
 	snprintf(fv, sizeof(fv), "%lld", (long long)json_integer_value(
 	    json_object_get(t, "formatVersion")));
 	sqlgen_option(g, "format-version", fv, &first);
-	sqlgen_option(g, "write.format.default", str(t, "fileFormat"),
+	sqlgen_option(g, "write.format.default", jstr(t, "fileFormat"),
 	    &first);
 	sb_adds(&g->out, "\n);\n");
 }
@@ -313,7 +224,7 @@ outer_select(struct gen *g, const json_t *b, const char *src)
 	json_array_foreach(json_object_get(b, "outputs"), i, o) {
 		sb_adds(&sb, i ? ", " : " ");
 		sb_adds(&sb, "`fluid_query`.");
-		if (str(o, "name") == NULL || sqlq_ident(&sb, str(o, "name")) == -1)
+		if (jstr(o, "name") == NULL || sqlq_ident(&sb, jstr(o, "name")) == -1)
 			sqlgen_fail(g, "an identifier");
 	}
 	sb_addf(&sb, "\nFROM (\nWITH `source_events` AS (SELECT * FROM %s)\n",
@@ -340,14 +251,14 @@ sqlgen_cfk_build(const json_t *b, struct diags *d)
 {
 	struct gen g;
 	json_t *out = json_array();
-	const char *env = str(json_object_get(b, "deployment"),
+	const char *env = jstr(json_object_get(b, "deployment"),
 	    "flinkEnvironment"), *why;
 	char *cat = NULL, *src = NULL, *sink = NULL, *def, *with;
 
 	memset(&g, 0, sizeof(g));
 	g.d = d;
 	g.elem_fields = -1;
-	g.build = str(b, "id") ? str(b, "id") : "?";
+	g.build = jstr(b, "id") ? jstr(b, "id") : "?";
 	if ((why = unsupported(b)) != NULL || env == NULL) {
 		diag_at(d, DIAG_ERROR, NULL, "Flink build %s: %s cannot be run "
 		    "by CMF (management: cfk): fluid-check refuses it",

@@ -3,9 +3,10 @@
  * sqlgen.c and sqlgen_cdc.c (change streams) and by nothing else.
  *
  * sqlgen.c writes every script; sqlgen_cdc.c writes what a change
- * stream changes in it, through the hooks below, with sqlgen.c's own
- * quoting helpers (sqlgen_ident() and the rest), so that every
- * identifier and literal still goes through sqlq.h.
+ * stream changes in it, through the hooks below.  Both write with the
+ * helpers of sqlgen_emit.c (sqlgen_ident() and the rest), so that every
+ * identifier and literal still goes through sqlq.h, and the modules
+ * depend one way: sqlgen -> sqlgen_cdc -> sqlgen_emit.
  */
 #ifndef FLUID_SQLGEN_INT_H
 #define FLUID_SQLGEN_INT_H
@@ -47,15 +48,30 @@ struct gen {
 	const char	*cfk_with;
 };
 
-/* sqlgen.c: the writer's helpers. */
+/* sqlgen_emit.c: the writer's helpers, which call neither writer. */
 void	 sqlgen_fail(struct gen *, const char *what);
 void	 sqlgen_ident(struct gen *, const char *name);
 void	 sqlgen_literal(struct gen *, const char *s);
 /* "'key' = 'value'", after a comma unless *first. */
 void	 sqlgen_option(struct gen *, const char *key, const char *value,
 	    int *first);
+/* The Flink SQL spelling of a type tree. */
+void	 sqlgen_sql_type(struct gen *, const struct ty *);
+/* The type of a column in its IR form (a new tree), or NULL. */
+struct ty *sqlgen_column_type(struct gen *, const json_t *col);
 /* "`name` TYPE" of a column in its IR form. */
 void	 sqlgen_column(struct gen *, const json_t *col);
+/*
+ * A catalog option, refused when its text would make Iceberg read the
+ * job's environment (env:NAME, ${...}) or holds a control character.
+ */
+void	 sqlgen_catalog_option(struct gen *, const char *key,
+	    const char *value, int *first);
+/* The contract's catalog properties, sorted bytewise, each as above. */
+void	 sqlgen_catalog_properties(struct gen *, const json_t *props,
+	    int *first);
+/* " - INTERVAL ..." of a watermark's delay of secs seconds. */
+void	 sqlgen_interval(struct gen *, json_int_t secs);
 /* The INSERT INTO the table ... SELECT of build b. */
 void	 sqlgen_insert(struct gen *, const json_t *b);
 

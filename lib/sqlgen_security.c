@@ -13,14 +13,11 @@
 #include <string.h>
 
 #include "path.h"
+#include "jget.h"
 #include "sqlgen_security.h"
 #include "sqlq.h"
 
-static const char *
-str(const json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
+/* The shared accessor (jget.h), under this file's short name. */
 
 static bool
 one_of(const char *s, const char *const *words)
@@ -124,18 +121,18 @@ provider(struct sb *out, struct vars *vs, int *first)
 static int
 jaas(struct sb *out, const json_t *sasl, int *first, struct vars *vs)
 {
-	const char *mech = str(sasl, "mechanism"), *u, *p, *j;
+	const char *mech = jstr(sasl, "mechanism"), *u, *p, *j;
 	struct sb v;
 
 	sb_init(&v);
-	if ((j = str(sasl, "jaasConfigEnv")) != NULL) {
+	if ((j = jstr(sasl, "jaasConfigEnv")) != NULL) {
 		if (!var_ok(j))
 			return sb_release(&v), -1;
 		/* The whole line, as the variable holds it. */
 		ref(&v, j, vs);
 	} else {
-		u = str(sasl, "usernameEnv");
-		p = str(sasl, "passwordEnv");
+		u = jstr(sasl, "usernameEnv");
+		p = jstr(sasl, "passwordEnv");
 		if (!var_ok(u) || !var_ok(p))
 			return sb_release(&v), -1;
 		/*
@@ -165,8 +162,8 @@ store(struct sb *out, const json_t *st, const char *which, int *first,
     struct vars *vs)
 {
 	static const char *const types[] = { "PKCS12", "JKS", "PEM", NULL };
-	const char *path = str(st, "path"), *type = str(st, "type");
-	const char *pw = str(st, "passwordEnv"), *kpw = str(st,
+	const char *path = jstr(st, "path"), *type = jstr(st, "type");
+	const char *pw = jstr(st, "passwordEnv"), *kpw = jstr(st,
 	    "keyPasswordEnv");
 	struct sb k, v;
 
@@ -204,7 +201,7 @@ sqlgen_security(struct sb *out, const json_t *sec, int *first)
 	    "SASL_PLAINTEXT", "SASL_SSL", NULL };
 	static const char *const mechanisms[] = { "PLAIN", "SCRAM-SHA-256",
 	    "SCRAM-SHA-512", NULL };
-	const char *proto = str(sec, "protocol");
+	const char *proto = jstr(sec, "protocol");
 	const json_t *sasl = json_object_get(sec, "sasl");
 	const json_t *tls = json_object_get(sec, "tls");
 	struct vars vs = { { NULL }, 0 };
@@ -221,9 +218,9 @@ sqlgen_security(struct sb *out, const json_t *sec, int *first)
 		return -1;
 	option(out, "properties.security.protocol", proto, first);
 	if (is_sasl) {
-		if (!one_of(str(sasl, "mechanism"), mechanisms))
+		if (!one_of(jstr(sasl, "mechanism"), mechanisms))
 			return -1;
-		option(out, "properties.sasl.mechanism", str(sasl,
+		option(out, "properties.sasl.mechanism", jstr(sasl,
 		    "mechanism"), first);
 		if (jaas(out, sasl, first, &vs) == -1)
 			return -1;

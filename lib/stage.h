@@ -24,6 +24,9 @@
 int	 stage_resolve_opts(const struct resolve_opts *, struct diags *d);
 /* A new document with the resolve section, or NULL (errors in d). */
 json_t	*stage_resolve(const struct resolve_opts *, struct diags *d);
+/* The same, the files read from src (resolve.h; NULL: the file system). */
+json_t	*stage_resolve_from(const struct resolve_opts *,
+	    const struct resolve_source *src, struct diags *d);
 /* Add the check section to doc; it (borrowed), or NULL (errors in d). */
 json_t	*stage_check(json_t *doc, struct diags *d);
 /*
@@ -56,5 +59,13 @@ const char *stage_diff_name(json_t *doc);
 json_t	*stage_plan(json_t *doc, enum k8s_mode mode, const json_t *last,
 	    json_t *(*record)(const json_t *, const json_t *, const json_t *),
 	    struct diags *d);
+/*
+ * The resources of a --last-applied document v (a file the user gave):
+ * a JSON list of resources, or a kubectl List's items, each with a kind
+ * and a metadata.name.  Returns them (borrowed from v), or NULL with
+ * *bad set to the index of the first resource without them, or to
+ * (size_t)-1 when v is neither kind of list.
+ */
+const json_t *stage_plan_last_applied(const json_t *v, size_t *bad);
 
 #endif

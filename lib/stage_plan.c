@@ -4,9 +4,30 @@
  * limits before anything could be written.
  */
 #include "ir.h"
+#include "jget.h"
 #include "k8s.h"
 #include "plan.h"
 #include "stage.h"
+
+const json_t *
+stage_plan_last_applied(const json_t *v, size_t *bad)
+{
+	const json_t *items, *r;
+	size_t i;
+
+	items = json_is_array(v) ? v : json_object_get(v, "items");
+	if (!json_is_array(items)) {
+		*bad = (size_t)-1;
+		return NULL;
+	}
+	json_array_foreach(items, i, r)
+		if (jstr(r, "kind") == NULL ||
+		    jstr2(r, "metadata", "name") == NULL) {
+			*bad = i;
+			return NULL;
+		}
+	return items;
+}
 
 json_t *
 stage_plan(json_t *doc, enum k8s_mode mode, const json_t *last,

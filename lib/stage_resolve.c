@@ -30,9 +30,16 @@ stage_resolve_opts(const struct resolve_opts *ro, struct diags *d)
 json_t *
 stage_resolve(const struct resolve_opts *ro, struct diags *d)
 {
+	return stage_resolve_from(ro, NULL, d);
+}
+
+json_t *
+stage_resolve_from(const struct resolve_opts *ro,
+    const struct resolve_source *src, struct diags *d)
+{
 	json_t *doc, *section;
 
-	if ((section = resolve_run(ro, d)) == NULL)
+	if ((section = resolve_run_from(ro, src, d)) == NULL)
 		return NULL;
 	doc = ir_new();
 	ir_add_stage(doc, "resolve", section);

@@ -18,6 +18,8 @@
 
 #include "verify.h"
 #include "verify_int.h"
+#include "clock.h"
+#include "jget.h"
 
 #include "allow.h"
 #include "ir.h"
@@ -65,18 +67,6 @@ struct vbuild {
 	struct piece	 p[4];		/* schema snapshot deployment checkpoint */
 };
 
-static char *
-utc_now(void)
-{
-	char buf[32];
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return xstrdup(buf);
-}
-
 static void
 set(struct piece *p, enum outcome o, bool final, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -91,7 +81,7 @@ set(struct piece *p, enum outcome o, bool final, const char *fmt, ...)
 	va_start(ap, fmt);
 	p->detail = xvasprintf(fmt, ap);
 	va_end(ap);
-	p->at = utc_now();
+	p->at = clk_utc_now();
 	p->outcome = o;
 	p->final = final;
 }
@@ -108,12 +98,6 @@ find_by(json_t *array, const char *key, const char *s)
 		    strcmp(json_string_value(json_object_get(v, key)), s) == 0)
 			return (long)i;
 	return -1;
-}
-
-static const char *
-str(json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
 }
 
 /* --- the allowlists ------------------------------------------------------ */
@@ -138,14 +122,14 @@ check_allowlists(struct vbuild *vb, size_t n, const struct verify_opts *o,
 		auth = json_object_get(cat, "auth");
 		refs = json_object_get(dep, "secretRefs");
 		memset(&t, 0, sizeof(t));
-		t.context = (struct allow_target){ str(dep, "context"),
+		t.context = (struct allow_target){ jstr(dep, "context"),
 		    vb[i].dep_ptr[0] };
-		t.ns = (struct allow_target){ str(dep, "namespace"),
+		t.ns = (struct allow_target){ jstr(dep, "namespace"),
 		    vb[i].dep_ptr[1] };
-		t.image = (struct allow_target){ str(dep, "image"),
+		t.image = (struct allow_target){ jstr(dep, "image"),
 		    vb[i].dep_ptr[2] };
 		t.service_account = (struct allow_target){
-		    str(dep, "serviceAccount"), vb[i].dep_ptr[3] };
+		    jstr(dep, "serviceAccount"), vb[i].dep_ptr[3] };
 		secrets = xcalloc(json_array_size(refs) + 1, sizeof(*secrets));
 		for (k = 0; k < json_array_size(refs); k++)
 			secrets[k] = (struct allow_target){
@@ -153,18 +137,18 @@ check_allowlists(struct vbuild *vb, size_t n, const struct verify_opts *o,
 			    vb[i].dep_ptr[4] };
 		t.secrets = secrets;
 		t.nsecrets = json_array_size(refs);
-		t.catalog = (struct allow_target){ str(cat, "uri"),
+		t.catalog = (struct allow_target){ jstr(cat, "uri"),
 		    vb[i].uri_ptr };
-		if (auth != NULL && str(auth, "type") != NULL &&
-		    strcmp(str(auth, "type"), "oauth2") == 0) {
+		if (auth != NULL && jstr(auth, "type") != NULL &&
+		    strcmp(jstr(auth, "type"), "oauth2") == 0) {
 			t.token_endpoint = (struct allow_target){
-			    str(auth, "oauth2ServerUri"), vb[i].token_ptr };
+			    jstr(auth, "oauth2ServerUri"), vb[i].token_ptr };
 			t.catalog_auth = (struct allow_target){
-			    str(auth, "credentialEnv"), vb[i].auth_ptr };
+			    jstr(auth, "credentialEnv"), vb[i].auth_ptr };
 		} else if (auth != NULL)
 			t.catalog_auth = (struct allow_target){
-			    str(auth, "tokenEnv"), vb[i].auth_ptr };
-		t.product = str(vb[i].cb, "product");
+			    jstr(auth, "tokenEnv"), vb[i].auth_ptr };
+		t.product = jstr(vb[i].cb, "product");
 		t.build = vb[i].id;
 		allow_check(&a, ALLOW_CMD_VERIFY, &t, &r);
 		free(secrets);
@@ -216,19 +200,19 @@ compare_fields(json_t *out, const char *prefix, json_t *exp, json_t *act)
 		e = json_array_get(exp, i);
 		a = json_array_get(act, i);
 		path = xasprintf("%s%s%s", prefix, *prefix ? "." : "",
-		    e ? str(e, "name") : str(a, "name"));
+		    e ? jstr(e, "name") : jstr(a, "name"));
 		if (e == NULL)
 			diff(out, path, "the table has this %s (position %zu), "
 			    "the contract does not", what, i + 1);
 		else if (a == NULL)
 			diff(out, path, "the contract has this %s (position "
 			    "%zu), the table does not", what, i + 1);
-		else if (str(a, "name") == NULL ||
-		    strcmp(str(e, "name"), str(a, "name")) != 0)
+		else if (jstr(a, "name") == NULL ||
+		    strcmp(jstr(e, "name"), jstr(a, "name")) != 0)
 			diff(out, path, "position %zu is '%s' in the table, "
 			    "'%s' in the contract", i + 1,
-			    str(a, "name") ? str(a, "name") : "?",
-			    str(e, "name"));
+			    jstr(a, "name") ? jstr(a, "name") : "?",
+			    jstr(e, "name"));
 		else
 			compare_type(out, path, e, json_object_get(a, "type"),
 			    json_is_true(json_object_get(a, "required")));
@@ -258,7 +242,7 @@ static void
 compare_type(json_t *out, const char *path, json_t *e, json_t *a,
     bool a_required)
 {
-	const char *t = str(e, "type"), *at = json_string_value(a);
+	const char *t = jstr(e, "type"), *at = json_string_value(a);
 	const char *want;
 	char buf[64], *sub;
 	bool e_required = json_is_true(json_object_get(e, "required"));
@@ -270,7 +254,7 @@ compare_type(json_t *out, const char *path, json_t *e, json_t *a,
 		    e_required ? "required" : "optional",
 		    a_required ? "required" : "optional");
 	if (json_is_object(a))
-		at = str(a, "type");
+		at = jstr(a, "type");
 	if (strcmp(t, "struct") == 0) {
 		if (at == NULL || strcmp(at, "struct") != 0)
 			diff(out, path, "a struct in the contract, %s in the "
@@ -367,14 +351,14 @@ get_token(struct vbuild *vb, const struct verify_opts *o, char **why)
 {
 	json_t *auth = json_object_get(json_object_get(json_object_get(
 	    vb->cb, "table"), "catalog"), "auth");
-	const char *type = str(auth, "type"), *var, *val;
+	const char *type = jstr(auth, "type"), *var, *val;
 	struct net_err e;
 
 	*why = NULL;
 	if (auth == NULL || json_is_null(auth) || type == NULL)
 		return 0;
-	var = strcmp(type, "oauth2") == 0 ? str(auth, "credentialEnv") :
-	    str(auth, "tokenEnv");
+	var = strcmp(type, "oauth2") == 0 ? jstr(auth, "credentialEnv") :
+	    jstr(auth, "tokenEnv");
 	if (var == NULL || (val = o->env(var)) == NULL || *val == '\0') {
 		*why = xasprintf("catalogAuth names %s, which is not set in "
 		    "this environment", var ? var : "no variable");
@@ -384,8 +368,8 @@ get_token(struct vbuild *vb, const struct verify_opts *o, char **why)
 		vb->token = xstrdup(val);
 		return 0;
 	}
-	if (net_oauth2_token(o->net, str(auth, "oauth2ServerUri"), val,
-	    str(auth, "scope"), &vb->token, &e) == -1) {
+	if (net_oauth2_token(o->net, jstr(auth, "oauth2ServerUri"), val,
+	    jstr(auth, "scope"), &vb->token, &e) == -1) {
 		*why = xasprintf("OAuth2 token from %s: %s", var, e.msg);
 		return -1;
 	}
@@ -433,13 +417,13 @@ read_catalog(struct vbuild *vb, const struct verify_opts *o)
 		vb->auth_failed = true;
 		return;
 	}
-	base = base_uri(str(cat, "uri"));
+	base = base_uri(jstr(cat, "uri"));
 	sb_init(&url);
 	sb_adds(&url, base);
 	sb_adds(&url, "/v1/config");
-	if (str(cat, "warehouse") != NULL) {
+	if (jstr(cat, "warehouse") != NULL) {
 		sb_adds(&url, "?warehouse=");
-		add_segment(&url, str(cat, "warehouse"));
+		add_segment(&url, jstr(cat, "warehouse"));
 	}
 	cfg_url = sb_steal(&url);
 	if (net_get_json(o->net, cfg_url, vb->token, &cfg, &e) == -1) {
@@ -454,9 +438,9 @@ read_catalog(struct vbuild *vb, const struct verify_opts *o)
 		return;
 	}
 	free(cfg_url);
-	prefix = str(json_object_get(cfg, "overrides"), "prefix");
+	prefix = jstr(json_object_get(cfg, "overrides"), "prefix");
 	if (prefix == NULL)
-		prefix = str(json_object_get(cfg, "defaults"), "prefix");
+		prefix = jstr(json_object_get(cfg, "defaults"), "prefix");
 	sb_init(&url);
 	sb_adds(&url, base);
 	sb_adds(&url, "/v1/");
@@ -465,9 +449,9 @@ read_catalog(struct vbuild *vb, const struct verify_opts *o)
 		sb_addc(&url, '/');
 	}
 	sb_adds(&url, "namespaces/");
-	add_segment(&url, str(t, "namespace"));
+	add_segment(&url, jstr(t, "namespace"));
 	sb_adds(&url, "/tables/");
-	add_segment(&url, str(t, "name"));
+	add_segment(&url, jstr(t, "name"));
 	json_decref(cfg);
 	free(base);
 	free(ps->endpoint);
@@ -522,7 +506,7 @@ read_catalog(struct vbuild *vb, const struct verify_opts *o)
 		set(pn, OUT_FAIL, false, "the table has no committed snapshot");
 	else {
 		ts = json_integer_value(json_object_get(snap, "timestamp-ms"));
-		age = (long long)time(NULL) - (long long)(ts / 1000);
+		age = clk_wall_s() - (long long)(ts / 1000);
 		if (age < 0)
 			age = 0;
 		if (max_age < 0)
@@ -551,13 +535,13 @@ static const enum outcome from[] = { [VFY_PASS] = OUT_PASS,
 static json_t *
 record_fd(json_t *rec, json_t **list)
 {
-	const char *text = str(json_object_get(rec, "data"), "resources.json");
+	const char *text = jstr(json_object_get(rec, "data"), "resources.json");
 	json_t *it;
 	size_t i;
 
 	*list = text ? json_loads(text, 0, NULL) : NULL;
 	json_array_foreach(json_object_get(*list, "items"), i, it)
-		if (str(it, "kind") && strcmp(str(it, "kind"), "FlinkDeployment") == 0)
+		if (jstreq(jstr(it, "kind"), "FlinkDeployment"))
 			return it;
 	return NULL;
 }
@@ -571,9 +555,9 @@ fluids(json_t *live, const struct vbuild *vb)
 {
 	json_t *l = json_object_get(json_object_get(live, "metadata"),
 	    "labels");
-	const char *by = str(l, K8S_LABEL_MANAGED_BY), *nm = str(l,
-	    K8S_LABEL_NAME), *b = str(l, K8S_LABEL_BUILD), *product =
-	    str(vb->cb, "product");
+	const char *by = jstr(l, K8S_LABEL_MANAGED_BY), *nm = jstr(l,
+	    K8S_LABEL_NAME), *b = jstr(l, K8S_LABEL_BUILD), *product =
+	    jstr(vb->cb, "product");
 
 	return by && strcmp(by, K8S_MANAGER) == 0 && nm && product &&
 	    strcmp(nm, product) == 0 && b && strcmp(b, vb->id) == 0;
@@ -588,7 +572,7 @@ static void
 read_deployment(struct vbuild *vb, const struct verify_opts *o)
 {
 	json_t *dep = json_object_get(vb->cb, "deployment");
-	const char *ns = str(dep, "namespace"), *name = str(dep, "name");
+	const char *ns = jstr(dep, "namespace"), *name = jstr(dep, "name");
 	struct piece *p = &vb->p[2];
 	struct vfy_reading r = { VFY_UNAVAILABLE, false, NULL, NULL };
 	json_t *live = NULL, *rec = NULL, *list = NULL, *applied;
@@ -601,8 +585,8 @@ read_deployment(struct vbuild *vb, const struct verify_opts *o)
 	diags_init(&kd);
 	free(p->endpoint);
 	p->endpoint = xasprintf("kubectl --context=%s: flinkdeployment "
-	    "%s/%s, configmap %s/%s", str(dep, "context"), ns, name, ns, recn);
-	if (kube_init(&k, str(dep, "context"), o->env, &kd) == -1 ||
+	    "%s/%s, configmap %s/%s", jstr(dep, "context"), ns, name, ns, recn);
+	if (kube_init(&k, jstr(dep, "context"), o->env, &kd) == -1 ||
 	    (has_fd = kube_get(&k, "flinkdeployment", ns, name, &live,
 	    &kd)) == -1 || (has_rec = kube_get(&k, "configmap", ns, recn,
 	    &rec, &kd)) == -1) {
@@ -612,7 +596,7 @@ read_deployment(struct vbuild *vb, const struct verify_opts *o)
 	}
 	/* The job the checkpoint piece asks the JobManager about. */
 	free(vb->job);
-	job = str(json_object_get(json_object_get(live, "status"),
+	job = jstr(json_object_get(json_object_get(live, "status"),
 	    "jobStatus"), "jobId");
 	vb->job = has_fd && job != NULL ? xstrdup(job) : NULL;
 	if (!has_fd)
@@ -621,7 +605,7 @@ read_deployment(struct vbuild *vb, const struct verify_opts *o)
 	else if (!fluids(live, vb))
 		set(p, OUT_FAIL, true, "FlinkDeployment %s/%s is not fluid's "
 		    "for product '%s' build '%s' (its labels)", ns, name,
-		    str(vb->cb, "product"), vb->id);
+		    jstr(vb->cb, "product"), vb->id);
 	else if (!has_rec || !fluids(rec, vb))
 		set(p, OUT_FAIL, true, "no record of fluid apply (ConfigMap "
 		    "%s/%s, fluid's): this build was not applied by fluid",
@@ -631,7 +615,7 @@ read_deployment(struct vbuild *vb, const struct verify_opts *o)
 		set(p, OUT_FAIL, true, "ConfigMap %s/%s holds no applied "
 		    "FlinkDeployment spec (data resources.json)", ns, recn);
 	else {
-		vfy_judge_status(live, applied, str(dep, "state"), &r);
+		vfy_judge_status(live, applied, jstr(dep, "state"), &r);
 		vb->judged = true;
 		set(p, from[r.outcome], r.final, "%s", r.detail);
 		free(r.detail);
@@ -675,7 +659,7 @@ static void
 read_events(struct vbuild *vb, const struct verify_opts *o)
 {
 	json_t *dep = json_object_get(vb->cb, "deployment"), *list = NULL;
-	const char *ns = str(dep, "namespace"), *name = str(dep, "name");
+	const char *ns = jstr(dep, "namespace"), *name = jstr(dep, "name");
 	struct piece *p = vb->p[2].outcome == OUT_FAIL ? &vb->p[2] :
 	    vb->p[3].outcome == OUT_FAIL ? &vb->p[3] : NULL;
 	struct diags kd;
@@ -686,7 +670,7 @@ read_events(struct vbuild *vb, const struct verify_opts *o)
 	if (p == NULL || !vb->judged)
 		return;
 	diags_init(&kd);
-	if (kube_init(&k, str(dep, "context"), o->env, &kd) == -1) {
+	if (kube_init(&k, jstr(dep, "context"), o->env, &kd) == -1) {
 		diags_release(&kd);
 		return;
 	}
@@ -748,10 +732,10 @@ vbuild_init(struct vbuild *vb, json_t *cb, json_t *document)
 
 	memset(vb, 0, sizeof(*vb));
 	vb->cb = cb;
-	vb->id = str(cb, "id");
+	vb->id = jstr(cb, "id");
 	bi = find_by(json_object_get(document, "builds"), "id", vb->id);
 	ei = find_by(json_object_get(document, "exposes"), "exposeId",
-	    str(cb, "expose"));
+	    jstr(cb, "expose"));
 	vb->bptr = bi >= 0 ? xasprintf("/builds/%ld", bi) : xstrdup("/builds");
 	vb->eptr = ei >= 0 ? xasprintf("/exposes/%ld", ei) : NULL;
 	for (k = 0; k < 5; k++)
@@ -767,21 +751,21 @@ vbuild_init(struct vbuild *vb, json_t *cb, json_t *document)
 	    EP("/binding/icebergConfig/maxSnapshotAgeSeconds") :
 	    EP("/binding");
 #undef EP
-	table_name = str(t, "name");
+	table_name = jstr(t, "name");
 	vb->p[0].kind = "catalog-schema";
 	vb->p[0].checked = xasprintf("the current schema of Iceberg table "
 	    "%s.%s, loaded from the REST catalog, equals the contract's "
 	    "(names, order, types, nullability, nested fields)",
-	    str(t, "namespace"), table_name);
+	    jstr(t, "namespace"), table_name);
 	vb->p[0].ptr = vb->schema_ptr;
 	vb->p[1].kind = "catalog-snapshot";
 	vb->p[1].checked = json_is_integer(json_object_get(t,
 	    "maxSnapshotAgeSeconds")) ? xasprintf("table %s.%s has a "
 	    "committed snapshot younger than maxSnapshotAgeSeconds (%lld s)",
-	    str(t, "namespace"), table_name, (long long)json_integer_value(
+	    jstr(t, "namespace"), table_name, (long long)json_integer_value(
 	    json_object_get(t, "maxSnapshotAgeSeconds"))) :
 	    xasprintf("table %s.%s has a committed snapshot",
-	    str(t, "namespace"), table_name);
+	    jstr(t, "namespace"), table_name);
 	vb->p[1].ptr = vb->age_ptr;
 	for (k = 0; k < 2; k++)
 		set(&vb->p[k], OUT_UNAVAILABLE, false, "not read");
@@ -789,8 +773,8 @@ vbuild_init(struct vbuild *vb, json_t *cb, json_t *document)
 	vb->p[2].kind = "deployment";
 	vb->p[2].checked = xasprintf("FlinkDeployment %s/%s (context %s): "
 	    "the operator's reconciled spec equals the applied one, with its "
-	    "lifecycle and job state", str(dep, "namespace"),
-	    str(dep, "name"), str(dep, "context"));
+	    "lifecycle and job state", jstr(dep, "namespace"),
+	    jstr(dep, "name"), jstr(dep, "context"));
 	vb->p[2].ptr = vb->dep_ptr[0];
 	vb->p[3].kind = "checkpoint";
 	vb->p[3].checked = json_is_integer(json_object_get(t,
@@ -799,10 +783,10 @@ vbuild_init(struct vbuild *vb, json_t *cb, json_t *document)
 	    "younger than maxSnapshotAgeSeconds (%lld s), from the JobManager "
 	    "REST API through the Kubernetes service proxy (service %s-rest)",
 	    (long long)json_integer_value(json_object_get(t,
-	    "maxSnapshotAgeSeconds")), str(dep, "name")) : xasprintf("the job "
+	    "maxSnapshotAgeSeconds")), jstr(dep, "name")) : xasprintf("the job "
 	    "the FlinkDeployment's status names has a completed checkpoint, "
 	    "from the JobManager REST API through the Kubernetes service "
-	    "proxy (service %s-rest)", str(dep, "name"));
+	    "proxy (service %s-rest)", jstr(dep, "name"));
 	vb->p[3].ptr = vb->dep_ptr[0];
 	set(&vb->p[2], OUT_UNAVAILABLE, false, "not read");
 	set(&vb->p[3], OUT_UNAVAILABLE, false, "not read");
@@ -887,15 +871,6 @@ pending_line(const struct vbuild *vb, size_t n, long spent, long total,
 	return r;
 }
 
-static long
-mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long)ts.tv_sec;
-}
-
 static json_t *
 piece_json(const struct piece *p, bool required)
 {
@@ -934,8 +909,8 @@ verify_run(json_t *doc, const struct verify_opts *o, struct diags *d)
 		free(vb);
 		return NULL;
 	}
-	started = utc_now();
-	t0 = mono_s();
+	started = clk_utc_now();
+	t0 = clk_mono_s();
 	for (;;) {
 		for (i = 0; i < n; i++)
 			if (vb[i].p[0].outcome != OUT_PASS ||
@@ -950,14 +925,14 @@ verify_run(json_t *doc, const struct verify_opts *o, struct diags *d)
 				read_checkpoint(&vb[i], o);
 		if (settled(vb, n))
 			break;
-		left = o->timeout_s - (mono_s() - t0);
+		left = o->timeout_s - (clk_mono_s() - t0);
 		if (left <= 0)
 			break;
 		if (wait_s > left)
 			wait_s = left;
 		if (o->progress != NULL) {
-			line = pending_line(vb, n, mono_s() - t0, o->timeout_s,
-			    wait_s);
+			line = pending_line(vb, n, clk_mono_s() - t0,
+			    o->timeout_s, wait_s);
 			o->progress(o->arg, line);
 			free(line);
 		}
@@ -971,7 +946,7 @@ verify_run(json_t *doc, const struct verify_opts *o, struct diags *d)
 	report = json_pack("{s:i, s:s, s:s?, s:s?, s:b, s:I, s:s, s:o, s:[]}",
 	    "fluidDelivery", 1, "notice", NOTICE,
 	    "contract", o->contract,
-	    "digest", str(ir_section(doc, "resolve"), "digest"),
+	    "digest", jstr(ir_section(doc, "resolve"), "digest"),
 	    "strict", o->strict, "streamingTimeoutSeconds",
 	    (json_int_t)o->timeout_s, "startedAt", started,
 	    "finishedAt", json_string(""), "builds");
@@ -998,14 +973,14 @@ verify_run(json_t *doc, const struct verify_opts *o, struct diags *d)
 			    "unavailable: " : "", p->detail);
 		}
 		jb = json_pack("{s:s, s:s?, s:s, s:o}", "build", vb[i].id,
-		    "product", str(vb[i].cb, "product"),
+		    "product", jstr(vb[i].cb, "product"),
 		    "outcome", bfailed ? "fail" : "pass", "evidence", ev);
 		json_array_append_new(json_object_get(report, "builds"), jb);
 		failed |= bfailed;
 		vbuild_release(&vb[i]);
 	}
 	free(vb);
-	started = utc_now();
+	started = clk_utc_now();
 	json_object_set_new(report, "finishedAt", json_string(started));
 	free(started);
 	json_object_set_new(report, "outcome",

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "verify_int.h"
+#include "clock.h"
 
 #include "diag.h"
 #include "kube.h"
@@ -29,18 +30,6 @@ static json_int_t
 num(json_t *o, const char *key)
 {
 	return json_integer_value(json_object_get(o, key));
-}
-
-bool
-vfy_job_id(const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < 32; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') ||
-		    (s[i] >= 'a' && s[i] <= 'f')))
-			return false;
-	return s[32] == '\0';
 }
 
 void
@@ -72,7 +61,7 @@ vfy_checkpoint_judge(json_t *st, const char *job, long long max_age_s,
 		return;
 	}
 	ack = (long long)num(done, "latest_ack_timestamp");
-	age = (long long)time(NULL) - ack / 1000;
+	age = clk_wall_s() - ack / 1000;
 	if (age < 0)
 		age = 0;
 	if (max_age_s >= 0 && age > max_age_s) {

@@ -34,12 +34,6 @@ void	vfy_set(struct vfy_reading *r, enum vfy_outcome o, bool final,
 void	vfy_judge_status(json_t *live, json_t *applied,
 	    const char *want_state, struct vfy_reading *r);
 /*
- * The message of the operator's status.error (FlinkResourceException as
- * JSON, or plain text), bounded (new), or NULL when there is none.  Not
- * escaped: the diagnostics escape what they print.
- */
-char	*vfy_operator_error(const char *error);
-/*
  * The reason an EventList (GET .../events) gives for FlinkDeployment
  * name: its newest Warning event, else its newest event, as one bounded
  * line (new), or NULL when it has none.
@@ -60,7 +54,7 @@ void	vfy_checkpoint(json_t *dep, const char *job, long long max_age_s,
 	    char *(*env)(const char *), struct vfy_reading *r);
 
 /*
- * Whether s is a Flink JobID as the REST API writes it: 32 lowercase hex
+ * verify_jobid.c: whether s is a Flink JobID as the REST API writes it: 32 lowercase hex
  * digits.  The status is the cluster's, not fluid's: anything else could
  * walk the proxy path elsewhere, so it is neither asked about nor echoed.
  */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kube_operr.h"
 #include "verify_int.h"
 
 #include "xalloc.h"
@@ -66,43 +67,6 @@ cut_q(const char *s)
 	return cut(s, QUOTE_MAX);
 }
 
-char *
-vfy_operator_error(const char *error)
-{
-	json_t *e, *list, *last;
-	const char *msg, *cause;
-	char *a, *b, *r;
-
-	if (error == NULL || *error == '\0')
-		return NULL;
-	/*
-	 * FlinkResourceException as JSON: {"type", "message",
-	 * "additionalMetadata", "throwableList"}; the operator falls back
-	 * to the exception's text when it cannot write that.
-	 */
-	e = json_loads(error, 0, NULL);
-	if (!json_is_object(e)) {
-		json_decref(e);
-		return cut_q(error);
-	}
-	msg = str(e, "message") != NULL ? str(e, "message") : str(e, "type");
-	list = json_object_get(e, "throwableList");
-	last = json_array_get(list, json_array_size(list) - 1);
-	cause = str(last, "message");
-	if (msg == NULL && cause == NULL)
-		r = xstrdup("(status.error names no message)");
-	else if (msg == NULL || (cause != NULL && strstr(msg, cause) == NULL)) {
-		a = cut_q(msg != NULL ? msg : "(no message)");
-		b = cut_q(cause);
-		r = xasprintf("%s (its cause: %s)", a, b);
-		free(a);
-		free(b);
-	} else
-		r = cut_q(msg);
-	json_decref(e);
-	return r;
-}
-
 /* v as compact JSON, at most about 80 bytes of it (new). */
 static char *
 brief(json_t *v)
@@ -125,6 +89,19 @@ brief(json_t *v)
  * (new), and 0 is returned.  depth bounds the walk: the cluster's JSON
  * is as deep as jansson lets it be.
  */
+static int	covers(json_t *, json_t *, const char *, int, char **, char **);
+
+/* covers() of one member or element, sub its path (new, freed here). */
+static int
+covers_at(json_t *have, json_t *want, char *sub, int depth, char **where,
+    char **what)
+{
+	int ok = covers(have, want, sub, depth, where, what);
+
+	free(sub);
+	return ok;
+}
+
 static int
 covers(json_t *have, json_t *want, const char *path, int depth,
     char **where, char **what)
@@ -132,33 +109,24 @@ covers(json_t *have, json_t *want, const char *path, int depth,
 	const char *k;
 	json_t *v;
 	size_t i;
-	char *sub, *a, *b;
-	int ok;
+	char *a, *b;
 
 	if (json_is_number(want) && json_is_number(have) &&
 	    json_number_value(want) == json_number_value(have))
 		return 1;
 	if (depth < 64 && json_is_object(want) && json_is_object(have)) {
-		json_object_foreach(want, k, v) {
-			sub = xasprintf("%s.%s", path, k);
-			ok = covers(json_object_get(have, k), v, sub, depth + 1,
-			    where, what);
-			free(sub);
-			if (!ok)
+		json_object_foreach(want, k, v)
+			if (!covers_at(json_object_get(have, k), v,
+			    xasprintf("%s.%s", path, k), depth + 1, where, what))
 				return 0;
-		}
 		return 1;
 	}
 	if (depth < 64 && json_is_array(want) && json_is_array(have) &&
 	    json_array_size(want) == json_array_size(have)) {
-		json_array_foreach(want, i, v) {
-			sub = xasprintf("%s[%zu]", path, i);
-			ok = covers(json_array_get(have, i), v, sub, depth + 1,
-			    where, what);
-			free(sub);
-			if (!ok)
+		json_array_foreach(want, i, v)
+			if (!covers_at(json_array_get(have, i), v,
+			    xasprintf("%s[%zu]", path, i), depth + 1, where, what))
 				return 0;
-		}
 		return 1;
 	}
 	if (json_equal(have, want))
@@ -241,7 +209,7 @@ vfy_judge_status(json_t *live, json_t *applied, const char *want_state,
 		    applied_state ? applied_state : "no state");
 		return;
 	}
-	msg = vfy_operator_error(str(st, "error"));
+	msg = kube_operator_error(str(st, "error"));
 	err = with_error(msg);
 	/*
 	 * The operator sets observedGeneration when it records a spec as

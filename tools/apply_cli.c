@@ -67,21 +67,6 @@ apply_mode(const struct cli *cli, const char *modestr, enum k8s_mode *mode)
 }
 
 int
-apply_wait(const struct cli *cli, const char *arg)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno != 0 || end == arg || *end != '\0' || v < 0 ||
-	    v > KUBE_APPLY_WAIT_MAX_S)
-		cli_usage_error(cli, "--wait expects seconds from 0 to %d",
-		    KUBE_APPLY_WAIT_MAX_S);
-	return (int)v;
-}
-
-int
 apply_plan_file(FILE *fp, const char *path, enum k8s_mode mode, int yes,
     int wait_s, enum diag_format fmt)
 {

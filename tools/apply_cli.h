@@ -14,8 +14,6 @@
  * refused (the caller exits 1); anything else is a usage error (exit).
  */
 int	apply_mode(const struct cli *, const char *modestr, enum k8s_mode *);
-/* --wait S: seconds, 0 to KUBE_APPLY_WAIT_MAX_S (else a usage error). */
-int	apply_wait(const struct cli *, const char *arg);
 /*
  * Read the plan from fp (named path in messages) and apply it
  * (kube_apply_run()) with the operator's allowlists; diagnostics

@@ -2,6 +2,7 @@
  * cli.c - option handling and exit shared by the tools (see cli.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -75,128 +76,6 @@ cli_progress(void *arg, const char *line)
 	fflush(stderr);
 }
 
-/* What --help describes: the whole tool, or one command of it. */
-static const char *help_prog, *help_cmd;
-
-void
-cli_help_for(const char *prog, const char *cmd)
-{
-	help_prog = prog;
-	help_cmd = cmd;
-}
-
-int
-cli_common(struct cli *c, const char *opt, const char *arg)
-{
-	int f;
-
-	if (strcmp(opt, "help") == 0) {
-		if (help_cmd == NULL || cli_command_usage(stdout, c->usage,
-		    help_prog, help_cmd) == -1)
-			fputs(c->usage, stdout);
-		exit(fflush(stdout) == 0 ? EXIT_OK : EXIT_USAGE);
-	}
-	if (strcmp(opt, "version") == 0) {
-		printf("%s %s\n", fl_progname(), FLUID_VERSION_STRING);
-		exit(fflush(stdout) == 0 ? EXIT_OK : EXIT_USAGE);
-	}
-	if (strcmp(opt, "diagnostics") == 0) {
-		if ((f = diag_format_parse(arg)) == -1)
-			cli_usage_error(c, "--diagnostics takes text or json");
-		c->diagfmt = (enum diag_format)f;
-		return 1;
-	}
-	return 0;
-}
-
-/* Whether line (up to its newline) starts with "PROG CMD" then a blank. */
-static int
-names_command(const char *line, const char *prog, const char *cmd)
-{
-	size_t p = strlen(prog), c = strlen(cmd);
-
-	return strncmp(line, prog, p) == 0 && line[p] == ' ' &&
-	    strncmp(line + p + 1, cmd, c) == 0 &&
-	    (line[p + 1 + c] == ' ' || line[p + 1 + c] == '\n');
-}
-
-int
-cli_command_usage(FILE *fp, const char *usage, const char *prog,
-    const char *cmd)
-{
-	const char *l, *nl, *word;
-	size_t n, found = 0;
-	int in = 0;
-
-	for (l = usage; *l != '\0'; l = nl + 1) {
-		if ((nl = strchr(l, '\n')) == NULL)
-			break;
-		n = (size_t)(nl - l);
-		/* A synopsis line: "usage: " or seven blanks, then the name. */
-		word = strncmp(l, "usage: ", 7) == 0 || strncmp(l, "       ",
-		    7) == 0 ? l + 7 : NULL;
-		if (word != NULL && *word != ' ') {
-			in = names_command(word, prog, cmd);
-			if (in)
-				fprintf(fp, "%s%.*s\n", found++ == 0 ?
-				    "usage: " : "       ", (int)(n - 7),
-				    word);
-			continue;
-		}
-		/* Its continuation lines are indented deeper. */
-		if (in && strncmp(l, "        ", 8) == 0 && word != NULL) {
-			fprintf(fp, "%.*s\n", (int)n, l);
-			continue;
-		}
-		in = 0;
-	}
-	if (found == 0)
-		return -1;
-	/* The paragraph: "  CMD" at two blanks, and what is indented under it. */
-	for (l = usage, in = 0; *l != '\0'; l = nl + 1) {
-		if ((nl = strchr(l, '\n')) == NULL)
-			break;
-		n = (size_t)(nl - l);
-		if (strncmp(l, "  ", 2) == 0 && l[2] != ' ') {
-			in = strncmp(l + 2, cmd, strlen(cmd)) == 0 &&
-			    (l[2 + strlen(cmd)] == ' ' ||
-			    l + 2 + strlen(cmd) == nl);
-			if (in)
-				fputc('\n', fp);
-		} else if (n == 0 || strncmp(l, "   ", 3) != 0)
-			in = 0;
-		if (in)
-			fprintf(fp, "%.*s\n", (int)n, l);
-	}
-	return 0;
-}
-
-void
-cli_start(const char *argv0)
-{
-	fl_setprogname(argv0);
-	signal(SIGPIPE, SIG_IGN);
-	opterr = 0;
-}
-
-int
-cli_getopt(struct cli *c, int argc, char *argv[], const struct option *opts)
-{
-	int ch, idx;
-
-	for (;;) {
-		idx = -1;
-		if ((ch = getopt_long(argc, argv, ":h", opts, &idx)) == -1)
-			return -1;
-		if (ch == 'h')
-			cli_common(c, "help", NULL);
-		if (ch == '?' || ch == ':' || idx < 0)
-			cli_bad_option(c, argv, ch);
-		if (!cli_common(c, opts[idx].name, optarg))
-			return ch;
-	}
-}
-
 void
 fl_fatal(const char *fmt, ...)
 {
@@ -218,10 +97,13 @@ cli_usage_error(const struct cli *c, const char *fmt, ...)
 	 * One line: the problem, and where the usage is.  fl_fatal() keeps
 	 * it one line whatever it quotes (an argument may hold a newline).
 	 */
-	(void)c;
 	va_start(ap, fmt);
 	msg = xvasprintf(fmt, ap);
 	va_end(ap);
+	/* Where the usage is: the command's own, when one is running. */
+	if (c != NULL && c->cmd != NULL)
+		fl_fatal("%s (see '%s %s --help')", msg, fl_progname(),
+		    c->cmd);
 	fl_fatal("%s (see '%s --help')", msg, fl_progname());
 }
 
@@ -244,14 +126,9 @@ cli_finish(const struct cli *c, struct diags *d, const struct ir *out)
 }
 
 void
-cli_bad_option(const struct cli *c, char *const argv[], int ch)
+cli_start(const char *argv0)
 {
-	const char *arg = argv[optind - 1];
-
-	/* getopt was told to be quiet (opterr = 0, optstring ":..."). */
-	if (ch == ':')
-		cli_usage_error(c, "option '%s' needs an argument", arg);
-	if (optopt != 0)
-		cli_usage_error(c, "unknown option '-%c'", optopt);
-	cli_usage_error(c, "unknown option '%s'", arg);
+	fl_setprogname(argv0);
+	signal(SIGPIPE, SIG_IGN);
+	opterr = 0;
 }

@@ -17,44 +17,97 @@ struct ir;
 
 #define FLUID_VERSION_STRING	"0.1.0"
 
+/*
+ * One option of a program: the table that getopt_long()'s arguments,
+ * the --help text and the usage errors are all made from, so that none
+ * of them can name an option the others do not know.
+ */
+struct cli_opt {
+	int		 id;	/* what cli_next() returns (a letter, or > 255) */
+	const char	*name;	/* the long name, without "--" */
+	char		 letter;	/* its short form (-o), or 0 */
+	const char	*arg;	/* its argument's name in --help, or NULL */
+	/*
+	 * The commands that take it, blank-separated ("bundle plan"), or
+	 * NULL: every command (and a program without commands).
+	 */
+	const char	*cmds;
+	const char	*help;	/* for --help; '\n' continues the line */
+};
+
+/* The options every program takes; cli_next() handles them itself. */
+#define CLI_DIAGNOSTICS	0x1001
+#define CLI_HELP	0x1002
+#define CLI_VERSION	0x1003
+#define CLI_OPT_DIAGNOSTICS(cmds) { CLI_DIAGNOSTICS, "diagnostics", 0, \
+	"FORMAT", cmds, "print diagnostics as text (default) or json lines" }
+#define CLI_OPT_HELP(cmds) { CLI_HELP, "help", 'h', NULL, cmds, \
+	"print this usage and exit" }
+#define CLI_OPT_VERSION(cmds) { CLI_VERSION, "version", 0, NULL, cmds, \
+	"print the version and exit" }
+#define CLI_OPT_END	{ 0, NULL, 0, NULL, NULL, NULL }
+
+/* One command of a program (or the program itself: name NULL). */
+struct cli_cmd {
+	const char	*name;	/* "plan", "generate flink"; NULL: the program */
+	/* Its synopsis lines without the program's name (each after "PROG "). */
+	const char	*synopsis;
+	const char	*about;	/* what it does, a paragraph (lines end '\n') */
+};
+
+/* A program: its commands, its options, and what --help ends with. */
+struct cli_spec {
+	const char		*prog;	/* "fluid" */
+	const struct cli_cmd	*cmds;	/* ended by a NULL synopsis */
+	const struct cli_opt	*opts;	/* ended by CLI_OPT_END */
+	const char		*tail;	/* after the options (exit status ...) */
+};
+
 struct cli {
-	const char		*usage;	/* full --help text */
+	const struct cli_spec	*spec;
+	const char		*cmd;	/* the command run, or NULL */
 	enum diag_format	 diagfmt;
 };
 
+/* The state for spec's command cmd (NULL: the program's own options). */
+void	cli_init(struct cli *, const struct cli_spec *, const char *cmd);
 /*
- * What every tool does first: its name for messages, and a closed pipe
- * is a failed write (status 2), not death by SIGPIPE.
+ * The next option of argv (from argv[1], as getopt_long() does; reset
+ * optind first to parse again): its id, with its argument in optarg, or
+ * -1 at the end.  --diagnostics, --help, -h and --version are handled
+ * here; an unknown option, a missing argument or an option of another
+ * command is a usage error (exit 2) that says which commands take it.
+ */
+int	cli_next(struct cli *, int argc, char *argv[]);
+/*
+ * The usage: of the command when c->cmd is set (its synopsis, what it
+ * does, its options), else of the whole program.
+ */
+void	cli_help(FILE *, const struct cli *);
+/*
+ * The argument of option id, seconds from min to max; anything else is
+ * a usage error ("--wait expects seconds from 0 to 600").
+ */
+long	cli_seconds(const struct cli *, int id, const char *arg, long min,
+	    long max);
+/* Option id was given: a usage error unless c->cmd takes it. */
+void	cli_check_for(const struct cli *, int id);
+/* The long name of the option id in c's table ("out"). */
+const char *cli_opt_name(const struct cli *, int id);
+/* Whether the command c runs (or the program, c->cmd NULL) takes o. */
+int	cli_opt_for(const struct cli *, const struct cli_opt *);
+/* Print the usage (cli_help()) and exit 0. */
+void	cli_help_exit(const struct cli *) __attribute__((noreturn));
+/* Print the version and exit 0. */
+void	cli_version_exit(void) __attribute__((noreturn));
+/* The command of spec named by argv[i] (and argv[i + 1]), or NULL. */
+const struct cli_cmd *cli_find_cmd(const struct cli_spec *, int argc,
+	    char *argv[], int i);
+/*
+ * A closed pipe is a failed write and standard output must be open: what
+ * every tool does first, with its name for messages.
  */
 void	cli_start(const char *argv0);
-/*
- * getopt_long() for a tool whose options are all long (optstring ":"):
- * handles --diagnostics, --help, --version and a bad option itself, and
- * returns the next other option's value, or -1 at the end.
- */
-int	cli_getopt(struct cli *, int argc, char *argv[],
-	    const struct option *opts);
-/*
- * Handle a common long option (returns 1), or return 0 for the caller
- * to handle.  --help prints the usage and exits 0.
- */
-int	cli_common(struct cli *, const char *opt, const char *arg);
-/*
- * The part of a multi-command tool's usage text about one command
- * (prog "fluid", cmd "plan"): its synopsis lines ("usage: fluid plan
- * ..." or "       fluid plan ...", with the deeper-indented lines that
- * continue them) and its paragraph ("  plan  ..." and the lines
- * indented under it), so that "fluid plan --help" shows that command
- * alone.  0, or -1 when the usage has no synopsis for cmd.
- */
-int	cli_command_usage(FILE *, const char *usage, const char *prog,
-	    const char *cmd);
-/*
- * The command that --help and -h describe from here on (prog "fluid",
- * cmd "plan"): they print cli_command_usage() of the tool's usage, or
- * the whole usage when it has no synopsis for cmd.
- */
-void	cli_help_for(const char *prog, const char *cmd);
 /*
  * verify's progress (verify.h's callback; arg points at an int): on a
  * terminal one line rewritten in place (cut to 79 bytes, never inside
@@ -90,13 +143,6 @@ void	fl_fatal(const char *fmt, ...)
 /* Print one line naming the problem to stderr and exit 2. */
 void	cli_usage_error(const struct cli *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3), noreturn));
-/*
- * Report what getopt_long returned for a bad option (':' or '?') and
- * exit 2.  The tool must call getopt with opterr = 0 and an option
- * string that starts with ':'.
- */
-void	cli_bad_option(const struct cli *, char *const argv[], int ch)
-	    __attribute__((noreturn));
 /*
  * Finish a stage: print the diagnostics, write out (if not NULL and no
  * error was found) to stdout, and return the exit status.

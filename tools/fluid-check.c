@@ -10,36 +10,37 @@
 #include "fluid.h"
 #include "cli.h"
 
-static const char usage[] =
-"usage: fluid-check [--diagnostics=text|json] < RESOLVED\n"
-"\n"
-"Check a resolved contract (the output of fluid-resolve) against every\n"
-"static rule of the managed Flink lane; on success write the document\n"
-"with its typed IR added.  All errors are reported, not only the first.\n"
-"\n"
-"  --diagnostics=FORMAT  print diagnostics as text (default) or json lines\n"
-"  --help, --version\n"
-"\n"
-"Exit status: 0 accepted, 1 refused, 2 usage or environment error.\n";
+static const struct cli_cmd cmds[] = {
+	{ NULL, "[--diagnostics=text|json] < RESOLVED\n",
+	    "Check a resolved contract (the output of fluid-resolve) against every\n"
+	    "static rule of the managed Flink lane; on success write the document\n"
+	    "with its typed IR added.  All errors are reported, not only the first.\n" },
+	{ NULL, NULL, NULL }
+};
+
+static const struct cli_opt opts[] = {
+	CLI_OPT_DIAGNOSTICS(NULL),
+	CLI_OPT_HELP(NULL),
+	CLI_OPT_VERSION(NULL),
+	CLI_OPT_END
+};
+
+static const struct cli_spec spec = { "fluid-check", cmds, opts,
+	"Exit status: 0 accepted, 1 refused, 2 usage or environment error.\n" };
 
 int
 main(int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "diagnostics", required_argument, NULL, 'D' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct cli cli = { usage, DIAG_FORMAT_TEXT };
+	struct cli cli;
 	struct diags d;
 	struct ir *in;
 	json_t *ir = NULL;
-	int c, status;
+	int status;
 
 	cli_start(argv[0]);
-	while ((c = cli_getopt(&cli, argc, argv, opts)) != -1)
-		cli_bad_option(&cli, argv, c);	/* it has no option of its own */
+	cli_init(&cli, &spec, NULL);
+	while (cli_next(&cli, argc, argv) != -1)
+		;	/* it has no option of its own */
 	if (optind != argc)
 		cli_usage_error(&cli, "reads standard input; no FILE");
 

@@ -18,31 +18,45 @@
 #include "kube_drift.h"
 #include "cli.h"
 
-static const char usage[] =
-"usage: fluid-diff --baseline BASELINE [--exit-on-breaking] [--report]\n"
-"           [--diagnostics=text|json] < CHECKED\n"
-"       fluid-diff --live [--exit-on-drift] [--report]\n"
-"           [--diagnostics=text|json] < RENDERED\n"
-"\n"
-"With --baseline, every change from the contract of BASELINE (a file the\n"
-"output of fluid-check wrote, or <(...)) to the contract on standard input\n"
-"(the output of fluid-check), with its severity: writes the document with\n"
-"a \"diff\" section.  With --live, each build's live FlinkDeployment and\n"
-"ConfigMap against what fluid apply recorded, through kubectl (the output\n"
-"of fluid-k8s render in): clean, pending or drift; writes the document\n"
-"with a \"drift\" section.\n"
-"\n"
-"  --baseline BASELINE   the checked document to compare with\n"
-"  --exit-on-breaking    with --baseline: exit 1 when a change is breaking\n"
-"  --live                compare the cluster with the last-applied record\n"
-"  --exit-on-drift       with --live: exit 1 when a build drifted\n"
-"  --report              print only the section, as fluid diff prints it\n"
-"  --diagnostics=FORMAT  print diagnostics as text (default) or json lines\n"
-"  --help, --version\n"
-"\n"
-"Exit status: 0 written, 1 refused (a breaking change or drift, with\n"
-"--exit-on-breaking or --exit-on-drift; a deployment target not allowed),\n"
-"2 usage or environment error (no drift answer).\n";
+enum { OPT_BASELINE = 0x100, OPT_EXIT_ON_BREAKING, OPT_LIVE,
+    OPT_EXIT_ON_DRIFT, OPT_REPORT };
+
+static const struct cli_cmd cmds[] = {
+	{ NULL, "--baseline BASELINE [--exit-on-breaking] [--report]\n"
+	    "    [--diagnostics=text|json] < CHECKED\n"
+	    "--live [--exit-on-drift] [--report]\n"
+	    "    [--diagnostics=text|json] < RENDERED\n",
+	    "With --baseline, every change from the contract of BASELINE (a file the\n"
+	    "output of fluid-check wrote, or <(...)) to the contract on standard input\n"
+	    "(the output of fluid-check), with its severity: writes the document with\n"
+	    "a \"diff\" section.  With --live, each build's live FlinkDeployment and\n"
+	    "ConfigMap against what fluid apply recorded, through kubectl (the output\n"
+	    "of fluid-k8s render in): clean, pending or drift; writes the document\n"
+	    "with a \"drift\" section.\n" },
+	{ NULL, NULL, NULL }
+};
+
+static const struct cli_opt opts[] = {
+	{ OPT_BASELINE, "baseline", 0, "BASELINE", NULL,
+	    "the checked document to compare with" },
+	{ OPT_EXIT_ON_BREAKING, "exit-on-breaking", 0, NULL, NULL,
+	    "with --baseline: exit 1 when a change is breaking" },
+	{ OPT_LIVE, "live", 0, NULL, NULL,
+	    "compare the cluster with the last-applied record" },
+	{ OPT_EXIT_ON_DRIFT, "exit-on-drift", 0, NULL, NULL,
+	    "with --live: exit 1 when a build drifted" },
+	{ OPT_REPORT, "report", 0, NULL, NULL,
+	    "print only the section, as fluid diff prints it" },
+	CLI_OPT_DIAGNOSTICS(NULL),
+	CLI_OPT_HELP(NULL),
+	CLI_OPT_VERSION(NULL),
+	CLI_OPT_END
+};
+
+static const struct cli_spec spec = { "fluid-diff", cmds, opts,
+	"Exit status: 0 written, 1 refused (a breaking change or drift, with\n"
+	"--exit-on-breaking or --exit-on-drift; a deployment target not allowed),\n"
+	"2 usage or environment error (no drift answer).\n" };
 
 /* The baseline document, read from path, or NULL (fatal in d). */
 static struct ir *
@@ -87,18 +101,7 @@ report(const json_t *section)
 int
 main(int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "baseline", required_argument, NULL, 'b' },
-		{ "exit-on-breaking", no_argument, NULL, 'x' },
-		{ "live", no_argument, NULL, 'l' },
-		{ "exit-on-drift", no_argument, NULL, 'd' },
-		{ "report", no_argument, NULL, 'r' },
-		{ "diagnostics", required_argument, NULL, 'D' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct cli cli = { usage, DIAG_FORMAT_TEXT };
+	struct cli cli;
 	const char *baseline = NULL, *count, *name;
 	int c, live = 0, on_breaking = 0, on_drift = 0, rep = 0, st;
 	struct ir *in = NULL, *base = NULL;
@@ -107,25 +110,24 @@ main(int argc, char *argv[])
 	struct sb sum;
 
 	cli_start(argv[0]);
-	while ((c = cli_getopt(&cli, argc, argv, opts)) != -1) {
+	cli_init(&cli, &spec, NULL);
+	while ((c = cli_next(&cli, argc, argv)) != -1) {
 		switch (c) {
-		case 'b':
+		case OPT_BASELINE:
 			baseline = optarg;
 			break;
-		case 'x':
+		case OPT_EXIT_ON_BREAKING:
 			on_breaking = 1;
 			break;
-		case 'l':
+		case OPT_LIVE:
 			live = 1;
 			break;
-		case 'd':
+		case OPT_EXIT_ON_DRIFT:
 			on_drift = 1;
 			break;
-		case 'r':
+		case OPT_REPORT:
 			rep = 1;
 			break;
-		default:
-			cli_bad_option(&cli, argv, c);
 		}
 	}
 	if (optind != argc)

@@ -15,21 +15,22 @@
 int
 main(int argc, char *argv[])
 {
-	struct cli cli = { gateway_usage, DIAG_FORMAT_TEXT };
+	struct cli cli;
 	int st;
 
 	cli_start(argv[0]);
+	cli_init(&cli, &gateway_spec, NULL);
 	/* Before anything starts OpenSSL (net.h). */
 	if (net_init() == -1)
 		fl_fatal("cannot initialise libcurl");
-	if (argc >= 2 && argv[1][0] == '-' && argv[1][1] == '-' &&
-	    (strcmp(argv[1], "--help") == 0 ||
-	    strcmp(argv[1], "--version") == 0))
-		cli_common(&cli, argv[1] + 2, NULL);
+	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "-h") == 0))
+		cli_help_exit(&cli);
+	if (argc >= 2 && strcmp(argv[1], "--version") == 0)
+		cli_version_exit();
 	if (argc < 2 || strcmp(argv[1], "apply") != 0)
 		cli_usage_error(&cli, "expects a command: apply");
-	cli_help_for("fluid-gateway", "apply");
-	st = gateway_apply(argc - 1, argv + 1, gateway_usage);
+	st = gateway_apply(argc - 1, argv + 1, &gateway_spec);
 	net_cleanup();
 	return st;
 }

@@ -21,33 +21,46 @@
 #include "kube_apply.h"
 #include "kube_record.h"
 
-static const char usage[] =
-"usage: fluid-k8s render [--resources [--yaml]] [--diagnostics=text|json]\n"
-"           < SQLGEN\n"
-"       fluid-k8s plan --mode MODE [--diagnostics=text|json] < RENDERED\n"
-"       fluid-k8s apply --mode MODE [--yes] [--wait S]\n"
-"           [--diagnostics=text|json] < PLAN\n"
-"\n"
-"render: the Kubernetes resources of every managed build of a contract\n"
-"(the output of fluid-sqlgen): an immutable ConfigMap with the build's\n"
-"SQL script and table file, and a FlinkDeployment that runs it.\n"
-"plan: the plan of the output of fluid-k8s render (what fluid plan\n"
-"writes), bound to the contract it carries; offline.\n"
-"apply: render the plan's contract again, refuse any difference, check\n"
-"the allowlists on the resources it writes, then write them through\n"
-"kubectl (--yes), or list them (dry-run, which contacts nothing).\n"
-"\n"
-"  --resources           render: print only the resources, as a kubectl\n"
-"                        List (JSON)\n"
-"  --yaml                with --resources: print them as YAML\n"
-"  --mode MODE           amend, amend-and-build, create-only or dry-run\n"
-"  --yes                 apply: write to the cluster\n"
-"  --wait S              apply: seconds to wait for the operator to take\n"
-"                        the change (default 60; 0: do not wait)\n"
-"  --diagnostics=FORMAT  print diagnostics as text (default) or json lines\n"
-"  --help, --version\n"
-"\n"
-"Exit status: 0 written, 1 refused, 2 usage or environment error.\n";
+enum { OPT_RESOURCES = 0x100, OPT_YAML, OPT_MODE, OPT_YES, OPT_WAIT };
+
+static const struct cli_cmd cmds[] = {
+	{ "render", "render [--resources [--yaml]] [--diagnostics=text|json]\n"
+	    "    < SQLGEN\n",
+	    "the Kubernetes resources of every managed build of a contract\n"
+	    "(the output of fluid-sqlgen): an immutable ConfigMap with the\n"
+	    "build's SQL script and table file, and a FlinkDeployment that\n"
+	    "runs it\n" },
+	{ "plan", "plan --mode MODE [--diagnostics=text|json] < RENDERED\n",
+	    "the plan of the output of fluid-k8s render (what fluid plan\n"
+	    "writes), bound to the contract it carries; offline\n" },
+	{ "apply", "apply --mode MODE [--yes] [--wait S]\n"
+	    "    [--diagnostics=text|json] < PLAN\n",
+	    "render the plan's contract again, refuse any difference, check\n"
+	    "the allowlists on the resources it writes, then write them\n"
+	    "through kubectl (--yes), or list them (dry-run, which contacts\n"
+	    "nothing)\n" },
+	{ NULL, NULL, NULL }
+};
+
+static const struct cli_opt opts[] = {
+	{ OPT_RESOURCES, "resources", 0, NULL, "render",
+	    "print only the resources, as a kubectl List (JSON)" },
+	{ OPT_YAML, "yaml", 0, NULL, "render",
+	    "with --resources: print them as YAML" },
+	{ OPT_MODE, "mode", 0, "MODE", "plan apply",
+	    "amend, amend-and-build, create-only or dry-run" },
+	{ OPT_YES, "yes", 0, NULL, "apply", "write to the cluster" },
+	{ OPT_WAIT, "wait", 0, "S", "apply",
+	    "seconds to wait for the operator to take the\n"
+	    "change (default 60; 0: do not wait)" },
+	CLI_OPT_DIAGNOSTICS(NULL),
+	CLI_OPT_HELP(NULL),
+	CLI_OPT_VERSION(NULL),
+	CLI_OPT_END
+};
+
+static const struct cli_spec spec = { "fluid-k8s", cmds, opts,
+	"Exit status: 0 written, 1 refused, 2 usage or environment error.\n" };
 
 /* The List, as JSON or YAML, on standard output. */
 static int
@@ -123,18 +136,7 @@ main(int argc, char *argv[])
 {
 	static const char *const sections[] = { "resolve", "check", "sqlgen",
 	    NULL };
-	static const struct option opts[] = {
-		{ "resources", no_argument, NULL, 'r' },
-		{ "yaml", no_argument, NULL, 'y' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "yes", no_argument, NULL, 'Y' },
-		{ "wait", required_argument, NULL, 'w' },
-		{ "diagnostics", required_argument, NULL, 'D' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct cli cli = { usage, DIAG_FORMAT_TEXT };
+	struct cli cli;
 	struct diags d;
 	struct ir *in;
 	enum k8s_mode mode;
@@ -144,32 +146,33 @@ main(int argc, char *argv[])
 	int wait_s = KUBE_APPLY_WAIT_S, waited = 0;
 
 	cli_start(argv[0]);
-	/* --help after a command describes that command (its first operand). */
-	for (c = 1; c < argc; c++)
-		if (argv[c][0] != '-') {
-			cli_help_for("fluid-k8s", argv[c]);
-			break;
-		}
-	while ((c = cli_getopt(&cli, argc, argv, opts)) != -1) {
+	/*
+	 * The command is the first operand; --help after it describes it
+	 * alone, and its options are checked against the table as read.
+	 */
+	for (c = 1; c < argc && argv[c][0] == '-'; c++)
+		;
+	cli_init(&cli, &spec, c < argc && cli_find_cmd(&spec, argc, argv, c) ?
+	    argv[c] : NULL);
+	while ((c = cli_next(&cli, argc, argv)) != -1) {
 		switch (c) {
-		case 'r':
+		case OPT_RESOURCES:
 			resources = 1;
 			break;
-		case 'y':
+		case OPT_YAML:
 			yaml = 1;
 			break;
-		case 'm':
+		case OPT_MODE:
 			modestr = optarg;
 			break;
-		case 'Y':
+		case OPT_YES:
 			yes = 1;
 			break;
-		case 'w':
-			wait_s = apply_wait(&cli, optarg);
+		case OPT_WAIT:
+			wait_s = (int)cli_seconds(&cli, c, optarg, 0,
+			    KUBE_APPLY_WAIT_MAX_S);
 			waited = 1;
 			break;
-		default:
-			cli_bad_option(&cli, argv, c);
 		}
 	}
 	if (optind == argc)
@@ -183,13 +186,16 @@ main(int argc, char *argv[])
 		cli_usage_error(&cli, "%s reads standard input; no FILE", cmd);
 	if (yaml && !resources)
 		cli_usage_error(&cli, "--yaml goes with --resources");
-	if (resources && strcmp(cmd, "render") != 0)
-		cli_usage_error(&cli, "--resources is for render");
-	if (modestr != NULL && strcmp(cmd, "render") == 0)
-		cli_usage_error(&cli, "--mode is for plan and apply");
-	if ((yes || waited) && strcmp(cmd, "apply") != 0)
-		cli_usage_error(&cli, "--%s is for apply", yes ? "yes" :
-		    "wait");
+	/* Options before the command: checked against it now. */
+	cli.cmd = cmd;
+	if (resources)
+		cli_check_for(&cli, OPT_RESOURCES);
+	if (modestr != NULL)
+		cli_check_for(&cli, OPT_MODE);
+	if (yes)
+		cli_check_for(&cli, OPT_YES);
+	if (waited)
+		cli_check_for(&cli, OPT_WAIT);
 	if (strcmp(cmd, "render") != 0) {
 		if (modestr == NULL)
 			cli_usage_error(&cli, "%s needs --mode: amend, "

@@ -15,32 +15,31 @@
 #include "fluid.h"
 #include "cli.h"
 
-static const char usage[] =
-"usage: fluid-odcs [--json] [--diagnostics=text|json] < CHECKED\n"
-"\n"
-"Write the ODCS v3.2.0 data contract of a checked contract (the output\n"
-"of fluid-check): one schema object and one server per expose, nested\n"
-"types as object and array properties, each property's FLUID type in\n"
-"the custom property fluid.recursiveType.\n"
-"\n"
-"  --json                write JSON instead of YAML\n"
-"  --diagnostics=FORMAT  print diagnostics as text (default) or json lines\n"
-"  --help, --version\n"
-"\n"
-"Exit status: 0 written, 1 refused, 2 usage or environment error.\n";
+static const struct cli_cmd cmds[] = {
+	{ NULL, "[--json] [--diagnostics=text|json] < CHECKED\n",
+	    "Write the ODCS v3.2.0 data contract of a checked contract (the output\n"
+	    "of fluid-check): one schema object and one server per expose, nested\n"
+	    "types as object and array properties, each property's FLUID type in\n"
+	    "the custom property fluid.recursiveType.\n" },
+	{ NULL, NULL, NULL }
+};
+
+static const struct cli_opt opts[] = {
+	{ 'j', "json", 0, NULL, NULL, "write JSON instead of YAML" },
+	CLI_OPT_DIAGNOSTICS(NULL),
+	CLI_OPT_HELP(NULL),
+	CLI_OPT_VERSION(NULL),
+	CLI_OPT_END
+};
+
+static const struct cli_spec spec = { "fluid-odcs", cmds, opts,
+	"Exit status: 0 written, 1 refused, 2 usage or environment error.\n" };
 
 int
 main(int argc, char *argv[])
 {
 	static const char *const sections[] = { "resolve", "check", NULL };
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "diagnostics", required_argument, NULL, 'D' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct cli cli = { usage, DIAG_FORMAT_TEXT };
+	struct cli cli;
 	struct diags d;
 	struct ir *in;
 	struct sb out;
@@ -49,13 +48,12 @@ main(int argc, char *argv[])
 	int c, status, json = 0;
 
 	cli_start(argv[0]);
-	while ((c = cli_getopt(&cli, argc, argv, opts)) != -1) {
+	cli_init(&cli, &spec, NULL);
+	while ((c = cli_next(&cli, argc, argv)) != -1) {
 		switch (c) {
 		case 'j':
 			json = 1;
 			break;
-		default:
-			cli_bad_option(&cli, argv, c);
 		}
 	}
 	if (optind != argc)

@@ -10,33 +10,33 @@
 #include "fluid.h"
 #include "cli.h"
 
-static const char usage[] =
-"usage: fluid-resolve [--diagnostics=text|json] [FILE]\n"
-"       fluid-resolve --fragment KIND --schema-version VERSION FILE\n"
-"\n"
-"Resolve a contract (or standard input) and its $ref fragments into one\n"
-"pipeline document on standard output.\n"
-"\n"
-"  --fragment KIND          resolve a fragment on its own: streamSource,\n"
-"                           schema or recordMapping\n"
-"  --schema-version VERSION the schema version the fragment is read as\n"
-"  --diagnostics=FORMAT     print errors as text (default) or json lines\n"
-"  --help, --version\n"
-"\n"
-"Exit status: 0 resolved, 1 refused, 2 usage or environment error.\n";
+static const struct cli_cmd cmds[] = {
+	{ NULL, "[--diagnostics=text|json] [FILE]\n"
+	    "--fragment KIND --schema-version VERSION FILE\n",
+	    "Resolve a contract (or standard input) and its $ref fragments into one\n"
+	    "pipeline document on standard output.\n" },
+	{ NULL, NULL, NULL }
+};
+
+static const struct cli_opt opts[] = {
+	{ 'f', "fragment", 0, "KIND", NULL,
+	    "resolve a fragment on its own: streamSource,\n"
+	    "schema or recordMapping" },
+	{ 's', "schema-version", 0, "VERSION", NULL,
+	    "the schema version the fragment is read as" },
+	CLI_OPT_DIAGNOSTICS(NULL),
+	CLI_OPT_HELP(NULL),
+	CLI_OPT_VERSION(NULL),
+	CLI_OPT_END
+};
+
+static const struct cli_spec spec = { "fluid-resolve", cmds, opts,
+	"Exit status: 0 resolved, 1 refused, 2 usage or environment error.\n" };
 
 int
 main(int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "fragment", required_argument, NULL, 'f' },
-		{ "schema-version", required_argument, NULL, 's' },
-		{ "diagnostics", required_argument, NULL, 'D' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct cli cli = { usage, DIAG_FORMAT_TEXT };
+	struct cli cli;
 	struct resolve_opts ro = { NULL, NULL, NULL };
 	struct diags d;
 	struct ir *out;
@@ -44,7 +44,8 @@ main(int argc, char *argv[])
 	int c, status;
 
 	cli_start(argv[0]);
-	while ((c = cli_getopt(&cli, argc, argv, opts)) != -1) {
+	cli_init(&cli, &spec, NULL);
+	while ((c = cli_next(&cli, argc, argv)) != -1) {
 		switch (c) {
 		case 'f':
 			ro.fragment = optarg;
@@ -52,8 +53,6 @@ main(int argc, char *argv[])
 		case 's':
 			ro.schema_version = optarg;
 			break;
-		default:
-			cli_bad_option(&cli, argv, c);
 		}
 	}
 	argc -= optind;

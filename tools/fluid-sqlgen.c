@@ -12,33 +12,32 @@
 #include "fluid.h"
 #include "cli.h"
 
-static const char usage[] =
-"usage: fluid-sqlgen [--diagnostics=text|json] < CHECKED\n"
-"       fluid-sqlgen --sql [--build ID] < CHECKED\n"
-"\n"
-"Write the Flink SQL script of every managed build of a checked contract\n"
-"(the output of fluid-check) into the pipeline document.\n"
-"\n"
-"  --sql                 print the script of one build instead\n"
-"  --build ID            the build for --sql (needed when there are several)\n"
-"  --diagnostics=FORMAT  print diagnostics as text (default) or json lines\n"
-"  --help, --version\n"
-"\n"
-"Exit status: 0 written, 1 refused, 2 usage or environment error.\n";
+static const struct cli_cmd cmds[] = {
+	{ NULL, "[--diagnostics=text|json] < CHECKED\n"
+	    "--sql [--build ID] < CHECKED\n",
+	    "Write the Flink SQL script of every managed build of a checked contract\n"
+	    "(the output of fluid-check) into the pipeline document.\n" },
+	{ NULL, NULL, NULL }
+};
+
+static const struct cli_opt opts[] = {
+	{ 'S', "sql", 0, NULL, NULL, "print the script of one build instead" },
+	{ 'b', "build", 0, "ID", NULL,
+	    "the build for --sql (needed when there are several)" },
+	CLI_OPT_DIAGNOSTICS(NULL),
+	CLI_OPT_HELP(NULL),
+	CLI_OPT_VERSION(NULL),
+	CLI_OPT_END
+};
+
+static const struct cli_spec spec = { "fluid-sqlgen", cmds, opts,
+	"Exit status: 0 written, 1 refused, 2 usage or environment error.\n" };
 
 int
 main(int argc, char *argv[])
 {
 	static const char *const check_only[] = { "check", NULL };
-	static const struct option opts[] = {
-		{ "sql", no_argument, NULL, 'S' },
-		{ "build", required_argument, NULL, 'b' },
-		{ "diagnostics", required_argument, NULL, 'D' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct cli cli = { usage, DIAG_FORMAT_TEXT };
+	struct cli cli;
 	const char *want = NULL;
 	struct diags d;
 	struct ir *in;
@@ -46,7 +45,8 @@ main(int argc, char *argv[])
 	int c, status, sql_only = 0;
 
 	cli_start(argv[0]);
-	while ((c = cli_getopt(&cli, argc, argv, opts)) != -1) {
+	cli_init(&cli, &spec, NULL);
+	while ((c = cli_next(&cli, argc, argv)) != -1) {
 		switch (c) {
 		case 'S':
 			sql_only = 1;
@@ -54,8 +54,6 @@ main(int argc, char *argv[])
 		case 'b':
 			want = optarg;
 			break;
-		default:
-			cli_bad_option(&cli, argv, c);
 		}
 	}
 	if (optind != argc)

@@ -17,71 +17,62 @@
 #include "net.h"
 #include "verify.h"
 
-static const char usage[] =
-"usage: fluid-verify [--strict] [--streaming-timeout SECONDS]\n"
-"           [--diagnostics=text|json] < RENDERED\n"
-"\n"
-"Gather the evidence that each managed build of a contract is live (the\n"
-"output of fluid-k8s render): the Iceberg table's schema and a young\n"
-"enough snapshot from the REST catalog, the FlinkDeployment's status\n"
-"from the operator, and a recent checkpoint through the Kubernetes\n"
-"service proxy.  Writes the document with a \"verify\" section, the\n"
-"report, pass or fail.\n"
-"\n"
-"  --strict                   the deployment and checkpoint are required\n"
-"  --streaming-timeout S      read again until S seconds (default 120;\n"
-"                             0: read once)\n"
-"  --diagnostics=FORMAT       print diagnostics as text (default) or json\n"
-"  --help, --version\n"
-"\n"
-"fluid verify CONTRACT [--out DELIVERY] runs the same stages in one process\n"
-"and writes the report alone.\n"
-"\n"
-"Exit status: 0 every required piece passed, 1 refused or failed,\n"
-"2 usage or environment error.\n";
+static const struct cli_cmd cmds[] = {
+	{ NULL, "[--strict] [--streaming-timeout SECONDS]\n"
+	    "    [--diagnostics=text|json] < RENDERED\n",
+	    "Gather the evidence that each managed build of a contract is live (the\n"
+	    "output of fluid-k8s render): the Iceberg table's schema and a young\n"
+	    "enough snapshot from the REST catalog, the FlinkDeployment's status\n"
+	    "from the operator, and a recent checkpoint through the Kubernetes\n"
+	    "service proxy.  Writes the document with a \"verify\" section, the\n"
+	    "report, pass or fail.\n" },
+	{ NULL, NULL, NULL }
+};
+
+static const struct cli_opt opts[] = {
+	{ 'S', "strict", 0, NULL, NULL,
+	    "the deployment and checkpoint are required" },
+	{ 't', "streaming-timeout", 0, "S", NULL,
+	    "read again until S seconds (default 120;\n"
+	    "0: read once)" },
+	CLI_OPT_DIAGNOSTICS(NULL),
+	CLI_OPT_HELP(NULL),
+	CLI_OPT_VERSION(NULL),
+	CLI_OPT_END
+};
+
+static const struct cli_spec spec = { "fluid-verify", cmds, opts,
+	"fluid verify CONTRACT [--out DELIVERY] runs the same stages in one process\n"
+	"and writes the report alone.\n"
+	"\n"
+	"Exit status: 0 every required piece passed, 1 refused or failed,\n"
+	"2 usage or environment error.\n" };
 
 int
 main(int argc, char *argv[])
 {
 	static const char *const sections[] = { "resolve", "check", NULL };
-	static const struct option opts[] = {
-		{ "strict", no_argument, NULL, 'S' },
-		{ "streaming-timeout", required_argument, NULL, 't' },
-		{ "diagnostics", required_argument, NULL, 'D' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct cli cli = { usage, DIAG_FORMAT_TEXT };
+	struct cli cli;
 	struct verify_opts vo;
 	struct net_opts no;
 	struct diags d;
 	struct ir *in;
 	json_t *report;
-	char *end;
-	long v;
 	int c, status, tty;
 
 	cli_start(argv[0]);
 	memset(&vo, 0, sizeof(vo));
 	memset(&no, 0, sizeof(no));
 	vo.timeout_s = 120;
-	while ((c = cli_getopt(&cli, argc, argv, opts)) != -1) {
+	cli_init(&cli, &spec, NULL);
+	while ((c = cli_next(&cli, argc, argv)) != -1) {
 		switch (c) {
 		case 'S':
 			vo.strict = true;
 			break;
 		case 't':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno != 0 || end == optarg || *end != '\0' ||
-			    v < 0 || v > 86400)
-				cli_usage_error(&cli, "--streaming-timeout "
-				    "expects seconds from 0 to 86400");
-			vo.timeout_s = v;
+			vo.timeout_s = cli_seconds(&cli, c, optarg, 0, 86400);
 			break;
-		default:
-			cli_bad_option(&cli, argv, c);
 		}
 	}
 	if (optind != argc)

@@ -11,8 +11,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,215 +21,6 @@
 #include "pipeline.h"
 #include "fluid_cmd.h"
 
-const char fluid_usage[] =
-"usage: fluid validate [--diagnostics=text|json] [--depfile FILE.d] FILE...\n"
-"       fluid validate --schema-version VERSION --fragment KIND FILE\n"
-"       fluid bundle [--diagnostics=text|json] [-q] [-o | --out OUTFILE]\n"
-"           [--depfile DEPFILE] FILE\n"
-"       fluid generate flink [--diagnostics=text|json] [-q] --out DIR\n"
-"           [--depfile DEPFILE] FILE\n"
-"       fluid plan [--diagnostics=text|json] --mode MODE\n"
-"           [--last-applied RESOURCES] [-q] [-o | --out PLAN]\n"
-"           [--depfile DEPFILE] FILE\n"
-"       fluid apply [--diagnostics=text|json] --mode MODE [--yes] [--wait S]\n"
-"           PLAN\n"
-"       fluid apply --target NAME [--targets FILE] [--build ID] [--timeout S]\n"
-"           [--dry-run] FILE\n"
-"       fluid diff [--diagnostics=text|json] --baseline OLD\n"
-"           [--exit-on-breaking] [-q] [-o | --out CHANGES] FILE\n"
-"       fluid diff [--diagnostics=text|json] --exit-on-drift\n"
-"           [-q] [-o | --out DRIFT] FILE\n"
-"       fluid export odcs [--diagnostics=text|json] [--json]\n"
-"           [-q] [-o | --out OUTFILE] FILE\n"
-"       fluid verify [--diagnostics=text|json] [--strict]\n"
-"           [--streaming-timeout S] [-q] [-o | --out DELIVERY] FILE\n"
-"       fluid [COMMAND] --help | -h;  fluid --version\n"
-"\n"
-"  validate   check a contract (or one fragment) against every static rule\n"
-"  bundle     print the contract with every $ref inlined, as YAML\n"
-"  generate flink\n"
-"             write DIR/<build>.sql, DIR/<build>.table.json and\n"
-"             DIR/<build>.k8s.json per managed build\n"
-"  plan       the resources apply would write, bound to the contract by\n"
-"             digest; MODE is amend, amend-and-build, create-only or\n"
-"             dry-run; --last-applied says which are new, changed or\n"
-"             unchanged\n"
-"  apply      render the plan again from the contract it carries, refuse\n"
-"             any difference, check the allowlists on what it writes, and\n"
-"             write it to its cluster through kubectl (--yes; --wait S\n"
-"             bounds the wait for the operator, default 60), or show it\n"
-"             (dry-run, which contacts nothing);\n"
-"             with --target, run a build's script through that target's\n"
-"             Flink SQL Gateway (fluid-gateway(1))\n"
-"  diff       every change from the baseline contract OLD, with its\n"
-"             severity, as JSON; or, with --exit-on-drift, each build's\n"
-"             live resources against what fluid apply recorded: clean,\n"
-"             pending or drift (exit 1)\n"
-"  export odcs\n"
-"             print the contract as an ODCS v3.2.0 data contract (YAML,\n"
-"             or JSON with --json)\n"
-"  verify     evidence that each managed build is live: the catalog's\n"
-"             schema and a young enough snapshot (fluid-verify(1))\n"
-"\n"
-"  -q, --quiet  print no 'wrote FILE' line; OUT '-' is the standard output\n"
-"  --depfile DEPFILE\n"
-"             write a make rule: the output (validate: DEPFILE less .d)\n"
-"             depends on every file the contract read\n"
-"\n"
-"Exit status: 0 ok, 1 refused, 2 usage or environment error.\n"
-"See fluid(1) and fluid(7).\n";
-
-/*
- * The end of every command: what it printed must have been written.  A
- * full disk or a closed pipe is an error (status 2), and says so.
- */
-int
-flush_stdout(void)
-{
-	return cli_flush();
-}
-
-/* Standard input was closed when fluid started (see main()). */
-static int stdin_closed;
-
-/*
- * The path fluid-resolve reads FILE from: NULL for "-", standard input,
- * as a filter does.  With standard input closed that is an environment
- * error, not a contract that cannot be read.
- */
-const char *
-input_path(const char *file)
-{
-	if (strcmp(file, "-") != 0)
-		return file;
-	if (stdin_closed)
-		fl_fatal("standard input is closed");
-	return NULL;
-}
-
-/*
- * The options of a command.  allow_out: --out; allow_fragment:
- * --fragment and --schema-version; many: more than one FILE; plan:
- * --mode and --last-applied.
- */
-void
-parse_args(int argc, char *argv[], struct args *a, int allow_out,
-    int allow_fragment, int many, int plan)
-{
-	static const struct option opts[] = {
-		{ "diagnostics", required_argument, NULL, 'D' },
-		{ "fragment", required_argument, NULL, 'f' },
-		{ "schema-version", required_argument, NULL, 's' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "last-applied", required_argument, NULL, 'l' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "depfile", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct cli cli = { fluid_usage, DIAG_FORMAT_TEXT };
-	int c, idx;
-
-	memset(a, 0, sizeof(*a));
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hqo:", opts, &idx)) != -1) {
-		switch (c) {
-		case 'D':
-			cli_common(&cli, "diagnostics", optarg);
-			break;
-		case 'f':
-		case 's':
-			if (!allow_fragment)
-				cli_usage_error(&cli, "--%s is for validate",
-				    opts[idx].name);
-			if (c == 'f')
-				a->ro.fragment = optarg;
-			else
-				a->ro.schema_version = optarg;
-			break;
-		case 'o':
-			if (!allow_out)
-				cli_usage_error(&cli, "--out is for bundle, "
-				    "generate and plan");
-			a->out = optarg;
-			break;
-		case 'm':
-		case 'l':
-			if (!plan)
-				cli_usage_error(&cli, "--%s is for plan",
-				    opts[idx].name);
-			if (c == 'm')
-				a->mode = optarg;
-			else
-				a->last_applied = optarg;
-			break;
-		case 'q':
-			cli_quiet = 1;
-			break;
-		case 'd':
-			a->depfile = optarg;
-			break;
-		case 'h':
-			cli_common(&cli, "help", NULL);
-			break;
-		default:
-			cli_bad_option(&cli, argv, c);
-		}
-	}
-	if (optind == argc || (optind != argc - 1 && !many))
-		cli_usage_error(&cli, "%s expects %s FILE", argv[0],
-		    many ? "a" : "one");
-	a->file = argv[optind];
-	a->files = argv + optind;
-	a->nfiles = (size_t)(argc - optind);
-	a->ro.path = input_path(a->file);
-	a->diag = cli.diagfmt;
-}
-
-/*
- * validate FILE...: each file on its own, as if validated alone, so that
- * a CI job checks a whole tree in one process.  The status is the worst:
- * 1 when any file is refused; an environment error (an unreadable file)
- * ends the run there with status 2, as it does for one file.
- */
-static int
-cmd_validate(int argc, char *argv[])
-{
-	struct args a;
-	size_t i;
-	int st, worst = 0;
-
-	json_t *doc;
-	char *target;
-
-	parse_args(argc, argv, &a, 0, 1, 1, 0);
-	target = dep_target(&a, "validate");
-	if (target != NULL && a.nfiles != 1)
-		cli_usage_error(&(struct cli){ fluid_usage,
-		    DIAG_FORMAT_TEXT }, "validate --depfile takes one FILE");
-	for (i = 0; i < a.nfiles; i++) {
-		a.file = a.files[i];
-		a.ro.path = input_path(a.file);
-		st = pipeline_run(&a.ro, a.diag, PIPELINE_CHECK,
-		    target != NULL ? &doc : NULL, "fluid");
-		if (st == 0 && target != NULL) {
-			dep_write(a.depfile, target, doc);
-			json_decref(doc);
-		}
-		if (st == 0)
-			printf("%s: ok\n", a.file);
-		if (st > worst)
-			worst = st;
-		if (st == EXIT_USAGE)
-			break;
-	}
-	free(target);
-	st = flush_stdout();
-	return st != 0 ? st : worst;
-}
-
 static int
 cmd_bundle(int argc, char *argv[])
 {
@@ -240,7 +29,7 @@ cmd_bundle(int argc, char *argv[])
 	struct sb y;
 	int st;
 
-	parse_args(argc, argv, &a, 1, 0, 0, 0);
+	parse_args(argc, argv, &a, "bundle", 0);
 	free(dep_target(&a, "bundle"));	/* usage errors before the work */
 	st = pipeline_run(&a.ro, a.diag, PIPELINE_RESOLVE, &doc, "fluid");
 	if (st != 0)
@@ -261,177 +50,6 @@ cmd_bundle(int argc, char *argv[])
 	return st;
 }
 
-/* A failed outdir_*() call, as its message says: status 2. */
-static void __attribute__((noreturn))
-outdir_fatal(const struct outdir *od)
-{
-	if (od->err != 0) {
-		errno = od->err;
-		fl_fatal("%s:", od->msg);
-	}
-	fl_fatal("%s", od->msg);
-}
-
-/*
- * A contract with no managed build has nothing to generate or plan:
- * refused, so that a Makefile recipe sees it, and placed at its builds
- * like the stages' diagnostics.
- */
-int
-no_managed_build(json_t *doc, enum diag_format fmt, const char *verb)
-{
-	struct diags d;
-	int st;
-
-	diags_init(&d);
-	diags_set_resolve(&d, ir_section(doc, "resolve"));
-	diag_at(&d, DIAG_ERROR, "/builds", "no managed build to %s: "
-	    "no build sets properties.parameters.flink.management: "
-	    "operator; nothing written", verb);
-	diag_print(&d, stderr, fmt, "fluid");
-	st = diag_status(&d);
-	diags_release(&d);
-	return st;
-}
-
-/* Stage one file, or abort the run and exit 2. */
-static void
-stage_file(struct outdir *od, const char *name, const char *text)
-{
-	if (text == NULL) {
-		outdir_abort(od);
-		errno = EINVAL;
-		fl_fatal("cannot write '%s/%s':", od->dir, name);
-	}
-	if (outdir_add(od, name, text, strlen(text)) == -1)
-		outdir_fatal(od);
-}
-
-
-/*
- * One build's files, staged in od: <id>.sql, <id>.table.json and
- * <id>.k8s.json, its resources as a kubectl List (what fluid-k8s
- * render --resources prints for it), so that the directory holds
- * everything that would run, for review and for kubectl.
- */
-static void
-stage_build(struct outdir *od, json_t *b, json_t *doc, json_t *k8s)
-{
-	const char *id = json_string_value(json_object_get(b, "build"));
-	json_t *cb, *one, *kb;
-	char *name, *text;
-	size_t i;
-
-	/* fluid-check allows no '/' in an id; a second guard. */
-	if (id == NULL || *id == '.' || strchr(id, '/') != NULL) {
-		outdir_abort(od);
-		fl_fatal("fluid-sqlgen wrote a build without a usable id");
-	}
-	if ((cb = ir_check_build(doc, id)) == NULL) {
-		outdir_abort(od);
-		fl_fatal("fluid-sqlgen wrote build '%s', which fluid-check "
-		    "did not", id);
-	}
-	name = xasprintf("%s.sql", id);
-	stage_file(od, name, json_string_value(json_object_get(b, "sql")));
-	free(name);
-	name = xasprintf("%s.table.json", id);
-	text = k8s_table_text(cb);
-	stage_file(od, name, text);
-	free(text);
-	free(name);
-	one = json_pack("{s:[]}", "builds");
-	json_array_foreach(json_object_get(k8s, "builds"), i, kb)
-		if (json_equal(json_object_get(kb, "build"),
-		    json_object_get(b, "build")))
-			json_array_append(json_object_get(one, "builds"), kb);
-	name = xasprintf("%s.k8s.json", id);
-	if (json_array_size(json_object_get(one, "builds")) != 1)
-		text = NULL;
-	else {
-		kb = k8s_list(one);
-		text = k8s_json_text(kb);
-		json_decref(kb);
-	}
-	json_decref(one);
-	stage_file(od, name, text);
-	free(text);
-	free(name);
-}
-
-/*
- * fluid-k8s render, in this process: the k8s section added to doc.
- * Its diagnostics are fluid-k8s's, as pipeline.h does for the stages.
- */
-int
-run_k8s(json_t *doc, enum diag_format fmt)
-{
-	struct diags d;
-	int st;
-
-	diags_init(&d);
-	stage_k8s(doc, &d);
-	diag_print(&d, stderr, fmt, "fluid-k8s");
-	st = diag_status(&d);
-	diags_release(&d);
-	return st;
-}
-
-/*
- * fluid generate flink CONTRACT --out DIR: per managed build, the SQL
- * script, the table the runner expects and the Kubernetes resources
- * that run them, written as one set
- * (outdir.h): whole files, staged in DIR and renamed into place only
- * when all are written, so that a full disk or a failed write leaves
- * DIR as it was, never a new script beside an old table file; the files
- * of builds that are gone removed; one run at a time.  The "wrote"
- * lines come last, so that a closed standard output cannot stop the run
- * half way either.
- */
-static int
-cmd_generate(int argc, char *argv[])
-{
-	struct cli cli = { fluid_usage, DIAG_FORMAT_TEXT };
-	struct args a;
-	struct outdir od;
-	json_t *doc, *b, *built;
-	size_t i;
-	int rc;
-
-	if (argc < 2 || strcmp(argv[1], "flink") != 0)
-		cli_usage_error(&cli, "generate expects a target: "
-		    "generate flink");
-	parse_args(argc - 1, argv + 1, &a, 1, 0, 0, 0);
-	if (a.out == NULL)
-		cli_usage_error(&cli, "generate flink needs --out DIR");
-	if (strcmp(a.out, "-") == 0)
-		cli_usage_error(&cli, "generate flink writes files: --out "
-		    "names a directory, not standard output");
-	rc = pipeline_run(&a.ro, a.diag, PIPELINE_SQLGEN, &doc, "fluid");
-	if (rc != 0)
-		return rc;
-	ir_keep_to_end(doc);	/* fluid exits after this */
-	built = json_object_get(ir_section(doc, "sqlgen"), "builds");
-	if (json_array_size(built) == 0)
-		return no_managed_build(doc, a.diag, "generate");
-	if ((rc = run_k8s(doc, a.diag)) != 0)
-		return rc;
-	if (outdir_open(&od, a.out, "generate") == -1)
-		outdir_fatal(&od);
-	json_array_foreach(built, i, b)
-		stage_build(&od, b, doc, ir_section(doc, "k8s"));
-	if (outdir_commit(&od) == -1)
-		outdir_fatal(&od);
-	for (i = 0; i < od.n; i++)
-		if (!cli_quiet)
-			printf("wrote %s/%s\n", a.out, od.names[i]);
-	outdir_close(&od);
-	/* The rule's target is DIR, whose files a run replaces as a set. */
-	if (a.depfile != NULL)
-		dep_write(a.depfile, a.out, doc);
-	return flush_stdout();
-}
-
 /* Adding a subcommand is one line here and one function above. */
 static const struct {
 	const char	*name;
@@ -447,18 +65,28 @@ static const struct {
 	{ "diff", cmd_diff },
 };
 
+/* The table's command argv[1] starts, for "fluid CMD --help". */
+static const char *
+help_cmd(const char *word)
+{
+	const struct cli_cmd *c;
+	size_t n = strlen(word);
+
+	for (c = fluid_spec.cmds; c->synopsis != NULL; c++)
+		if (c->name != NULL && strncmp(c->name, word, n) == 0 &&
+		    (c->name[n] == '\0' || c->name[n] == ' '))
+			return c->name;
+	return NULL;
+}
+
 int
 main(int argc, char *argv[])
 {
-	struct cli cli = { fluid_usage, DIAG_FORMAT_TEXT };
+	struct cli cli;
 	size_t i;
 
-	fl_setprogname("fluid");
-	/*
-	 * A closed pipe is a failed write (status 2 and one line), not a
-	 * silent death by signal.
-	 */
-	signal(SIGPIPE, SIG_IGN);
+	cli_start("fluid");
+	cli_init(&cli, &fluid_spec, NULL);
 	/*
 	 * With standard output closed, the next file opened would take its
 	 * descriptor and receive what we print: refuse to start instead.
@@ -477,15 +105,17 @@ main(int argc, char *argv[])
 	}
 	if (argc < 2)
 		cli_usage_error(&cli, "expects a command");
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0)
-		cli_common(&cli, "help", NULL);
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0)
+		cli_help_exit(&cli);
 	if (strcmp(argv[1], "--version") == 0)
-		cli_common(&cli, "version", NULL);
+		cli_version_exit();
 	/* "fluid CMD --help" (or -h) describes CMD alone. */
-	cli_help_for("fluid", argv[1]);
 	if (argc > 2 && (strcmp(argv[2], "--help") == 0 ||
-	    strcmp(argv[2], "-h") == 0))
-		cli_common(&cli, "help", NULL);
+	    strcmp(argv[2], "-h") == 0) && help_cmd(argv[1]) != NULL) {
+		cli.cmd = help_cmd(argv[1]);
+		cli_help_exit(&cli);
+	}
 	for (i = 0; i < sizeof(commands) / sizeof(*commands); i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].run(argc - 1, argv + 1);

@@ -7,7 +7,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <getopt.h>
 
 #include "fluid.h"
 #include "kube_apply.h"
@@ -20,20 +19,12 @@
 int
 cmd_apply(int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "diagnostics", required_argument, NULL, 'D' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "yes", no_argument, NULL, 'y' },
-		{ "wait", required_argument, NULL, 'w' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct cli cli = { fluid_usage, DIAG_FORMAT_TEXT };
+	struct cli cli;
 	const char *modestr = NULL, *path;
 	enum k8s_mode mode;
 	FILE *fp;
 	size_t i;
-	int c, idx, yes = 0, st, wait_s = KUBE_APPLY_WAIT_S;
+	int c, yes = 0, st, wait_s = KUBE_APPLY_WAIT_S;
 
 	/* --target: through a SQL Gateway (fluid-gateway(1)), not kubectl. */
 	for (i = 1; i < (size_t)argc && strcmp(argv[i], "--") != 0; i++)
@@ -41,29 +32,24 @@ cmd_apply(int argc, char *argv[])
 		    strncmp(argv[i], "--target=", 9) == 0) {
 			if (net_init() == -1)
 				fl_fatal("cannot initialise libcurl");
-			return gateway_apply(argc, argv, fluid_usage);
+			return gateway_apply(argc, argv, &fluid_spec);
 		}
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, &idx)) != -1) {
+	cli_init(&cli, &fluid_spec, "apply");
+	while ((c = cli_next(&cli, argc, argv)) != -1) {
 		switch (c) {
-		case 'D':
-			cli_common(&cli, "diagnostics", optarg);
-			break;
-		case 'm':
+		case OPT_MODE:
 			modestr = optarg;
 			break;
-		case 'y':
+		case OPT_YES:
 			yes = 1;
 			break;
-		case 'w':
-			wait_s = apply_wait(&cli, optarg);
-			break;
-		case 'h':
-			cli_common(&cli, "help", NULL);
+		case OPT_WAIT:
+			wait_s = (int)cli_seconds(&cli, c, optarg, 0,
+			    KUBE_APPLY_WAIT_MAX_S);
 			break;
 		default:
-			cli_bad_option(&cli, argv, c);
+			cli_usage_error(&cli, "--%s goes with --target",
+			    cli_opt_name(&cli, c));
 		}
 	}
 	if (optind != argc - 1)
@@ -75,6 +61,6 @@ cmd_apply(int argc, char *argv[])
 		fl_fatal("cannot read '%s':", path);
 	st = apply_plan_file(fp, path, mode, yes, wait_s, cli.diagfmt);
 	fclose(fp);
-	c = flush_stdout();
+	c = cli_flush();
 	return st != 0 ? st : c;
 }

@@ -1,6 +1,8 @@
 /*
- * fluid_cmd.h - what the driver's commands in files of their own
- * (fluid_*.c) share with fluid.c, which dispatches to them.
+ * fluid_cmd.h - what the driver's commands share.  fluid.c dispatches
+ * to the commands (fluid_*.c); they all call down to fluid_opts.c (the
+ * options) and fluid_stage.c (the stages run in this process), which
+ * call none of them: the dependencies go one way.
  */
 #ifndef FLUID_FLUID_CMD_H
 #define FLUID_FLUID_CMD_H
@@ -11,11 +13,23 @@
 #include "resolve.h"
 #include "xalloc.h"
 
-/* fluid --help: the usage of every command. */
-extern const char fluid_usage[];
+#include "cli.h"
 
-/* Flush what a command printed: 0, or EXIT_USAGE after saying why. */
-int	flush_stdout(void);
+/* The driver's commands and options (fluid_opts.c). */
+extern const struct cli_spec fluid_spec;
+
+/* The ids of the driver's options that have no letter (fluid_opts.c). */
+enum {
+	OPT_FRAGMENT = 0x100, OPT_SCHEMA_VERSION, OPT_MODE, OPT_LAST_APPLIED,
+	OPT_YES, OPT_WAIT, OPT_TARGET, OPT_TARGETS, OPT_BUILD, OPT_TIMEOUT,
+	OPT_DRY_RUN, OPT_BASELINE, OPT_EXIT_ON_BREAKING, OPT_EXIT_ON_DRIFT,
+	OPT_JSON, OPT_STRICT, OPT_STREAMING_TIMEOUT, OPT_DEPFILE, OPT_FORMAT,
+	OPT_JUNIT, OPT_BASELINE_REV
+};
+
+/* Standard input was closed when fluid started (main() sets it). */
+extern int stdin_closed;
+
 
 /*
  * The path a FILE operand names for the stages: NULL for "-" (the
@@ -32,7 +46,7 @@ int	no_managed_build(json_t *doc, enum diag_format fmt, const char *verb);
 /* warn_dotenv(): apply_cli.h. */
 void	warn_dotenv(const char *path);
 
-/* fluid-k8s render in this process (fluid.c): the k8s section of doc. */
+/* fluid_stage.c: fluid-k8s render in this process, the k8s section. */
 int	run_k8s(json_t *doc, enum diag_format fmt);
 
 /*
@@ -46,6 +60,8 @@ struct args {
 	char	*mode;		/* --mode (plan) */
 	char	*last_applied;	/* --last-applied (plan) */
 	char	*depfile;	/* --depfile (validate, bundle, generate, plan) */
+	int	 json;		/* --format json (validate) */
+	char	*junit;		/* --junit REPORT (validate) */
 	char	*file;		/* the first FILE */
 	char	**files;	/* every FILE (validate takes several) */
 	size_t	 nfiles;
@@ -53,12 +69,12 @@ struct args {
 };
 
 /*
- * The options of a command (fluid.c).  allow_out: --out;
- * allow_fragment: --fragment and --schema-version; many: more than one
- * FILE; plan: --mode and --last-applied.  Usage errors exit.
+ * The options of command cmd ("plan", "generate flink"), as fluid_spec
+ * gives them to it, and its FILE (many: one or more).  Usage errors
+ * exit.
  */
-void	parse_args(int argc, char *argv[], struct args *a, int allow_out,
-	    int allow_fragment, int many, int plan);
+void	parse_args(int argc, char *argv[], struct args *a, const char *cmd,
+	    int many);
 
 /*
  * --depfile (fluid_dep.c): the rule's target for verb (the --out file,
@@ -72,7 +88,10 @@ char	*dep_target(const struct args *, const char *verb);
  */
 void	dep_write(const char *depfile, const char *target, json_t *doc);
 
+int	cmd_generate(int argc, char *argv[]);
 int	cmd_apply(int argc, char *argv[]);
+/* fluid validate (fluid_validate.c). */
+int	cmd_validate(int argc, char *argv[]);
 int	cmd_diff(int argc, char *argv[]);
 int	cmd_plan(int argc, char *argv[]);
 int	cmd_export(int argc, char *argv[]);

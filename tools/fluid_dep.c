@@ -64,7 +64,6 @@ dep_write(const char *depfile, const char *target, json_t *doc)
 char *
 dep_target(const struct args *a, const char *verb)
 {
-	struct cli cli = { fluid_usage, DIAG_FORMAT_TEXT };
 	size_t n;
 
 	if (a->depfile == NULL)
@@ -77,8 +76,8 @@ dep_target(const struct args *a, const char *verb)
 	    strcmp(a->depfile + n - 2, ".d") == 0)
 		return xstrndup(a->depfile, n - 2);
 	if (strcmp(verb, "validate") == 0)
-		cli_usage_error(&cli, "validate --depfile names FILE.d: its "
+		cli_usage_error(NULL, "validate --depfile names FILE.d: its "
 		    "target is FILE");
-	cli_usage_error(&cli, "%s --depfile needs --out: the rule's target "
+	cli_usage_error(NULL, "%s --depfile needs --out: the rule's target "
 	    "is the file written", verb);
 }

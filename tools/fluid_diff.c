@@ -6,23 +6,17 @@
  * fluid-diff(1) calls.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "fluid.h"
+#include "git.h"
 #include "kube_drift.h"
 #include "cli.h"
 #include "pipeline.h"
 #include "fluid_cmd.h"
-
-static const char diff_usage[] =
-    "usage: fluid diff [--diagnostics=text|json] --baseline OLD\n"
-    "           [--exit-on-breaking] [-o | --out FILE] FILE\n"
-    "       fluid diff [--diagnostics=text|json] --exit-on-drift\n"
-    "           [-o | --out FILE] FILE\n";
 
 /* The answer (stolen) as JSON on standard output, or FILE written whole. */
 static int
@@ -73,30 +67,83 @@ diff_drift(const char *contract, const char *out, enum diag_format fmt)
 	return st == 0 && drift ? EXIT_REFUSED : st;
 }
 
-/* fluid diff CONTRACT --baseline OLD [--exit-on-breaking] [--out FILE]. */
+/*
+ * --baseline-rev REV: the checked document of contract as it is at git
+ * revision REV, its fragments and workspace file too (git.h), or NULL
+ * after printing why; *name (new) is what the answer calls it, left
+ * NULL when git gave no revision to read.
+ */
+static json_t *
+baseline_at(const char *contract, const char *rev, enum diag_format fmt,
+    char **name)
+{
+	struct validate_result res;
+	struct resolve_opts ro;
+	struct git_rev g;
+	struct diags d;
+	json_t *old = NULL;
+
+	diags_init(&d);
+	if (git_rev_open(&g, rev, &d) == -1) {
+		diag_print(&d, stderr, fmt, "fluid");
+		diags_release(&d);
+		return NULL;
+	}
+	diags_release(&d);
+	memset(&ro, 0, sizeof(ro));
+	ro.path = contract;
+	*name = xasprintf("%s%s", g.label, contract);
+	if (validate_file(&ro, &g.src, contract, 1, "fluid", &res) == 0)
+		old = json_incref(res.doc);
+	validate_print(&res, stderr, fmt);
+	validate_release(&res);
+	git_rev_close(&g);
+	return old;
+}
+
+/*
+ * fluid diff CONTRACT --baseline OLD | --baseline-rev REV
+ * [--exit-on-breaking] [--out FILE].
+ */
 static int
-diff_baseline(const char *contract, const char *baseline, int on_breaking,
-    const char *out, enum diag_format fmt)
+diff_baseline(const char *contract, const char *baseline, const char *rev,
+    int on_breaking, const char *out, enum diag_format fmt)
 {
 	struct resolve_opts ro;
 	json_t *old, *cur, *res;
+	char *name = NULL;
 	struct sb sum;
 	int st, wst;
 
 	memset(&ro, 0, sizeof(ro));
-	ro.path = input_path(baseline);
 	/* The baseline goes first: one that does not validate is no answer. */
-	if (pipeline_run(&ro, fmt, PIPELINE_CHECK, &old, "fluid") != 0) {
+	if (rev != NULL)
+		old = baseline_at(contract, rev, fmt, &name);
+	else {
+		ro.path = input_path(baseline);
+		if (pipeline_run(&ro, fmt, PIPELINE_CHECK, &old, "fluid") != 0)
+			old = NULL;
+	}
+	if (old == NULL && rev != NULL && name == NULL)
+		return EXIT_USAGE;	/* no revision: said why */
+	if (old == NULL) {
 		fl_warnx("baseline '%s' does not validate: nothing compared",
-		    baseline);
+		    name != NULL ? name : baseline != NULL ? baseline :
+		    contract);
+		free(name);
 		return EXIT_USAGE;
 	}
+	if (name != NULL)
+		baseline = name;	/* freed once the answer is made */
 	ir_keep_to_end(old);	/* fluid exits after this */
 	ro.path = input_path(contract);
-	if ((st = pipeline_run(&ro, fmt, PIPELINE_CHECK, &cur, "fluid")) != 0)
+	if ((st = pipeline_run(&ro, fmt, PIPELINE_CHECK, &cur, "fluid")) != 0) {
+		free(name);
 		return st;
+	}
 	ir_keep_to_end(cur);
 	res = stage_diff(cur, old, contract, baseline);
+	free(name);	/* the answer holds its copy */
 	if (isatty(STDERR_FILENO)) {
 		sb_init(&sum);
 		diff_summary(json_object_get(res, "changes"), &sum);
@@ -118,34 +165,23 @@ diff_baseline(const char *contract, const char *baseline, int on_breaking,
 int
 cmd_diff(int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "diagnostics", required_argument, NULL, 'D' },
-		{ "baseline", required_argument, NULL, 'b' },
-		{ "exit-on-breaking", no_argument, NULL, 'x' },
-		{ "exit-on-drift", no_argument, NULL, 'd' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct cli cli = { diff_usage, DIAG_FORMAT_TEXT };
-	const char *baseline = NULL, *out = NULL;
-	int c, idx, on_breaking = 0, on_drift = 0;
+	struct cli cli;
+	const char *baseline = NULL, *rev = NULL, *out = NULL;
+	int c, on_breaking = 0, on_drift = 0;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hqo:", opts, &idx)) != -1) {
+	cli_init(&cli, &fluid_spec, "diff");
+	while ((c = cli_next(&cli, argc, argv)) != -1) {
 		switch (c) {
-		case 'D':
-			cli_common(&cli, "diagnostics", optarg);
-			break;
-		case 'b':
+		case OPT_BASELINE:
 			baseline = optarg;
 			break;
-		case 'x':
+		case OPT_BASELINE_REV:
+			rev = optarg;
+			break;
+		case OPT_EXIT_ON_BREAKING:
 			on_breaking = 1;
 			break;
-		case 'd':
+		case OPT_EXIT_ON_DRIFT:
 			on_drift = 1;
 			break;
 		case 'o':
@@ -154,27 +190,31 @@ cmd_diff(int argc, char *argv[])
 		case 'q':
 			cli_quiet = 1;
 			break;
-		case 'h':
-			cli_common(&cli, "help", NULL);
-			break;
-		default:
-			cli_bad_option(&cli, argv, c);
 		}
 	}
 	if (optind != argc - 1)
 		cli_usage_error(&cli, "diff expects one FILE");
-	if (on_drift && (baseline != NULL || on_breaking))
+	if (on_drift && (baseline != NULL || rev != NULL || on_breaking))
 		cli_usage_error(&cli, "--exit-on-drift compares the cluster "
 		    "with the contract: not with --baseline or "
 		    "--exit-on-breaking");
 	if (on_drift)
 		return diff_drift(argv[optind], out, cli.diagfmt);
+	if (baseline != NULL && rev != NULL)
+		cli_usage_error(&cli, "--baseline OLD and --baseline-rev REV "
+		    "both name the baseline: give one");
+	if (rev != NULL && strcmp(argv[optind], "-") == 0)
+		cli_usage_error(&cli, "--baseline-rev reads FILE at REV by "
+		    "its path: not standard input");
+	if (rev != NULL)
+		return diff_baseline(argv[optind], NULL, rev, on_breaking, out,
+		    cli.diagfmt);
 	if (baseline == NULL)
-		cli_usage_error(&cli, "diff needs --baseline OLD, the contract "
-		    "to compare with");
+		cli_usage_error(&cli, "diff needs --baseline OLD or "
+		    "--baseline-rev REV, the contract to compare with");
 	if (strcmp(baseline, "-") == 0 && strcmp(argv[optind], "-") == 0)
 		cli_usage_error(&cli, "standard input can be read once: give "
 		    "the baseline or the contract as a file");
-	return diff_baseline(argv[optind], baseline, on_breaking, out,
+	return diff_baseline(argv[optind], baseline, NULL, on_breaking, out,
 	    cli.diagfmt);
 }

@@ -3,7 +3,6 @@
  * command of the driver (fluid.c) in a file of its own.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,13 +11,6 @@
 #include "cli.h"
 #include "pipeline.h"
 #include "fluid_cmd.h"
-
-static const char export_usage[] =
-"usage: fluid export odcs [--json] [--diagnostics=text|json]\n"
-"           [-o | --out OUTFILE] FILE\n"
-"\n"
-"Write the contract's ODCS v3.2.0 data contract (fluid-odcs(1)), as YAML\n"
-"or, with --json, as JSON.  Offline: nothing is contacted.\n";
 
 /*
  * fluid export odcs CONTRACT [--json] [-o FILE]: fluid-resolve and
@@ -29,48 +21,31 @@ static const char export_usage[] =
 int
 cmd_export(int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "diagnostics", required_argument, NULL, 'D' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct cli cli = { export_usage, DIAG_FORMAT_TEXT };
+	struct cli cli;
 	struct resolve_opts ro;
 	struct diags d;
 	struct sb y;
 	json_t *doc, *odcs;
 	const char *out = NULL;
 	char *text;
-	int c, idx, json = 0, st;
+	int c, json = 0, st;
 
+	cli_init(&cli, &fluid_spec, "export odcs");
 	if (argc < 2 || strcmp(argv[1], "odcs") != 0)
 		cli_usage_error(&cli, "export expects a format: export odcs");
 	argc--;
 	argv++;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hqo:", opts, &idx)) != -1) {
+	while ((c = cli_next(&cli, argc, argv)) != -1) {
 		switch (c) {
-		case 'j':
+		case OPT_JSON:
 			json = 1;
 			break;
 		case 'o':
 			out = optarg;
 			break;
-		case 'D':
-			cli_common(&cli, "diagnostics", optarg);
-			break;
 		case 'q':
 			cli_quiet = 1;
 			break;
-		case 'h':
-			cli_common(&cli, "help", NULL);
-			break;
-		default:
-			cli_bad_option(&cli, argv, c);
 		}
 	}
 	if (optind != argc - 1)

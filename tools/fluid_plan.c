@@ -42,27 +42,20 @@ static json_t *
 read_last_applied(const char *path)
 {
 	json_error_t err;
-	json_t *v, *items, *r;
-	size_t i;
+	json_t *v;
+	size_t bad;
 
 	if ((v = json_load_file(path, JSON_REJECT_DUPLICATES, &err)) == NULL)
 		fl_fatal("cannot read '%s': %d:%d: %s", path, err.line,
 		    err.column, err.text);
-	items = json_is_array(v) ? v : json_object_get(v, "items");
-	if (!json_is_array(items)) {
-		json_decref(v);
+	if (stage_plan_last_applied(v, &bad) != NULL)
+		return v;
+	json_decref(v);
+	if (bad == (size_t)-1)
 		fl_fatal("'%s' is not a list of resources (a JSON list, or a "
 		    "kubectl List with items)", path);
-	}
-	json_array_foreach(items, i, r)
-		if (!json_is_string(json_object_get(r, "kind")) ||
-		    !json_is_string(json_object_get(json_object_get(r,
-		    "metadata"), "name"))) {
-			json_decref(v);
-			fl_fatal("'%s': resource %zu has no kind or no "
-			    "metadata.name", path, i);
-		}
-	return v;
+	fl_fatal("'%s': resource %zu has no kind or no metadata.name", path,
+	    bad);
 }
 
 /*
@@ -74,7 +67,7 @@ read_last_applied(const char *path)
 int
 cmd_plan(int argc, char *argv[])
 {
-	struct cli cli = { fluid_usage, DIAG_FORMAT_TEXT };
+	struct cli cli;
 	struct args a;
 	enum k8s_mode mode;
 	const char *why;
@@ -82,7 +75,8 @@ cmd_plan(int argc, char *argv[])
 	char *text;
 	int rc;
 
-	parse_args(argc, argv, &a, 1, 0, 0, 1);
+	cli_init(&cli, &fluid_spec, "plan");
+	parse_args(argc, argv, &a, "plan", 0);
 	free(dep_target(&a, "plan"));	/* usage errors before the work */
 	if (a.mode == NULL)
 		cli_usage_error(&cli, "plan needs --mode: amend, "

@@ -6,7 +6,6 @@
  * options and prints.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,16 +27,7 @@
 int
 cmd_verify(int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "diagnostics", required_argument, NULL, 'D' },
-		{ "strict", no_argument, NULL, 'S' },
-		{ "streaming-timeout", required_argument, NULL, 't' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct cli cli = { fluid_usage, DIAG_FORMAT_TEXT };
+	struct cli cli;
 	struct verify_opts vo;
 	struct net_opts no;
 	struct resolve_opts ro;
@@ -46,31 +36,21 @@ cmd_verify(int argc, char *argv[])
 	const char *out = NULL;
 	char *text, *end;
 	size_t i, k;
-	long v;
 	int c, rc, tty;
 
 	memset(&vo, 0, sizeof(vo));
 	memset(&no, 0, sizeof(no));
 	memset(&ro, 0, sizeof(ro));
 	vo.timeout_s = 120;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hqo:", opts, NULL)) != -1) {
+	cli_init(&cli, &fluid_spec, "verify");
+	while ((c = cli_next(&cli, argc, argv)) != -1) {
 		switch (c) {
-		case 'D':
-			cli_common(&cli, "diagnostics", optarg);
-			break;
-		case 'S':
+		case OPT_STRICT:
 			vo.strict = true;
 			break;
-		case 't':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno != 0 || end == optarg || *end != '\0' ||
-			    v < 0 || v > 86400)
-				cli_usage_error(&cli, "--streaming-timeout "
-				    "expects seconds from 0 to 86400");
-			vo.timeout_s = v;
+		case OPT_STREAMING_TIMEOUT:
+			vo.timeout_s = cli_seconds(&cli, c, optarg, 0,
+			    86400);
 			break;
 		case 'o':
 			out = optarg;
@@ -78,11 +58,6 @@ cmd_verify(int argc, char *argv[])
 		case 'q':
 			cli_quiet = 1;
 			break;
-		case 'h':
-			cli_common(&cli, "help", NULL);
-			break;
-		default:
-			cli_bad_option(&cli, argv, c);
 		}
 	}
 	if (optind != argc - 1)
@@ -134,6 +109,6 @@ cmd_verify(int argc, char *argv[])
 		free(end);
 		return c != 0 ? c : rc;
 	}
-	c = flush_stdout();
+	c = cli_flush();
 	return c != 0 ? c : rc;
 }

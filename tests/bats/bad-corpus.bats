@@ -21,6 +21,10 @@
 #	heavy=1           costs about 1.5 GB and 20 s by design (4,000,000
 #	                  nodes): not run under sanitizers or valgrind
 #
+# A case that validates one .yaml file is run a second way, by the
+# stages themselves (fluid-resolve | fluid-check): the same status and
+# the same standard error, byte for byte (the corpus runs once, here).
+#
 # Each case runs in a directory of its own, under a timeout and a memory
 # bound (ulimit -v, or ASan's hard_rss_limit_mb in an ASan build), next
 # to an outside.yaml that no $ref may reach.  Besides what its .expect
@@ -129,7 +133,10 @@ run_case() {
 		why="died of signal $((st - 128))"
 	elif [ "$st" -ne "$status" ]; then
 		why="exit status $st, not $status"
-	elif [ -s "$out" ]; then
+	elif [ "$prog ${words[1]:-}" = "fluid validate" ] &&
+	    [ "$(cat "$out")" != "$(validate_line "${args[-1]}" "$st" "$err")" ]; then
+		why="not '$(validate_line "${args[-1]}" "$st" "$err")' on standard output"
+	elif [ "$prog ${words[1]:-}" != "fluid validate" ] && [ -s "$out" ]; then
 		why="wrote to standard output"
 	elif [ "$n" -ne "${lines:-1}" ]; then
 		why="$n lines on standard error, not ${lines:-1}"
@@ -147,6 +154,15 @@ run_case() {
 			    why="standard error echoes '$w'"
 		done < <(sed -n 's/^stderr!~=//p' "$exp")
 	fi
+	# A validation of one file is also what the stages say, run by hand:
+	# fluid-resolve | fluid-check, the same status and the same bytes on
+	# standard error (the driver runs them in its process, pipeline.c).
+	if [ -z "$why" ] && [ -f "$stem.yaml" ] && [ "$prog" = fluid ] &&
+	    [ "${words[1]}" = validate ] && [ -z "$in" ]; then
+		why=$(same_as_stages "$dir" "$file" "$st" "$err" "$t" \
+		    "$limit" "${args[@]:1}")
+		: >"$TMP/staged/$name"
+	fi
 	if [ -n "$why" ]; then
 		printf '%s: %s\n' "$name" "$why"
 		head -c 600 "$err" | sed 's/^/    | /'
@@ -154,6 +170,52 @@ run_case() {
 	fi
 	rm -rf "${TMP:?}/$name"
 	return 0
+}
+
+# validate_line FILE STATUS ERR: the line fluid validate prints for FILE
+# refused (STATUS 1, the errors in ERR counted) or not checked (2).
+validate_line() {
+	local n
+	if [ "$2" -eq 2 ]; then
+		echo "$1: error"
+		return
+	fi
+	n=$(grep -c ': error: ' "$3")
+	[ "$n" -eq 1 ] && echo "$1: refused (1 error)" ||
+	    echo "$1: refused ($n errors)"
+}
+
+# same_as_stages DIR FILE STATUS ERR T LIMIT [OPTION...]: in DIR,
+# fluid-resolve OPTIONS -- FILE | fluid-check exits STATUS with ERR's
+# bytes on standard error; prints why not.
+same_as_stages() {
+	local dir=$1 file=$2 st=$3 err=$4 t=$5 limit=$6 a st2
+	local -a copt=()
+	shift 6
+	local -a ropt=()
+	for a in "$@"; do
+		[ "$a" = "$file" ] && continue
+		ropt+=("$a")
+		case $a in --diagnostics=*) copt+=("$a") ;; esac
+	done
+	st2=$(
+		cd "$dir" || exit 2
+		eval "$limit"
+		s=0
+		timeout -k 5 "$t" "$BIN/fluid-resolve" "${ropt[@]}" -- "$file" \
+		    >stages.json 2>stages.err </dev/null || s=$?
+		if [ "$s" -eq 0 ]; then
+			timeout -k 5 "$t" "$BIN/fluid-check" "${copt[@]}" \
+			    <stages.json >/dev/null 2>>stages.err || s=$?
+		fi
+		echo "$s"
+	)
+	if [ "$st2" != "$st" ]; then
+		echo "fluid validate exited $st, fluid-resolve | fluid-check $st2"
+	elif ! cmp -s "$err" "$dir/stages.err"; then
+		echo "fluid validate's diagnostics are not the stages':"
+		diff "$dir/stages.err" "$err" | head -20
+	fi
 }
 
 @test "bad corpus: at least 150 cases, each input with its .expect" {
@@ -177,7 +239,7 @@ run_case() {
 	local e r failed=0 max
 	# Cases run side by side, each with its own directory and report.
 	max=${FLUID_BAD_JOBS:-$(nproc 2>/dev/null || echo 2)}
-	mkdir -p "$TMP/reports"
+	mkdir -p "$TMP/reports" "$TMP/staged"
 	for e in "$BAD"/*.expect; do
 		# "|| :" also keeps errexit out of run_case.
 		{ run_case "$e" || :; } >"$TMP/reports/${e##*/}" 2>&1 &
@@ -191,4 +253,7 @@ run_case() {
 	done
 	[ "$failed" -eq 0 ] || fail "$failed case(s) of tests/bad failed:" \
 	    "$(cat "$TMP"/reports/*)"
+	# The validations compared with the stages run by hand.
+	[ "$(ls "$TMP/staged" | wc -l)" -ge 100 ] ||
+	    fail "only $(ls "$TMP/staged" | wc -l) cases compared with the stages"
 }

@@ -208,14 +208,14 @@ errors() {
 	grep ': error: ' <<<"$stderr" || true
 }
 
-# refused POS WHERE WHY: the last run exited 1, printed nothing on
-# standard output and exactly one error, which is
+# refused POS WHERE WHY: the last run exited 1, printed only
+# "$F: refused (1 error)" on standard output and exactly one error, which is
 #	$F:POS: error: Managed Flink: WHERE: <a reason matching the ERE WHY>
 # WHERE is literal: "Flink build ID: contract.path" or "exposes[0]...".
 refused() {
 	local head="$F:$1: error: Managed Flink: $2: " errs
 	assert_status 1
-	assert_no_stdout
+	assert_equal "$output" "$F: refused (1 error)" "standard output"
 	errs=$(errors)
 	[ -n "$errs" ] && [ "$(wc -l <<<"$errs")" -eq 1 ] ||
 	    fail "expected exactly one error" "$(show)" || return
@@ -224,6 +224,16 @@ refused() {
 	    "$(show)" || return
 	[[ ${errs#"$head"} =~ $3 ]] ||
 	    fail "the reason does not match: $3" "$(show)"
+}
+
+# refused_stdout: the last fluid validate of $F printed only its
+# "refused (N errors)" line, N the error lines on standard error (text)
+# or the error objects (--diagnostics=json).
+refused_stdout() {
+	local n
+	n=$(grep -c -e ': error: ' -e '"level":"error"' <<<"$stderr")
+	[ "$n" -eq 1 ] && n="1 error" || n="$n errors"
+	assert_equal "$output" "$F: refused ($n)" "standard output"
 }
 
 # build_refused POS PATH WHY: refused, in the build ingest-orders.

@@ -3,12 +3,13 @@
 # fluid-apply.bats - fluid apply (fluid(1), APPLY) offline: what it
 # refuses before it would call kubectl (an edited plan, another mode,
 # replace and reset, the allowlists, a write without --yes) and that a
-# dry run calls no kubectl at all.  kubectl here is FAKE_KUBECTL, a
-# fake that records that it was called and fails; a test that must not
+# dry run calls no kubectl at all.  kubectl here is the tests' fake
+# (fake-kubectl), which records that it was called and fails; a test that must not
 # reach kubectl asserts it was never called.  The real cluster is the
 # Kubernetes lane's (tests/k8s/checks/10-apply.sh).
 
 load helpers
+load fake-kubectl
 
 setup() {
 	TOOL=fluid
@@ -16,23 +17,10 @@ setup() {
 	cp -R "$EXAMPLES/shapes" shapes
 	LANDED=shapes/landed/orders-landed.fluid.yaml
 	# The fake: any call is recorded in kubectl.calls and fails.
-	mkdir fake
-	cat >fake/kubectl <<-EOF2
-	#!/bin/sh
-	printf '%s\n' "\$*" >>"$TMP/kubectl.calls"
-	echo "fake kubectl: called" >&2
-	exit 99
-	EOF2
-	chmod +x fake/kubectl
-	FAKE_KUBECTL=$TMP/fake/kubectl
-	export KUBECTL=$FAKE_KUBECTL PATH="$TMP/fake:$PATH"
+	fake_kubectl fail
 }
 
 teardown() { fluid_teardown; }
-
-kubectl_not_called() {
-	[ ! -e kubectl.calls ] || fail "kubectl was called" "$(cat kubectl.calls)"
-}
 
 # What the landed example needs, each list with exactly its entries.
 allow_landed() {
@@ -381,25 +369,8 @@ EVIL_IMAGE=evil.example.net/miner@sha256:000000000000000000000000000000000000000
 # FlinkDeployment), and, once the FlinkDeployment is written, answers its
 # reads with status.observedGeneration TAKE (empty: no status at all).
 fake_cluster() {
-	cat >fake/kubectl <<-EOF2
-	#!/bin/sh
-	printf '%s\n' "\$*" >>"$TMP/kubectl.calls"
-	case "\$*" in
-	*" apply "*)
-	    obj=\$(cat)
-	    case "\$obj" in *'"kind": "FlinkDeployment"'*|*'"kind":"FlinkDeployment"'*) touch "$TMP/fd.written" ;; esac
-	    printf '%s' "\$obj" | jq '.metadata.generation = 2' ;;
-	*" get "*" flinkdeployment "*)
-	    [ -e "$TMP/fd.written" ] || exit 0
-	    if [ -n "$1" ]; then
-	        echo '{"kind":"FlinkDeployment","metadata":{"generation":2,"labels":{}},"status":{"observedGeneration":$1}}'
-	    else
-	        echo '{"kind":"FlinkDeployment","metadata":{"generation":2}}'
-	    fi ;;
-	*) exit 0 ;;
-	esac
-	EOF2
-	chmod +x fake/kubectl
+	export FAKE_TAKE=$1
+	fake_kubectl cluster
 }
 
 @test "apply: waits for the operator to take the change (status.observedGeneration), and says so" {
@@ -448,4 +419,117 @@ FlinkDeployment data-products/commerce-orders-landed: the operator took generati
 	assert_match "$stderr" "the plan's resources\\[1\\]\\.resource\\.spec\\.flinkConfiguration\\.s3\\.endpoint is not what fluid renders"
 	assert_match "$stderr" "build 'land-orders': s3.endpoint: host 'state.evil.example.net' is not allowed"
 	kubectl_not_called
+}
+
+# The live FlinkDeployment: the plan's own (fluid's labels and script),
+# its job.state STATE, and status.error ERROR as the operator (1.13)
+# writes it: a FlinkResourceException as JSON.  kubectl answers its reads
+# with it, no ConfigMap exists, and an apply echoes what it was given.
+fake_live_with_error() {
+	jq --arg st "$1" --arg err "$2" '.resources[] | .resource | select(.kind == "FlinkDeployment") |
+	    .metadata.generation = 3 | .spec.job.state = $st |
+	    .status = {lifecycleState: "STABLE", error: $err,
+	        jobStatus: {state: "RUNNING", savepointInfo: {}},
+	        reconciliationStatus: {state: "DEPLOYED"}}' p.json >live-fd.json
+	cat >fake/kubectl <<-EOF2
+	#!/bin/sh
+	printf '%s\n' "\$*" >>"$TMP/kubectl.calls"
+	case "\$*" in
+	*" apply "*) cat ;;
+	*" get --raw"*) cat "$TMP/events.json" ;;
+	*" get "*" flinkdeployment "*) cat "$TMP/live-fd.json" ;;
+	*) exit 0 ;;
+	esac
+	EOF2
+	chmod +x fake/kubectl
+}
+
+# What the operator 1.13 wrote in the Kubernetes lane when a
+# stop-with-savepoint failed (AbstractFlinkService: "Savepoint Error"),
+# its causes in throwableList: longer than any one line fluid shows whole.
+OPERATOR_SAVEPOINT_ERROR='{"type":"org.apache.flink.kubernetes.operator.exception.UpgradeFailureException","message":"Savepoint Error","additionalMetadata":{},"throwableList":[{"type":"java.util.concurrent.ExecutionException","message":"org.apache.flink.runtime.rest.util.RestClientException: [org.apache.flink.runtime.rest.handler.RestHandlerException: Exception while stopping the job with savepoint]","additionalMetadata":{}},{"type":"org.apache.flink.runtime.checkpoint.CheckpointException","message":"Failure to finalize checkpoint.","additionalMetadata":{}}]}'
+
+@test "apply: a failed savepoint the operator reports as JSON (1.13) blocks a change: its message said, nothing written" {
+	allow_landed
+	plan amend
+	fake_live_with_error suspended "$OPERATOR_SAVEPOINT_ERROR"
+	tool apply --mode amend --yes --wait 0 p.json
+	assert_status 1
+	assert_no_stdout
+	assert_equal "$stderr" "p.json: error: build 'land-orders': FlinkDeployment data-products/commerce-orders-landed: the operator reports a failed savepoint (status.error: Savepoint Error (its cause: Failure to finalize checkpoint.)): fluid changes no job whose state could be lost; resolve it with the operator first" "stderr"
+	[ "$(grep -c ' apply ' kubectl.calls)" = 0 ] || fail "kubectl apply was called" "$(cat kubectl.calls)"
+}
+
+@test "apply: the operator's error as plain text is quoted as it is, escaped; another error does not block a change" {
+	allow_landed
+	plan amend
+	fake_live_with_error suspended $'Savepoint failed:\n\e[31mtimeout'
+	tool apply --mode amend --yes --wait 0 p.json
+	assert_status 1
+	assert_match "$stderr" "status.error: Savepoint failed:\\\\n\\\\x1b\\[31mtimeout\\): fluid changes no job"
+	[ "$(grep -c ' apply ' kubectl.calls)" = 0 ] || fail "kubectl apply was called" "$(cat kubectl.calls)"
+	# An error that is not about a savepoint (nor one pending) does not.
+	rm -f kubectl.calls
+	fake_live_with_error suspended '{"type":"org.apache.flink.kubernetes.operator.exception.ValidationException","message":"Job could not be upgraded"}'
+	tool apply --mode amend --yes --wait 0 p.json
+	assert_status 0
+	assert_equal "$(grep -c ' apply ' kubectl.calls)" 3 "applies"
+}
+
+@test "apply: with a failed savepoint reported, a plan that changes nothing is applied" {
+	allow_landed
+	plan amend
+	fake_live_with_error running "$OPERATOR_SAVEPOINT_ERROR"
+	tool apply --mode amend --yes --wait 0 p.json
+	assert_status 0
+	assert_no_stderr
+	assert_equal "$(grep -c ' apply ' kubectl.calls)" 3 "applies"
+}
+
+# The operator's Events for the FlinkDeployment, oldest first: each
+# argument REASON:TYPE, a minute apart.
+events() {
+	local i=0 a
+	for a in "$@"; do
+		jq -n --arg r "${a%%:*}" --arg t "${a#*:}" --arg at "2026-12-02T10:0$i:00Z" '{
+		    type: $t, reason: $r, message: ("the operator: " + $r), lastTimestamp: $at,
+		    involvedObject: {kind: "FlinkDeployment", name: "commerce-orders-landed"}}'
+		i=$((i + 1))
+	done | jq -s '{kind: "EventList", items: .}' >events.json
+}
+
+@test "apply: the operator failing a savepoint for a change it has not taken (its latest event SavepointError, status.error cleared) blocks another change" {
+	allow_landed
+	plan amend
+	# 1.13 clears status.error each time it observes the job healthy,
+	# before it tries the savepoint again: its Events keep saying why.
+	fake_live_with_error suspended ""
+	jq '.status.observedGeneration = 2' live-fd.json >x && mv x live-fd.json
+	events SpecChanged:Normal SavepointError:Warning
+	tool apply --mode amend --yes --wait 0 p.json
+	assert_status 1
+	assert_no_stdout
+	assert_equal "$stderr" "p.json: error: build 'land-orders': FlinkDeployment data-products/commerce-orders-landed: the operator reports a failed savepoint (its latest event, SavepointError: the operator: SavepointError) and has not taken the last change: fluid changes no job whose state could be lost; resolve it with the operator first" "stderr"
+	[ "$(grep -c ' apply ' kubectl.calls)" = 0 ] || fail "kubectl apply was called" "$(cat kubectl.calls)"
+	assert_match "$(cat kubectl.calls)" "get --raw=/api/v1/namespaces/data-products/events\?fieldSelector=involvedObject.kind%3DFlinkDeployment%2CinvolvedObject.name%3Dcommerce-orders-landed"
+}
+
+@test "apply: an older SavepointError, or one while the operator has taken the last change, does not block a change" {
+	allow_landed
+	plan amend
+	fake_live_with_error suspended ""
+	jq '.status.observedGeneration = 2' live-fd.json >x && mv x live-fd.json
+	# Resolved since: a newer event.
+	events SavepointError:Warning Suspended:Normal
+	tool apply --mode amend --yes --wait 0 p.json
+	assert_status 0
+	assert_equal "$(grep -c ' apply ' kubectl.calls)" 3 "applies"
+	# The operator took the last change: its Events are not read.
+	rm -f kubectl.calls
+	jq '.status.observedGeneration = 3' live-fd.json >x && mv x live-fd.json
+	events SpecChanged:Normal SavepointError:Warning
+	tool apply --mode amend --yes --wait 0 p.json
+	assert_status 0
+	assert_equal "$(grep -c ' apply ' kubectl.calls)" 3 "applies"
+	[ "$(grep -c 'get --raw' kubectl.calls)" = 0 ] || fail "the events were read" "$(cat kubectl.calls)"
 }

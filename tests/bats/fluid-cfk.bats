@@ -10,6 +10,15 @@ load helpers
 setup() { TOOL=fluid; fluid_setup; }
 teardown() { fluid_teardown; }
 
+# validate_refuses FILE ERE: fluid validate FILE exits 1, prints its one
+# "FILE: refused (1 error)" line, and its one diagnostic matches ERE.
+validate_refuses() {
+	TOOL=fluid tool validate "$1"
+	assert_status 1
+	assert_equal "$output" "$1: refused (1 error)" "standard output"
+	assert_stderr_line "$2"
+}
+
 # variant SHAPE: the CFK variant of examples/shapes/SHAPE/*.fluid.yaml
 # in ./tree, its path relative to ./tree printed.
 variant() {
@@ -166,7 +175,7 @@ edit() {
 	local f
 	f=$(variant landed)
 	edit "$f" 's/^\(            context: development\)$/\1\n            serviceAccount: flink/'
-	TOOL=fluid refuses 1 validate "tree/$f" \
+	validate_refuses "tree/$f" \
 	    "^tree/landed/orders-landed\.fluid\.yaml:[0-9]+:[0-9]+: error: .*properties\.parameters\.flink\.deployment\.serviceAccount: is a field of management: operator .*not of management: cfk: CMF runs the statement under its environment's service account"
 }
 
@@ -174,7 +183,7 @@ edit() {
 	mkdir -p tree
 	cp -R "$EXAMPLES/shapes/." tree/
 	edit landed/orders-landed.fluid.yaml 's/^\(            context: development\)$/\1\n            computePool: {name: p}/'
-	TOOL=fluid refuses 1 validate tree/landed/orders-landed.fluid.yaml \
+	validate_refuses tree/landed/orders-landed.fluid.yaml \
 	    "^tree/landed/orders-landed\.fluid\.yaml:[0-9]+:[0-9]+: error: .*properties\.parameters\.flink\.deployment\.computePool: is a field of management: cfk \(Confluent for Kubernetes\), not of management: operator"
 }
 
@@ -182,7 +191,7 @@ edit() {
 	local f
 	f=$(variant landed)
 	edit "$f" 's/^\(      catalogProperties:.*\)$/\1\n      catalogAuth: {type: bearer, tokenEnv: ICEBERG_TOKEN}/'
-	TOOL=fluid refuses 1 validate "tree/$f" \
+	validate_refuses "tree/$f" \
 	    "^tree/landed/orders-landed\.fluid\.yaml:[0-9]+:[0-9]+: error: .*exposes\[0\]\.binding\.catalogAuth: is not supported with management: cfk: the catalog credential is read from the environment"
 }
 
@@ -201,7 +210,7 @@ edit() {
 	local f
 	f=$(variant landed)
 	edit "$f" 's/name: commerce-orders-landed$/name: commerce-orders-landed-abcdefg/'
-	TOOL=fluid refuses 1 validate "tree/$f" \
+	validate_refuses "tree/$f" \
 	    "error: .*deployment\.name: must be at most 28 of a-z, 0-9 and '-', starting with a letter: it prefixes the FlinkStatement names"
 }
 

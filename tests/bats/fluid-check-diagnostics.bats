@@ -37,7 +37,7 @@ ten_mistakes() {
 	ten_mistakes
 	validate
 	assert_status 1
-	assert_no_stdout
+	refused_stdout
 	[ "$(errors | wc -l)" -eq 10 ] || fail "want ten errors" "$(show)"
 	[ "${#stderr_lines[@]}" -eq 10 ] || fail "want nothing else" "$(show)"
 	lines=$(errors | cut -d: -f2 | sort -un | wc -l)
@@ -74,7 +74,7 @@ ten_mistakes() {
 	text=$(errors)
 	validate --diagnostics=json
 	assert_status 1
-	assert_no_stdout
+	refused_stdout
 	[ "${#stderr_lines[@]}" -eq 10 ] || fail "want ten lines" "$(show)"
 	local l
 	for l in "${stderr_lines[@]}"; do

@@ -99,7 +99,7 @@ teardown() { fluid_teardown; }
 	EOF
 	tool validate --schema-version 0.7.7 --fragment recordMapping m.yaml
 	assert_status 1
-	assert_no_stdout
+	assert_equal "$output" "m.yaml: refused (3 errors)" "stdout"
 	assert_equal "$stderr" "m.yaml:1:17: error: Managed Flink: explode.path: is a dotted name, without map keys
 m.yaml:3:23: error: Managed Flink: columns[0].from: is not a path: unexpected character after a step
 m.yaml:4:12: error: Managed Flink: columns[1].name: is not a path: unexpected character after a step"

@@ -12,6 +12,7 @@
 # judges what the tools say.
 
 load helpers
+load fake-kubectl
 load check-helpers
 
 setup() { check_setup; }
@@ -397,10 +398,7 @@ apply_setup() {
 	LANDED=shapes/landed/orders-landed.fluid.yaml
 	sed -i 's/^\( *\)bootstrapServers: kafka:9092$/\1bootstrapServers: "kafka:9093,kafka-1.example.com:9093"\n\1security:\n\1  protocol: SASL_SSL\n\1  sasl: {mechanism: SCRAM-SHA-512, usernameEnv: KAFKA_USERNAME, passwordEnv: KAFKA_PASSWORD}/' "$LANDED"
 	grep -q 'protocol: SASL_SSL' "$LANDED" || fail "the example did not take the edit"
-	mkdir fake
-	printf '#!/bin/sh\necho called >>"%s/kubectl.calls"\nexit 99\n' "$TMP" >fake/kubectl
-	chmod +x fake/kubectl
-	export KUBECTL=$TMP/fake/kubectl PATH="$TMP/fake:$PATH"
+	fake_kubectl fail
 	export FLUID_FLINK_KUBE_CONTEXT_ALLOWLIST=development
 	export FLUID_FLINK_NAMESPACE_ALLOWLIST=data-products
 	export FLUID_FLINK_IMAGE_ALLOWLIST=registry.example.com/forge-flink

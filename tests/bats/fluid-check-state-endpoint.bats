@@ -7,6 +7,7 @@
 # and that fluid apply checks its host against the host allowlist.
 
 load helpers
+load fake-kubectl
 load check-helpers
 
 setup() { check_setup; }
@@ -119,10 +120,7 @@ allow_base() {
 	export FLUID_ACQUISITION_SECRET_REF_ALLOWLIST=ICEBERG_TOKEN@catalog.example.com
 	export FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST=catalog.example.com,s3.example.com,kafka$1
 	# A kubectl that must not be called.
-	mkdir -p fake
-	printf '#!/bin/sh\necho called >>"%s/kubectl.calls"\nexit 99\n' "$PWD" >fake/kubectl
-	chmod +x fake/kubectl
-	export KUBECTL=$PWD/fake/kubectl PATH="$PWD/fake:$PATH"
+	fake_kubectl fail
 }
 
 @test "stateEndpoint: fluid apply refuses its host when the host allowlist does not list it, before kubectl" {

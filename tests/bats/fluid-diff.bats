@@ -14,6 +14,7 @@
 # output.
 
 load helpers
+load fake-kubectl
 load check-helpers
 
 setup() {
@@ -531,15 +532,7 @@ security() {
 drift_setup() {
 	cp -R "$EXAMPLES/shapes" shapes
 	LANDED=shapes/landed/orders-landed.fluid.yaml
-	mkdir fake
-	cat >fake/kubectl <<-EOF2
-	#!/bin/sh
-	printf '%s\n' "\$*" >>"$TMP/kubectl.calls"
-	echo "The connection to the server 127.0.0.1:1 was refused" >&2
-	exit 1
-	EOF2
-	chmod +x fake/kubectl
-	export KUBECTL=$TMP/fake/kubectl
+	fake_kubectl refused
 	export FLUID_FLINK_KUBE_CONTEXT_ALLOWLIST=development
 	export FLUID_FLINK_NAMESPACE_ALLOWLIST=data-products
 	export FLUID_FLINK_IMAGE_ALLOWLIST=registry.example.com/forge-flink

@@ -14,6 +14,7 @@
 # (tests/k8s/checks/30-drift.sh, 35-drift-trust.sh).
 
 load helpers
+load fake-kubectl
 
 setup() {
 	TOOL=fluid
@@ -32,26 +33,10 @@ setup() {
 	jq '.resources[] | select(.resource.kind == "FlinkDeployment") | .resource' plan.json >fd0.json
 	FD=$(jq -r .metadata.name fd0.json)
 	CM=$(jq -r .metadata.name cm0.json)
-	mkdir fake
-	# FAKE kubectl: logs each call; "get ... -- KIND NAME" prints
+	# The fake logs each call in calls; "get ... -- KIND NAME" prints
 	# fake/KIND-NAME.json when it exists (nothing: --ignore-not-found).
-	cat >fake/kubectl <<-'EOF'
-	#!/bin/sh
-	# FAKE kubectl for fluid-drift.bats: not the real one.
-	printf '%s\n' "$*" >>"$FAKE_DIR/calls"
-	kind= name= dash=
-	for a; do
-		if [ -n "$dash" ]; then
-			if [ -z "$kind" ]; then kind=$a; else name=$a; fi
-		fi
-		[ "$a" = -- ] && dash=1
-	done
-	case $name in */*|'') exit 0 ;; esac
-	[ -e "$FAKE_DIR/fake/$kind-$name.json" ] && cat "$FAKE_DIR/fake/$kind-$name.json"
-	exit 0
-	EOF
-	chmod +x fake/kubectl
-	export KUBECTL=$TMP/fake/kubectl FAKE_DIR=$TMP
+	export FAKE_CALLS=$TMP/calls
+	fake_kubectl objects
 }
 
 teardown() { fluid_teardown; }
@@ -254,22 +239,12 @@ added() {
 }
 
 @test "apply: the record holds the ConfigMap's metadata and the digest of its data, not the script" {
-	local fake=$TMP/fake/kubectl-apply
 	export FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST=catalog.example.com,s3.example.com,kafka
 	export FLUID_ACQUISITION_SECRET_REF_ALLOWLIST=ICEBERG_TOKEN@catalog.example.com
-	# FAKE kubectl: nothing exists; an apply answers what it was given
-	# and keeps it in applied.N.json.
-	cat >"$fake" <<-'EOF'
-	#!/bin/sh
-	# FAKE kubectl for fluid-drift.bats: not the real one.
-	case " $* " in
-	*" apply "*) n=$(ls "$FAKE_DIR"/applied.*.json 2>/dev/null | wc -l)
-		tee "$FAKE_DIR/applied.$n.json" ;;
-	esac
-	exit 0
-	EOF
-	chmod +x "$fake"
-	KUBECTL=$fake run --separate-stderr "$BIN/fluid" apply --mode amend --yes plan.json
+	# The fake: nothing exists (no fake/ files); an apply answers what
+	# it was given and keeps it in applied.N.json.
+	rm -f fake/*.json
+	run --separate-stderr "$BIN/fluid" apply --mode amend --yes plan.json
 	assert_status 0
 	jq -e '.kind == "ConfigMap" and .metadata.name == "'"$FD"'-fluid-last-applied"
 	    and .metadata.namespace == "'"$NS"'"' applied.2.json >/dev/null ||

@@ -8,6 +8,7 @@
 # shape is checked against the operator's CRD in tests/k8s-schema/.
 
 load helpers
+load fake-kubectl
 
 setup() {
 	TOOL=fluid-k8s
@@ -313,10 +314,7 @@ yaml.safe_dump(d, open(sys.argv[1], "w"), sort_keys=False)' "$LANDED"
 }
 
 @test "fluid-k8s apply: a dry run of the pipeline's plan checks the allowlists and contacts nothing; refusals exit 1" {
-	mkdir fake
-	printf '#!/bin/sh\necho called >>"%s/kubectl.calls"\nexit 99\n' "$TMP" >fake/kubectl
-	chmod +x fake/kubectl
-	export KUBECTL=$TMP/fake/kubectl
+	fake_kubectl fail
 	rendered_doc "$LANDED" | "$BIN/fluid-k8s" plan --mode dry-run >plan.json
 	tool apply --mode dry-run <plan.json
 	assert_status 1
@@ -332,5 +330,5 @@ yaml.safe_dump(d, open(sys.argv[1], "w"), sort_keys=False)' "$LANDED"
 	assert_status 0
 	assert_no_stderr
 	assert_match "$output" "^would apply ConfigMap data-products/commerce-orders-landed-sql-[0-9a-f]{12} \\(new\\)"
-	[ ! -e kubectl.calls ] || fail "kubectl was called" "$(cat kubectl.calls)"
+	kubectl_not_called
 }

@@ -5,6 +5,7 @@
 # FLUID_CA_BUNDLE.  The real catalog is the live lane's (tests/live).
 
 load helpers
+load fake-kubectl
 
 TOKEN=fake-token-Zq81
 SECRET=fake-secret-Wx92
@@ -267,43 +268,10 @@ fake_kube() {
 	    metadata: {name: ($fd[0].metadata.name + "-fluid-last-applied"), labels: $fd[0].metadata.labels},
 	    data: {"resources.json": ({apiVersion: "v1", kind: "List",
 	        items: [($p[0].resources[0].resource), ($fd[0] | .spec |= ('"${2:-.}"'))]} | tojson)}}' >rec.json
-	cat >kubectl <<-'EOF'
-	#!/bin/sh
-	# FAKE kubectl for fluid-verify.bats: not the real one.
-	printf '%s\n' "$*" >>"$FAKE_DIR/calls"
-	f= raw=
-	for a; do
-		[ "$raw" = 1 ] && raw=$a
-		case $a in flinkdeployment) f=fd.json ;; configmap) f=rec.json ;;
-		service) f=svc.json ;; --raw) raw=1 ;; --raw=*) raw=${a#--raw=} ;;
-		esac
-	done
-	# get --raw: ck.json (job.json) is the JobManager's answer for
-	# /jobs/JOB/checkpoints (/jobs/JOB), ck.err (job.err) an error;
-	# ev.json the API server's EventList for .../events?fieldSelector=...
-	case $raw in
-	'') ;;
-	*/checkpoints) f=ck ;;
-	*/events\?*) f=ev ;;
-	*) f=job ;;
-	esac
-	if [ -n "$raw" ]; then
-		[ -e "$FAKE_DIR/$f.err" ] && { cat "$FAKE_DIR/$f.err" >&2; exit 1; }
-		# f.big: an answer of that many blanks, then {} (valid JSON);
-		# f.done says the fake wrote it all.
-		if [ -e "$FAKE_DIR/$f.big" ]; then
-			head -c "$(cat "$FAKE_DIR/$f.big")" /dev/zero | tr '\0' ' '
-			echo '{}'
-			touch "$FAKE_DIR/$f.done"
-			exit 0
-		fi
-		f=$f.json
-	fi
-	[ -n "$f" ] && [ -e "$FAKE_DIR/$f" ] && cat "$FAKE_DIR/$f"
-	exit 0
-	EOF
-	chmod +x kubectl
-	export KUBECTL=$TMP/kubectl FAKE_DIR=$TMP
+	# The tests' fake (fake-kubectl): fd.json, rec.json, svc.json, and
+	# the JobManager's answers ck, job and ev, from here; calls logged.
+	export FAKE_CALLS=$TMP/calls
+	fake_kubectl verify
 }
 
 # The operator's status for a running job, lastReconciledSpec as given.
@@ -389,7 +357,7 @@ deployment_piece() {
 # ck.json stands for the JobManager REST API's GET /jobs/JOB/checkpoints
 # answer (Flink's CheckpointingStatistics, the fields verify reads); the
 # real one, through a real API server's service proxy, is the Kubernetes
-# lane's (tests/k8s/checks/40-e2e.sh).
+# lane's (tests/k8s/checks/60-operator-stream.sh, on the real operator).
 
 # fake_checkpoint AGE_S [COMPLETED] : a latest completed checkpoint (id 7)
 # acknowledged AGE_S seconds ago; COMPLETED 0: none completed yet.

@@ -10,10 +10,11 @@ load helpers
 setup() { fluid_setup; }
 teardown() { fluid_teardown; }
 
-# The modules allowed to contact something: the libcurl HTTP wrapper,
-# kubectl, and the stages built on them.
-contacting='^(net|kube|verify|gw)([_.]|$)'
-bad_headers='^(net|kube)([_.].*)?\.h$'
+# The modules allowed to contact something or start a process: the
+# libcurl HTTP wrapper, kubectl, git (fluid diff --baseline-rev), and
+# the stages built on them.
+contacting='^(net|kube|verify|gw|git)([_.]|$)'
+bad_headers='^(net|kube|git)([_.].*)?\.h$'
 bad_system='^(spawn\.h|sys/socket\.h|netdb\.h)$'
 bad_symbols='^(curl_easy_|curl_multi_|curl_global_|curl_share_|posix_spawn|exec[lv]|fork$|vfork$|system$|popen$|socket$|connect$|getaddrinfo$)'
 
@@ -151,4 +152,67 @@ symbol_rule() {
 	# And the rule can see an import: fluid-check does use libcurl's URL parser.
 	nm -D --undefined-only "$REAL_BIN/fluid-check" | grep -qE ' curl_url(@|$)' ||
 	    fail "fluid-check imports no curl_url: the test is not looking at the right symbols" ""
+}
+
+# module_edges OBJ...: "A B" for each object A that uses a symbol object
+# B defines (a module is a file: lib/check_cdc.o is check_cdc).
+module_edges() {
+	local o s m
+	declare -A def
+	for o in "$@"; do
+		m=${o##*/}
+		m=${m%.o}
+		for s in $(nm -g --defined-only "$o" | awk '$2 ~ /[TDBRC]/ { print $3 }'); do
+			def[$s]=$m
+		done
+	done
+	for o in "$@"; do
+		m=${o##*/}
+		m=${m%.o}
+		for s in $(nm -u "$o" | awk '{ print $2 }'); do
+			[ -n "${def[$s]:-}" ] && [ "${def[$s]}" != "$m" ] &&
+			    echo "$m ${def[$s]}"
+		done
+	done | sort -u
+}
+
+# module_cycles OBJ...: no circle between the modules, one-way
+# dependencies only.  Prints the modules of each circle tsort finds.
+module_cycles() {
+	local edges out
+	edges=$(module_edges "$@")
+	[ -n "$edges" ] || { echo "no references between the objects"; return 2; }
+	out=$(printf '%s\n' "$edges" | tsort 2>&1 >/dev/null)
+	[ -z "$out" ] && return 0
+	printf '%s\n' "$out" | sed -n 's/^tsort: \([^ :]*\)$/circle: \1/p'
+	return 1
+}
+
+@test "layout: no circle between the modules of lib/ and of the driver's tools/" {
+	local lib=$REAL_BIN/../lib tools=$REAL_BIN/../tools
+	[ -f "$tools/fluid.o" ] || fail "no tools/fluid.o beside $REAL_BIN" ""
+	run module_cycles "$lib"/*.o
+	assert_status 0
+	run module_cycles "$tools"/*.o
+	assert_status 0
+	# The checker sees the edges it must: the driver uses its commands.
+	module_edges "$tools"/*.o | grep -qx 'fluid fluid_plan' ||
+	    fail "no edge fluid -> fluid_plan: the checker sees nothing" \
+	    "$(module_edges "$tools"/*.o)"
+}
+
+@test "layout: the circle checker fails on two modules that use each other" {
+	printf 'int b(int);\nint a(int x) { return x ? b(x - 1) : 0; }\n' >"$TMP/m_a.c"
+	printf 'int a(int);\nint b(int x) { return x ? a(x - 1) : 1; }\n' >"$TMP/m_b.c"
+	printf 'int a(int);\nint c(void) { return a(3); }\n' >"$TMP/m_c.c"
+	cc -c "$TMP/m_a.c" -o "$TMP/m_a.o"
+	cc -c "$TMP/m_b.c" -o "$TMP/m_b.o"
+	cc -c "$TMP/m_c.c" -o "$TMP/m_c.o"
+	run module_cycles "$TMP/m_c.o" "$TMP/m_a.o"
+	assert_status 0
+	run module_cycles "$TMP"/m_*.o
+	[ "$status" -eq 1 ] || fail "the checker let m_a and m_b use each other" "$output"
+	[[ $output == *"circle: m_a"* && $output == *"circle: m_b"* ]] ||
+	    fail "the circle's modules not named" "$output"
+	[[ $output != *"m_c"* ]] || fail "m_c is in no circle" "$output"
 }

@@ -15,7 +15,10 @@
 set -uo pipefail
 : "${K8S_HERE:?}" "${K8S_RUN:?}" "${K8S_BIN:?}" "${K8S_OPERATOR:?}"
 T0=${K8S_T0:-$(date +%s)}
-phase() { echo "k8s: [$(( $(date +%s) - T0 )) s] $*"; }
+phase() {
+	echo "k8s: [$(( $(date +%s) - T0 )) s] $*"
+	printf '%s\t%s\n' "$(date +%s)" "$*" >>"$K8S_RUN/phases.tsv"
+}
 why() { echo "$*" >"$K8S_RUN/lane.why"; }
 
 ip link set lo up || { why "cannot bring up the loopback"; exit 1; }

@@ -112,15 +112,16 @@ YAML
 	eq "mutable data" "$(kc -n "$CHECK_NS" get configmap sql-mutable -o 'jsonpath={.data.job\.sql}')" "INSERT INTO t SELECT 2;"
 }
 
-# stand_in_operator_status writes what the operator would (no operator runs
-# here): it sticks, the CRD's schema applies to it, and a normal apply or
-# patch of the object never changes it.
-check_status_written_by_stand_in_operator() {
+# The CRD's status subresource, which the operator writes through: a status
+# written there sticks, the CRD's schema applies to it, and a normal apply
+# or patch of the object never changes it (so fluid's applies cannot touch
+# what the operator reports).
+check_status_subresource_holds() {
 	local spec
 	flinkdeployment job >"$CHECK_DIR/fd.yaml"
 	must "apply" apply_fluid "$CHECK_DIR/fd.yaml" || return
 	spec=$(jq_fd job '.spec | tojson')
-	must "stand in for the operator" stand_in_operator_status flinkdeployment/job "$(jq -cn --arg spec "$spec" '{
+	must "a status through the subresource" status_by_check flinkdeployment/job "$(jq -cn --arg spec "$spec" '{
 		lifecycleState: "STABLE",
 		jobStatus: {state: "RUNNING", jobId: "0123456789abcdef0123456789abcdef"},
 		reconciliationStatus: {state: "DEPLOYED", lastReconciledSpec: $spec}}')" || return
@@ -128,7 +129,7 @@ check_status_written_by_stand_in_operator() {
 	eq "jobStatus.state" "$(jq_fd job .status.jobStatus.state)" RUNNING || return
 	eq "lastReconciledSpec is the spec" "$(jq_fd job '.status.reconciliationStatus.lastReconciledSpec | fromjson | .job.upgradeMode')" savepoint || return
 	must_refuse "a lifecycleState outside the schema" 'status\.lifecycleState: Unsupported value' \
-		stand_in_operator_status flinkdeployment/job '{"lifecycleState":"HAPPY"}' || return
+		status_by_check flinkdeployment/job '{"lifecycleState":"HAPPY"}' || return
 	must "a normal patch carrying status" \
 		kc -n "$CHECK_NS" patch flinkdeployment job --type=merge -p '{"status":{"lifecycleState":"FAILED"}}' || return
 	eq "lifecycleState after a normal patch" "$(jq_fd job .status.lifecycleState)" STABLE || return

@@ -1,15 +1,23 @@
 # tests/k8s/checks/20-verify.sh - fluid verify's deployment evidence
-# against the lane's API server: an example applied with fluid apply, the
-# status written by stand_in_operator_status (STANDING IN FOR THE
-# OPERATOR: none runs in this lane), then fluid verify reads the real
-# FlinkDeployment and fluid apply's last-applied record through kubectl.
+# against the lane's API server: an example applied with fluid apply, then
+# fluid verify reads the real FlinkDeployment and fluid apply's
+# last-applied record through kubectl.
+#
+# The status here is written by the check (status_by_check), in a
+# namespace the lane's operator does not watch: these are the states the
+# operator does not reach within a check of this lane, each judged in
+# seconds: a reconciled spec other than the applied one (the operator
+# reconciles whatever is applied), a job FAILED with the operator's error
+# (a job that exhausts its restarts: minutes of Pods per case), a running
+# job where the contract says suspended.  The operator's own statuses of a
+# running, upgraded, suspended, restored and failed-savepoint job are
+# judged by checks/60-operator-stream.sh, with fluid verify --strict.
 #
 # The lane has no catalog, and ICEBERG_TOKEN is not set, so the catalog's
 # pieces are unavailable (required, so an error: verify exits 1 in every
 # case here) without anything being contacted; the checks assert on the
 # deployment piece of delivery.json and on verify's diagnostics (the
-# checkpoint piece fails too: no JobManager rest service exists here;
-# checks/40-e2e.sh has one).  Uses
+# checkpoint piece fails too: no JobManager runs here).  Uses
 # lane_contract, fluid_env, fluid_plan, fluid_apply and calls_clean of
 # 10-apply.sh.
 
@@ -22,8 +30,8 @@ verify_applied() {
 	fluid_apply "$CHECK_DIR/plan.json" amend || { fail "apply: $(head -c 600 "$ERR")"; return 1; }
 }
 
-# operator_status LIFECYCLE JOB [JQ] : STANDS IN FOR THE OPERATOR.  The
-# status the operator writes after reconciling the live spec: its
+# operator_status LIFECYCLE JOB [JQ] : written by the check (see above), in
+# the shape the operator (1.13) writes after reconciling the live spec: its
 # lastReconciledSpec is the live spec, as the operator serialises it
 # ({"spec": ..., "resource_metadata": ...}), edited by JQ (on .spec).
 operator_status() {
@@ -31,7 +39,7 @@ operator_status() {
 	spec=$(kc -n "$CHECK_NS" get flinkdeployment "$VNAME" -o json | jq -c "{spec: (.spec | ${3:-.}),
 		resource_metadata: {apiVersion: \"flink.apache.org/v1beta1\", metadata: {generation: .metadata.generation}, firstDeployment: true}}") ||
 		{ fail "read the live spec"; return 1; }
-	must "stand in for the operator: $1/$2" stand_in_operator_status "flinkdeployment/$VNAME" "$(jq -cn \
+	must "the status $1/$2, written by the check" status_by_check "flinkdeployment/$VNAME" "$(jq -cn \
 		--arg lc "$1" --arg js "$2" --arg spec "$spec" '{
 		lifecycleState: $lc,
 		jobStatus: {state: $js, jobId: "a5c0ffee00000000a5c0ffee00000000", jobName: "land-orders"},
@@ -93,7 +101,7 @@ check_verify_reconciled_spec_differs() {
 check_verify_job_state() {
 	verify_applied || return
 	operator_status STABLE FAILED || return
-	must "stand in for the operator: the error" stand_in_operator_status "flinkdeployment/$VNAME" \
+	must "the error, written by the check" status_by_check "flinkdeployment/$VNAME" \
 		'{"error": "org.apache.flink.runtime.JobException: Recovery is suppressed"}' || return
 	fluid_verify || return
 	eq "exit status (FAILED)" "$RC" 1 || return

@@ -132,12 +132,14 @@ check_operator_deploys_example() {
 # named with that manager.
 check_operator_status_is_not_drift() {
 	trap op_done EXIT
+	local rc
 	op_applied || return
 	op_wait "the operator's status and finalizer on $NAME" 240 \
 		'(.status.reconciliationStatus.lastReconciledSpec // "" | length > 0) and
 		 ((.metadata.finalizers // []) | length > 0)' || return
 	drift "$CONTRACT"
-	eq "fluid diff after the operator's writes: exit (stdout: $(head -c 400 "$OUT"); stderr: $(head -c 400 "$ERR"))" "$?" 0 || return
+	rc=$?
+	eq "fluid diff after the operator's writes: exit (stdout: $(head -c 400 "$OUT"); stderr: $(head -c 400 "$ERR"))" "$rc" 0 || return
 	eq "clean" "$(jq -r '.builds[0].status' "$OUT")" clean || return
 	must "another manager sets the parallelism" kc -n "$CHECK_NS" patch flinkdeployment "$NAME" \
 		--type=merge --field-manager=other -p '{"spec":{"job":{"parallelism":3}}}' || return

@@ -55,14 +55,12 @@ apply_fluid() {
 	kc -n "$CHECK_NS" apply --server-side --field-manager=fluid --validate=strict -f "$@"
 }
 
-# stand_in_operator_status KIND/NAME STATUS-JSON : STANDS IN FOR THE FLINK
-# KUBERNETES OPERATOR.  The operator is not published on Maven Central, so
-# none runs in this lane; a test that needs what the operator would report
-# (status.lifecycleState, status.jobStatus.state and .jobId,
-# status.reconciliationStatus.lastReconciledSpec and .state, ...) writes it
-# here, through the status subresource, as the operator does.  The CRD's
-# schema applies to it as it would to the operator's write.
-stand_in_operator_status() {
+# status_by_check KIND/NAME STATUS-JSON : a status written by the check
+# itself, through the status subresource (the CRD's schema applies to it),
+# in a namespace the lane's operator does not watch.  Only for a state the
+# real operator does not reach within a check here; every use says which
+# and why.  What the operator itself writes is judged in checks/50 and 60.
+status_by_check() {
 	kc -n "$CHECK_NS" patch "$1" --subresource=status --type=merge \
 		-p "$(jq -cn --argjson s "$2" '{status: $s}')"
 }

@@ -10,11 +10,14 @@
 # Every process started here is recorded in SVC_PIDS and stopped by
 # svc_stop_all (TERM, then KILL after a bounded wait).
 
-SVC_PIDS=()
-SVC_NAMES=()
 LOGS=$K8S_RUN/logs
 PKI=$K8S_RUN/pki
 mkdir -p "$LOGS" "$PKI"
+PROCS_TAG=k8s PROCS_ROOT=$K8S_RUN
+# svc_start, svc_pid, wait_until, svc_stop_all, log_tails: the live lane's
+# own (one copy for both lanes).
+# shellcheck source=../../live/lib/procs.sh
+. "$K8S_HERE/../live/lib/procs.sh"
 
 ETCD_URL=http://127.0.0.1:2379
 API_URL=https://127.0.0.1:6443
@@ -36,71 +39,6 @@ FLINK_JAVA17_OPTS="--add-exports=java.base/sun.net.util=ALL-UNNAMED --add-export
 K8S_CONTEXT=fluid-lane
 KUBECONFIG_FILE=$K8S_RUN/kubeconfig
 KUBE_CACHE=$K8S_RUN/kube-cache
-
-now_s() { date +%s.%N; }
-elapsed() { awk -v a="$1" -v b="$(now_s)" 'BEGIN { printf "%.1f", b - a }'; }
-
-# svc_start NAME CMD... : run CMD in the background, output to logs/NAME.log.
-svc_start() {
-	local name=$1; shift
-	"$@" >"$LOGS/$name.log" 2>&1 &
-	SVC_PIDS+=("$!")
-	SVC_NAMES+=("$name")
-	echo "k8s: started $name (pid $!)"
-}
-
-svc_pid() {
-	local i
-	for i in "${!SVC_NAMES[@]}"; do
-		[ "${SVC_NAMES[$i]}" = "$1" ] && { echo "${SVC_PIDS[$i]}"; return 0; }
-	done
-	return 1
-}
-
-# wait_until NAME TIMEOUT_S CMD... : poll CMD every 0.25 s until it succeeds,
-# the deadline passes or NAME's process (if it is one) exits.
-wait_until() {
-	local name=$1 timeout=$2; shift 2
-	local t0 pid deadline
-	t0=$(now_s)
-	deadline=$(( $(date +%s) + timeout ))
-	pid=$(svc_pid "$name") || pid=
-	while :; do
-		if "$@" >/dev/null 2>&1; then
-			echo "k8s: $name ready after $(elapsed "$t0") s"
-			return 0
-		fi
-		if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
-			echo "k8s: $name exited before it was ready" >&2
-			return 1
-		fi
-		if [ "$(date +%s)" -ge "$deadline" ]; then
-			echo "k8s: $name not ready after ${timeout} s" >&2
-			return 1
-		fi
-		sleep 0.25
-	done
-}
-
-# Stop every service, newest first: TERM, up to 20 s, then KILL.
-svc_stop_all() {
-	local i pid name n
-	for (( i=${#SVC_PIDS[@]}-1; i>=0; i-- )); do
-		pid=${SVC_PIDS[$i]} name=${SVC_NAMES[$i]}
-		kill -0 "$pid" 2>/dev/null || continue
-		kill -TERM "$pid" 2>/dev/null || true
-		for (( n=0; n<80; n++ )); do
-			kill -0 "$pid" 2>/dev/null || break
-			sleep 0.25
-		done
-		if kill -0 "$pid" 2>/dev/null; then
-			echo "k8s: $name did not stop; killing it"
-			kill -KILL "$pid" 2>/dev/null || true
-		fi
-		wait "$pid" 2>/dev/null || true
-	done
-	SVC_PIDS=() SVC_NAMES=()
-}
 
 # --- keys and certificates ---------------------------------------------------
 # One CA signs the API server's serving certificate (IP:127.0.0.1) and the
@@ -322,14 +260,4 @@ EOF
 		-cp "$K8S_OPERATOR/flink-kubernetes-standalone.jar:$K8S_OPERATOR/flink-kubernetes-operator-shaded.jar" \
 		org.apache.flink.kubernetes.operator.FlinkOperator
 	wait_until operator 240 operator_healthy
-}
-
-# The last lines of every component log.
-log_tails() {
-	local f
-	for f in "$LOGS"/*.log; do
-		[ -s "$f" ] || continue
-		echo "----- ${f#"$K8S_RUN"/} (last ${1:-40} lines) -----"
-		tail -n "${1:-40}" "$f"
-	done
 }

@@ -1,14 +1,12 @@
-"""tests/k8s/lib/tcp-relay.py - a TCP relay for the end-to-end check
-(checks/40-e2e.sh): bytes copied both ways, nothing read or changed.
+"""tests/k8s/lib/tcp-relay.py - a TLS-terminating TCP relay for the
+lifecycle check (checks/60-operator-stream.sh): bytes copied both ways,
+nothing read or changed.
 
   tcp-relay.py LISTEN_HOST LISTEN_PORT TARGET_HOST TARGET_PORT [CERT KEY]
 
-Two uses.  The MiniCluster's REST endpoint listens on the loopback, which
-the API server's service proxy refuses as an endpoint address; the relay
-listens on the lane's veth address (10.250.0.1:8081) and carries each
-connection to it.  With CERT and KEY, it terminates TLS in front of the
-Iceberg REST catalog (plain http in the lane), so that fluid verify can
-send a credential, which it sends over https only.
+With CERT and KEY it terminates TLS in front of the Iceberg REST catalog
+(plain http in the lane), so that fluid verify can send a credential,
+which it sends over https only; without them it relays plain TCP.
 
 Prints "relay: listening" once it accepts connections.
 """

@@ -7,10 +7,12 @@
 # fixed sleeps.  Every process started here is recorded in SVC_PIDS and
 # stopped by svc_stop_all (TERM, then KILL after a bounded wait).
 
-SVC_PIDS=()
-SVC_NAMES=()
 LOGS="$LIVE_RUN/logs"
 mkdir -p "$LOGS"
+PROCS_TAG=live PROCS_ROOT=$LIVE_RUN
+# svc_start, svc_pid, wait_until, svc_stop_all, log_tails (both lanes').
+# shellcheck source=procs.sh
+. "$LIVE_HERE/lib/procs.sh"
 
 # Same environment for every AWS SDK user (REST server, Flink, pyiceberg).
 export AWS_ACCESS_KEY_ID=fluid-live AWS_SECRET_ACCESS_KEY=fluid-live-secret
@@ -26,51 +28,6 @@ KAFKA_BOOTSTRAP="127.0.0.1:$KAFKA_PORT"
 REGISTRY_URL="http://127.0.0.1:$REGISTRY_PORT/apis/ccompat/v7"
 
 JAVA_SVC_OPTS=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss512k -Djava.net.preferIPv4Stack=true)
-
-now_s() { date +%s.%N; }
-elapsed() { awk -v a="$1" -v b="$(now_s)" 'BEGIN { printf "%.1f", b - a }'; }
-
-# svc_start NAME CMD... : run CMD in the background, output to logs/NAME.log.
-svc_start() {
-	local name=$1; shift
-	"$@" >"$LOGS/$name.log" 2>&1 &
-	SVC_PIDS+=("$!")
-	SVC_NAMES+=("$name")
-	echo "live: started $name (pid $!)"
-}
-
-svc_pid() {
-	local i
-	for i in "${!SVC_NAMES[@]}"; do
-		[ "${SVC_NAMES[$i]}" = "$1" ] && { echo "${SVC_PIDS[$i]}"; return 0; }
-	done
-	return 1
-}
-
-# wait_until NAME TIMEOUT_S CMD... : poll CMD every 0.25 s until it succeeds,
-# the deadline passes or NAME's process exits.
-wait_until() {
-	local name=$1 timeout=$2; shift 2
-	local t0 pid deadline
-	t0=$(now_s)
-	deadline=$(( $(date +%s) + timeout ))
-	pid=$(svc_pid "$name") || pid=
-	while :; do
-		if "$@" >/dev/null 2>&1; then
-			echo "live: $name ready after $(elapsed "$t0") s"
-			return 0
-		fi
-		if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
-			echo "live: $name exited before it was ready" >&2
-			return 1
-		fi
-		if [ "$(date +%s)" -ge "$deadline" ]; then
-			echo "live: $name not ready after ${timeout} s" >&2
-			return 1
-		fi
-		sleep 0.25
-	done
-}
 
 wait_http() { wait_until "$1" "$3" curl -sf --max-time 2 -o /dev/null "$2"; }
 
@@ -146,34 +103,4 @@ start_kafka() {
 		-Dlog4j2.configurationFile="$LIVE_HERE/conf/log4j2-kafka.properties" \
 		kafka.Kafka "$props"
 	wait_until kafka 120 kafka_probe
-}
-
-# Stop every service, newest first: TERM, up to 20 s, then KILL.
-svc_stop_all() {
-	local i pid name n
-	for (( i=${#SVC_PIDS[@]}-1; i>=0; i-- )); do
-		pid=${SVC_PIDS[$i]} name=${SVC_NAMES[$i]}
-		kill -0 "$pid" 2>/dev/null || continue
-		kill -TERM "$pid" 2>/dev/null || true
-		for (( n=0; n<80; n++ )); do
-			kill -0 "$pid" 2>/dev/null || break
-			sleep 0.25
-		done
-		if kill -0 "$pid" 2>/dev/null; then
-			echo "live: $name did not stop; killing it"
-			kill -KILL "$pid" 2>/dev/null || true
-		fi
-		wait "$pid" 2>/dev/null || true
-	done
-	SVC_PIDS=() SVC_NAMES=()
-}
-
-# The last lines of every component log.
-log_tails() {
-	local f
-	for f in "$LOGS"/*.log; do
-		[ -s "$f" ] || continue
-		echo "----- ${f#"$LIVE_RUN"/} (last ${1:-40} lines) -----"
-		tail -n "${1:-40}" "$f"
-	done
 }

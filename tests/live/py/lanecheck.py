@@ -2,7 +2,7 @@
 pyiceberg and compare every value.
 
   lanecheck.py produce --dataset orders|schema (--contract C | --table-json J) --key-col C
-               [--id-col C] --topic T --count N --seed S [--rate R] [--malformed-at I]
+               [--id-col C [--id-from N]] --topic T --count N --seed S [--rate R] [--malformed-at I]
                [--expect SHAPE=CONTRACT]... --state FILE
   lanecheck.py verify --shape landed|flattened|reshaped --state FILE
                (--contract C | --table-json J) [--key PATH] [--name NAME --known known-findings.tsv]
@@ -106,7 +106,7 @@ def cmd_produce(a):
         if a.contract:
             v = hard_numbers(cols, v, hard)
         if a.id_col:
-            v[a.id_col] = f"r{i:04d}"
+            v[a.id_col] = f"r{a.id_from + i:04d}"
         if a.dataset == "orders" and isinstance(v.get("attributes"), dict) and g.r.random() < 0.6:
             v["attributes"]["channel"] = g.r.choice(["web", "app", "store", ""])
         # Leave some nullable fields out of the JSON entirely: missing reads as null.
@@ -585,6 +585,8 @@ def main():
                    help="SHAPE=CONTRACT: write SHAPE's oracle row count to STATE.counts")
     p.add_argument("--key-col", required=True)
     p.add_argument("--id-col")
+    p.add_argument("--id-from", type=int, default=0,
+                   help="the first id's number (a later batch to the same table: ids stay unique)")
     p.add_argument("--topic", required=True)
     p.add_argument("--count", type=int, required=True)
     p.add_argument("--seed", type=int, default=1)

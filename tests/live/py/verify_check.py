@@ -23,7 +23,7 @@ the client secret or the token the catalog returned.
 prepare.py calls append_plan() to add the check to the harness's plan.
 The FlinkDeployment and checkpoint pieces need a Kubernetes API server,
 which this lane has not (the context "development" is nowhere): they are
-warnings here.  tests/k8s/checks/40-e2e.sh reads them for real.
+warnings here.  tests/k8s/checks/60-operator-stream.sh reads them for real.
 """
 import argparse
 import json

@@ -1,0 +1,414 @@
+/*
+ * git.c - files at a git revision, through git itself (see git.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bounds.h"
+#include "clock.h"
+#include "git.h"
+#include "xalloc.h"
+
+extern char **environ;
+
+/* What one git run gave. */
+struct git_run {
+	int		 status;	/* exit status, or -1 */
+	int		 spawn_errno;
+	int		 too_big;	/* stopped: output past the bound */
+	int		 timed_out;
+	struct sb	 out, err;
+};
+
+/*
+ * The environment git runs with: ours, and what keeps a read a read.
+ * No prompt for credentials, no fetch of a missing object from a
+ * promisor remote, paths taken literally (no pathspec magic).
+ */
+static char **
+git_env(void)
+{
+	static const char *const set[] = {
+		"GIT_TERMINAL_PROMPT=0", "GIT_NO_LAZY_FETCH=1",
+		"GIT_LITERAL_PATHSPECS=1", "GIT_OPTIONAL_LOCKS=0", NULL
+	};
+	size_t n = 0, k = 0, i, j;
+	char **env;
+
+	while (environ[n] != NULL)
+		n++;
+	env = xreallocarray(NULL, n + 5, sizeof(*env));
+	for (i = 0; i < n; i++) {
+		for (j = 0; set[j] != NULL; j++)
+			if (strncmp(environ[i], set[j], strcspn(set[j], "=") +
+			    1) == 0)
+				break;
+		if (set[j] == NULL)
+			env[k++] = environ[i];
+	}
+	for (j = 0; set[j] != NULL; j++)
+		env[k++] = (char *)set[j];
+	env[k] = NULL;
+	return env;
+}
+
+/* Read what fd has into b: 0 at the end, 1 for more, -1 past max. */
+static int
+drain(int fd, struct sb *b, size_t max)
+{
+	char buf[8192];
+	ssize_t n = read(fd, buf, sizeof(buf));
+
+	if (n < 0)
+		return errno == EINTR || errno == EAGAIN ? 1 : 0;
+	if (n > 0 && b->len + (size_t)n > max)
+		return -1;
+	if (n > 0)
+		sb_addn(b, buf, (size_t)n);
+	return n > 0;
+}
+
+/*
+ * Run git with argv (argv[0] "git"), its standard output bounded by
+ * max bytes, its standard error by GIT_META_MAX.  0 when it exited 0.
+ */
+static int
+git_exec(const char *const *argv, size_t max, struct git_run *r)
+{
+	posix_spawn_file_actions_t fa;
+	int pout[2] = { -1, -1 }, perr[2] = { -1, -1 }, fds[2], ws, rc, i;
+	struct pollfd p[2];
+	long long deadline, left;
+	char **env;
+	pid_t pid;
+	nfds_t np;
+
+	memset(r, 0, sizeof(*r));
+	sb_init(&r->out);
+	sb_init(&r->err);
+	r->status = -1;
+	if (pipe(pout) == -1 || pipe(perr) == -1) {
+		r->spawn_errno = errno;
+		for (i = 0; i < 2; i++) {
+			if (pout[i] >= 0) close(pout[i]);
+			if (perr[i] >= 0) close(perr[i]);
+		}
+		return -1;
+	}
+	fcntl(pout[0], F_SETFD, FD_CLOEXEC);
+	fcntl(perr[0], F_SETFD, FD_CLOEXEC);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, pout[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, perr[1], 2);
+	env = git_env();
+	deadline = clk_mono_ms() + (long long)GIT_DEADLINE_S * 1000;
+	rc = posix_spawnp(&pid, "git", &fa, NULL, (char *const *)argv, env);
+	posix_spawn_file_actions_destroy(&fa);
+	free(env);
+	close(pout[1]);
+	close(perr[1]);
+	fds[0] = pout[0];
+	fds[1] = perr[0];
+	if (rc != 0) {
+		r->spawn_errno = rc;
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	while (fds[0] >= 0 || fds[1] >= 0) {
+		np = 0;
+		for (i = 0; i < 2; i++)
+			if (fds[i] >= 0) {
+				p[np].fd = fds[i];
+				p[np].events = POLLIN;
+				p[np++].revents = 0;
+			}
+		if ((left = deadline - clk_mono_ms()) <= 0) {
+			r->timed_out = 1;
+			break;
+		}
+		if (poll(p, np, left > INT_MAX ? INT_MAX : (int)left) < 0) {
+			if (errno == EINTR)
+				continue;
+			r->timed_out = 1;
+			break;
+		}
+		for (i = 0; i < (int)np; i++) {
+			if (p[i].revents == 0)
+				continue;
+			rc = p[i].fd == fds[0] ? drain(fds[0], &r->out, max) :
+			    drain(fds[1], &r->err, GIT_META_MAX);
+			if (rc == -1)
+				r->too_big = 1;
+			if (rc <= 0) {
+				close(p[i].fd);
+				fds[p[i].fd == fds[0] ? 0 : 1] = -1;
+			}
+		}
+		if (r->too_big)
+			break;
+	}
+	if (r->too_big || r->timed_out)
+		kill(pid, SIGKILL);
+	for (i = 0; i < 2; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	while (waitpid(pid, &ws, 0) == -1 && errno == EINTR)
+		;
+	if (WIFEXITED(ws))
+		r->status = WEXITSTATUS(ws);
+	/* posix_spawnp may run the child and fail in exec: 127. */
+	if (r->status == 127 && r->err.len == 0)
+		r->spawn_errno = ENOENT;
+	return r->status == 0 && !r->too_big && !r->timed_out ? 0 : -1;
+}
+
+static void
+git_run_release(struct git_run *r)
+{
+	sb_release(&r->out);
+	sb_release(&r->err);
+}
+
+/* Why a run failed, as one line (a new string). */
+static char *
+git_why(const struct git_run *r)
+{
+	const char *s = r->err.buf != NULL ? r->err.buf : "";
+	size_t n = strcspn(s, "\n");
+
+	if (r->spawn_errno != 0)
+		return xasprintf("cannot run git: %s",
+		    strerror(r->spawn_errno));
+	if (r->timed_out)
+		return xasprintf("git did not finish within %d s",
+		    GIT_DEADLINE_S);
+	if (r->too_big)
+		return xstrdup("git's answer is larger than fluid reads");
+	if (n == 0)
+		return xasprintf("git exited with status %d", r->status);
+	return xasprintf("%.*s", (int)(n > 300 ? 300 : n), s);
+}
+
+/* The path inside the tree of an absolute path, or NULL if outside. */
+static const char *
+rel_path(const struct git_rev *g, const char *path)
+{
+	size_t n = strlen(g->top);
+
+	if (strncmp(path, g->top, n) != 0)
+		return NULL;
+	if (path[n] == '\0')
+		return "";
+	return path[n] == '/' ? path + n + 1 : NULL;
+}
+
+/*
+ * What path is at the revision: RESOLVE_* and, for a file, its blob id
+ * (*oid, new) and size; -1 after a fatal diagnostic in d.
+ */
+static int
+lookup(struct git_rev *g, const char *path, char **oid, size_t *size,
+    struct diags *d)
+{
+	const char *rel = rel_path(g, path), *argv[10];
+	struct git_run r;
+	char *why, *mode, *type, *id, *sz, *name, *save;
+	int kind;
+
+	if (rel == NULL)
+		return RESOLVE_NONE;
+	if (*rel == '\0')
+		return RESOLVE_DIR;
+	argv[0] = "git";
+	argv[1] = "ls-tree";
+	argv[2] = "-z";
+	argv[3] = "--long";
+	argv[4] = "--full-tree";
+	argv[5] = g->commit;
+	argv[6] = "--";
+	argv[7] = rel;
+	argv[8] = NULL;
+	if (git_exec(argv, GIT_META_MAX, &r) == -1) {
+		why = git_why(&r);
+		diag_fatal(d, "cannot read '%s' at revision '%s': %s", rel,
+		    g->rev, why);
+		free(why);
+		git_run_release(&r);
+		return -1;
+	}
+	kind = RESOLVE_NONE;
+	/* "MODE TYPE OID SIZE\tPATH\0": the entry of rel itself, if any. */
+	if (r.out.len > 0 && (mode = strtok_r(r.out.buf, " ", &save)) &&
+	    (type = strtok_r(NULL, " ", &save)) &&
+	    (id = strtok_r(NULL, " ", &save)) &&
+	    (sz = strtok_r(NULL, "\t", &save)) &&
+	    (name = strtok_r(NULL, "", &save)) && strcmp(name, rel) == 0) {
+		while (*sz == ' ')
+			sz++;
+		if (strcmp(mode, "040000") == 0)
+			kind = RESOLVE_DIR;
+		else if (strcmp(mode, "100644") == 0 ||
+		    strcmp(mode, "100755") == 0) {
+			kind = RESOLVE_FILE;
+			if (oid != NULL)
+				*oid = xstrdup(id);
+			if (size != NULL)
+				*size = (size_t)strtoull(sz, NULL, 10);
+		} else
+			kind = RESOLVE_OTHER;	/* a link, a submodule */
+	}
+	git_run_release(&r);
+	return kind;
+}
+
+static int
+src_kind(void *ctx, const char *path, struct diags *d)
+{
+	return lookup(ctx, path, NULL, NULL, d);
+}
+
+static int
+src_read(void *ctx, const char *path, size_t max, unsigned char **buf,
+    size_t *len, struct diags *d)
+{
+	struct git_rev *g = ctx;
+	const char *argv[5];
+	struct git_run r;
+	char *oid = NULL, *why;
+	size_t size = 0;
+	int kind;
+
+	if ((kind = lookup(g, path, &oid, &size, d)) == -1)
+		return -2;
+	if (kind != RESOLVE_FILE) {
+		errno = kind == RESOLVE_NONE ? ENOENT : kind == RESOLVE_DIR ?
+		    EISDIR : ENODEV;
+		return -1;
+	}
+	if (size > max) {
+		free(oid);
+		errno = EFBIG;
+		return -1;
+	}
+	argv[0] = "git";
+	argv[1] = "cat-file";
+	argv[2] = "blob";
+	argv[3] = oid;
+	argv[4] = NULL;
+	if (git_exec(argv, max, &r) == -1) {
+		why = git_why(&r);
+		diag_fatal(d, "cannot read '%s' at revision '%s': %s",
+		    rel_path(g, path), g->rev, why);
+		free(why);
+		free(oid);
+		git_run_release(&r);
+		return -2;
+	}
+	free(oid);
+	*len = r.out.len;
+	*buf = r.out.buf != NULL ? (unsigned char *)sb_steal(&r.out) :
+	    (unsigned char *)xstrdup("");
+	git_run_release(&r);
+	return 0;
+}
+
+/* The first line of a run's standard output (a new string), or NULL. */
+static char *
+first_line(const struct git_run *r)
+{
+	size_t n;
+
+	if (r->out.buf == NULL || (n = strcspn(r->out.buf, "\n")) == 0)
+		return NULL;
+	return xstrndup(r->out.buf, n);
+}
+
+int
+git_rev_open(struct git_rev *g, const char *rev, struct diags *d)
+{
+	const char *argv[8];
+	struct git_run r;
+	char *spec, *why;
+	const unsigned char *p;
+
+	memset(g, 0, sizeof(*g));
+	/* Never an option to git, one line, no "REV:path" blob. */
+	for (p = (const unsigned char *)rev; *p != '\0'; p++)
+		if (*p < 0x20 || *p == 0x7f || *p == ':')
+			break;
+	if (*rev == '\0' || *rev == '-' || *p != '\0' || p -
+	    (const unsigned char *)rev > 255) {
+		spec = diag_escape(rev, 0);
+		diag_fatal(d, "--baseline-rev '%s' is not a revision: it "
+		    "must not be empty, start with '-' or hold ':' or a "
+		    "control character", spec);
+		free(spec);
+		return -1;
+	}
+	g->rev = xstrdup(rev);
+	argv[0] = "git";
+	argv[1] = "rev-parse";
+	argv[2] = "--show-toplevel";
+	argv[3] = NULL;
+	if (git_exec(argv, GIT_META_MAX, &r) == -1 ||
+	    (g->top = first_line(&r)) == NULL || g->top[0] != '/') {
+		why = git_why(&r);
+		diag_fatal(d, "--baseline-rev reads the baseline from git, "
+		    "but the working directory is not in a git work tree: %s",
+		    why);
+		free(why);
+		git_run_release(&r);
+		git_rev_close(g);
+		return -1;
+	}
+	git_run_release(&r);
+	spec = xasprintf("%s^{commit}", rev);
+	argv[1] = "rev-parse";
+	argv[2] = "--verify";
+	argv[3] = "--quiet";
+	argv[4] = "--end-of-options";
+	argv[5] = spec;
+	argv[6] = NULL;
+	if (git_exec(argv, GIT_META_MAX, &r) == -1 ||
+	    (g->commit = first_line(&r)) == NULL ||
+	    strspn(g->commit, "0123456789abcdef") != strlen(g->commit)) {
+		why = r.status == 1 && r.err.len == 0 ? xstrdup("no such "
+		    "commit") : git_why(&r);
+		diag_fatal(d, "--baseline-rev: unknown revision '%s' (%s)",
+		    rev, why);
+		free(why);
+		free(spec);
+		git_run_release(&r);
+		git_rev_close(g);
+		return -1;
+	}
+	free(spec);
+	git_run_release(&r);
+	g->label = xasprintf("%s:", rev);
+	g->src.kind = src_kind;
+	g->src.read = src_read;
+	g->src.top = g->top;
+	g->src.label = g->label;
+	g->src.ctx = g;
+	return 0;
+}
+
+void
+git_rev_close(struct git_rev *g)
+{
+	free(g->rev);
+	free(g->commit);
+	free(g->top);
+	free(g->label);
+	memset(g, 0, sizeof(*g));
+}

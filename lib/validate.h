@@ -1,0 +1,65 @@
+/*
+ * validate.h - fluid validate's result for one contract, kept rather
+ * than printed, so that a run over many contracts can report each one
+ * (a line, a JSON record, a JUnit test case) after checking it.
+ *
+ * validate_file() runs fluid-resolve and fluid-check as pipeline_run()
+ * does (the same stage functions, the same diagnostics, the same
+ * status), but keeps each stage's diagnostics under its name instead
+ * of printing them.  Nothing here prints to stdout or exits.
+ */
+#ifndef FLUID_VALIDATE_H
+#define FLUID_VALIDATE_H
+
+#include <stdio.h>
+#include <jansson.h>
+
+#include "diag.h"
+#include "resolve.h"
+
+#define VALIDATE_STAGES	2	/* fluid-resolve, fluid-check */
+
+struct validate_result {
+	char		*file;		/* FILE as given ("-": stdin) */
+	char		*contract;	/* what diagnostics name it by */
+	int		 status;	/* EXIT_OK, EXIT_REFUSED or EXIT_USAGE */
+	struct diags	 d[VALIDATE_STAGES];	/* each stage's that ran */
+	const char	*stage[VALIDATE_STAGES];	/* its program name */
+	int		 nstages;
+	json_t		*doc;		/* with keep_doc and status 0: the
+					   checked document (a reference) */
+};
+
+/*
+ * Resolve and check ro's contract, FILE file (its operand as given), its
+ * files read from src (resolve.h; NULL: the file system).  Returns
+ * res->status.  Sets the program name (fl_setprogname()) to each
+ * stage's while it runs, and to progname after.
+ */
+int	validate_file(const struct resolve_opts *ro,
+	    const struct resolve_source *src, const char *file, int keep_doc,
+	    const char *progname, struct validate_result *res);
+void	validate_release(struct validate_result *);
+
+/* Errors, fatal ones included: what "refused (N errors)" counts. */
+size_t	validate_nerrors(const struct validate_result *);
+
+/*
+ * Print the diagnostics as the stages would (diag_print()), each with
+ * its contract (diag_print_contract()).
+ */
+void	validate_print(const struct validate_result *, FILE *,
+	    enum diag_format);
+/* The same in text form, as a new string ("" when there are none). */
+char	*validate_text(const struct validate_result *);
+
+/* "ok", "refused" or "error" (a usage or environment error). */
+const char *validate_status_name(int status);
+
+/*
+ * The result as one JSON record: {"file", "status", "diagnostics": [
+ * diag_json() of each, with "contract"]} (a new reference).
+ */
+json_t	*validate_record(const struct validate_result *);
+
+#endif

@@ -1,0 +1,20 @@
+# fake-kubectl.bash - the bats tests' one fake kubectl (the script
+# fake-kubectl beside this file, which says what each mode answers).
+#
+# fake_kubectl MODE: $TMP/fake/kubectl is the fake in MODE, first on
+# PATH and in KUBECTL; FAKE_DIR (default $TMP) holds its files and
+# kubectl.calls (FAKE_CALLS names another log).
+
+fake_kubectl() {
+	mkdir -p "$TMP/fake"
+	cp "$BATS_TEST_DIRNAME/fake-kubectl" "$TMP/fake/kubectl"
+	chmod +x "$TMP/fake/kubectl"
+	export FAKE_KUBECTL_MODE=$1 FAKE_DIR=${FAKE_DIR:-$TMP}
+	export KUBECTL=$TMP/fake/kubectl PATH="$TMP/fake:$PATH"
+}
+
+# kubectl_not_called: the fake logged no call.
+kubectl_not_called() {
+	local calls=${FAKE_CALLS:-$FAKE_DIR/kubectl.calls}
+	[ ! -e "$calls" ] || fail "kubectl was called" "$(cat "$calls")"
+}
