@@ -10,6 +10,8 @@
  */
 #include <string.h>
 
+#include "cfk_plan.h"
+#include "cfk_render.h"
 #include "digest.h"
 #include "jget.h"
 #include "ir.h"
@@ -189,15 +191,21 @@ k8s_plan_body(json_t *doc, enum k8s_mode mode, const json_t *last)
 	json_t *tg = json_array(), *b, *r, *dep, *res;
 	const char *id;
 	size_t i, j;
+	bool cfk;
 
 	json_array_foreach(json_object_get(ir_section(doc, "k8s"), "builds"),
 	    i, b) {
 		id = json_string_value(json_object_get(b, "build"));
 		dep = ir_check_build(doc, id ? id : "");
 		json_array_append_new(tg, k8s_targets(id, dep));
-		dep = json_object_get(dep, "deployment");
 		r = json_object_get(b, "resources");
-		json_array_append_new(builds, json_pack("{s:s?, s:O?, s:O?, "
+		cfk = cfk_render_target(dep);
+		dep = json_object_get(dep, "deployment");
+		if (cfk)
+			json_array_append_new(builds, cfk_plan_build(id, dep,
+			    r));
+		else
+			json_array_append_new(builds, json_pack("{s:s?, s:O?, s:O?, "
 		    "s:O?, s:O?, s:O?}", "build", id, "context",
 		    json_object_get(dep, "context"), "namespace",
 		    json_object_get(dep, "namespace"), "flinkDeployment",

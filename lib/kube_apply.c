@@ -6,6 +6,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kube_cfk.h"
+#include "cfk_plan.h"
 #include "kube.h"
 #include "jget.h"
 #include "kube_apply.h"
@@ -345,8 +347,11 @@ kube_apply_plan(const json_t *plan, const struct kube_apply_opts *o,
 	const json_t *builds = json_object_get(plan, "builds"), *e;
 	size_t i, n = json_array_size(builds);
 	struct build *bs = xcalloc(n ? n : 1, sizeof(*bs));
+	struct kube_cfk *cfk = NULL;
 
 	json_array_foreach(builds, i, e) {
+		if (cfk_plan_is(e))
+			continue;	/* kube_cfk.c's */
 		bs[i].id = jstr3(e, "build", NULL, NULL);
 		bs[i].context = jstr3(e, "context", NULL, NULL);
 		bs[i].fd = plan_resource(plan, "FlinkDeployment", jstr3(e,
@@ -358,11 +363,18 @@ kube_apply_plan(const json_t *plan, const struct kube_apply_opts *o,
 		if (d->nfatal > 0)
 			break;
 	}
+	if (d->nfatal == 0)
+		cfk = kube_cfk_read(plan, o, d);
 	/* Every build is read and allowed before the first write. */
-	if (d->nerrors == 0 && d->nfatal == 0)
+	if (d->nerrors == 0 && d->nfatal == 0) {
 		for (i = 0; i < n; i++)
-			if (write_build(plan, o, &bs[i], d) == -1)
+			if (!cfk_plan_is(json_array_get(builds, i)) &&
+			    write_build(plan, o, &bs[i], d) == -1)
 				break;
+		if (i == n)
+			kube_cfk_write(cfk, o, d);
+	}
+	kube_cfk_free(cfk);
 	free(bs);
 }
 

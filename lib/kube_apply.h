@@ -4,8 +4,10 @@
  * written, ownership and the mode checked against what is live, then
  * the ConfigMap, the FlinkDeployment and the last-applied record
  * (kube_record.h) in that order, and a bounded wait for the operator
- * to take the change.  The plan must be one plan_remake() returned and
- * plan_allow() admitted (plan.h): nothing here checks it again.
+ * to take the change.  A CFK build (management: cfk) is kube_cfk.h's,
+ * read with the others before any write.  The plan must be one
+ * plan_remake() returned and plan_allow() admitted (plan.h): nothing
+ * here checks it again.
  */
 #ifndef FLUID_KUBE_APPLY_H
 #define FLUID_KUBE_APPLY_H

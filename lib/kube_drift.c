@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "allow.h"
+#include "cfk_plan.h"
 #include "jget.h"
 #include "ir.h"
 #include "k8s.h"
@@ -613,6 +614,15 @@ kube_drift_run(json_t *doc, const char *contract, const char *path,
 
 	/* The plan says each build's context, namespace and deployment. */
 	plan = k8s_plan(doc, K8S_DRY_RUN, NULL);
+	json_array_foreach(json_object_get(plan, "builds"), i, b)
+		if (cfk_plan_is(b)) {
+			diag_fatal(d, "build %s's deployment targets CFK "
+			    "(management: cfk): drift compares a FlinkDeployment "
+			    "with fluid's last-applied record, and a CFK build "
+			    "has neither; read its FlinkStatements with kubectl",
+			    jstr(b, "build"));
+			goto out;
+		}
 	check_allow(plan, path, env, d);
 	if (diag_status(d) != 0)
 		goto out;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cfk_plan.h"
 #include "plan.h"
 #include "jget.h"
 #include "xalloc.h"
@@ -271,6 +272,10 @@ targets_of(const json_t *plan, const char *id)
 	return NULL;
 }
 
+static void	allow_job(const json_t *, const char *, const char *,
+		    const struct allow_target *, size_t, const struct allow *,
+		    const char *, struct diags *);
+
 /* One build of a plan: its resources read, then every allowlist. */
 static void
 allow_build(const json_t *plan, const json_t *b, const struct allow *al,
@@ -282,10 +287,20 @@ allow_build(const json_t *plan, const json_t *b, const struct allow *al,
 	struct allow_targets t;
 	struct uses u;
 	struct tlist ep, kv;
+	struct allow_target *hosts;
 	size_t i;
 
 	if (id == NULL)
 		id = "";
+	if (cfk_plan_is(b)) {
+		tg = targets_of(plan, id);
+		i = cfk_allow_build(plan, b, tg, al, path, d, &hosts);
+		if (tg != NULL)
+			allow_job(tg, jstr(plan, "product"), id, hosts, i, al,
+			    path, d);
+		cfk_allow_hosts_free(hosts, i);
+		return;
+	}
 	cmn = jstr2(b, "configMap", NULL);
 	fdn = jstr2(b, "flinkDeployment", NULL);
 	fd = plan_resource(plan, "FlinkDeployment", fdn);
@@ -367,6 +382,10 @@ plan_allow(const json_t *plan, const struct allow *al, const char *path,
 		name = jstr2(r, "metadata", "name");
 		found = 0;
 		json_array_foreach(json_object_get(plan, "builds"), j, b) {
+			if (cfk_plan_is(b)) {
+				found |= cfk_plan_names(b, r);
+				continue;
+			}
 			k = kind != NULL && strcmp(kind, "ConfigMap") == 0 ?
 			    "configMap" : "flinkDeployment";
 			if (name != NULL && jstr2(b, k, NULL) != NULL &&
@@ -375,27 +394,34 @@ plan_allow(const json_t *plan, const struct allow *al, const char *path,
 		}
 		if (!found)
 			diag_pos(d, DIAG_ERROR, path, 0, 0, "resources[%zu] is "
-			    "no build's ConfigMap or FlinkDeployment: fluid "
-			    "renders nothing else", i);
+			    "no build's ConfigMap, FlinkDeployment, FlinkComputePool "
+			    "or FlinkStatement: fluid renders nothing else", i);
 	}
 	json_array_foreach(json_object_get(plan, "builds"), i, b)
 		allow_build(plan, b, al, path, d);
 }
 
-void
-plan_allow_build(const json_t *cb, const char *product,
-    const struct allow *al, const char *path, struct diags *d)
+/*
+ * The job's checks (ALLOW_CMD_GATEWAY) from a plan's "targets" entry tg
+ * of build id, with extra hosts the resources name (nextra of them)
+ * among the endpoints.
+ */
+static void
+allow_job(const json_t *tg, const char *product, const char *id,
+    const struct allow_target *extra, size_t nextra, const struct allow *al,
+    const char *path, struct diags *d)
 {
-	const char *id = jstr2(cb, "id", NULL);
 	struct allow_refusals rf;
 	struct allow_targets t;
 	struct tlist ep, kv;
-	json_t *tg = k8s_targets(id, cb);
+	size_t i;
 
 	memset(&t, 0, sizeof(t));
 	memset(&ep, 0, sizeof(ep));
 	memset(&kv, 0, sizeof(kv));
 	fill_job_targets(&t, tg, &ep, &kv);
+	for (i = 0; i < nextra; i++)
+		tl_add(&ep, extra[i].value, extra[i].where);
 	t.endpoints = ep.v;
 	t.nendpoints = ep.n;
 	t.source_secrets = kv.v;
@@ -408,5 +434,15 @@ plan_allow_build(const json_t *cb, const char *product,
 	allow_refusals_release(&rf);
 	tl_release(&ep);
 	tl_release(&kv);
+}
+
+void
+plan_allow_build(const json_t *cb, const char *product,
+    const struct allow *al, const char *path, struct diags *d)
+{
+	const char *id = jstr(cb, "id");
+	json_t *tg = k8s_targets(id, cb);
+
+	allow_job(tg, product, id, NULL, 0, al, path, d);
 	json_decref(tg);
 }

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfk_render.h"
 #include "digest.h"
 #include "jget.h"
 #include "ir.h"
@@ -182,16 +181,6 @@ render_bundle(const json_t *bundle, char **why)
 		if (d.nerrors == 0 && d.nfatal == 0)
 			stage_k8s(doc, &d);
 	}
-	/* A plan is the operator target's: a CFK build has none. */
-	json_array_foreach(json_object_get(ir_section(doc, "check"),
-	    "builds"), i, res)
-		if (cfk_render_target(res)) {
-			diag_fatal(&d, "build %s's deployment targets CFK "
-			    "(management: cfk), which fluid plan and apply do "
-			    "not handle", json_string_value(json_object_get(res,
-			    "id")));
-			break;
-		}
 	if (d.nerrors > 0 || d.nfatal > 0) {
 		for (i = 0; i < d.n && d.v[i].level == DIAG_WARNING; i++)
 			;

@@ -3,7 +3,6 @@
  * stage.h): the plan (k8s_plan()), sized against the API server's
  * limits before anything could be written.
  */
-#include "cfk_render.h"
 #include "ir.h"
 #include "jget.h"
 #include "k8s.h"
@@ -41,20 +40,6 @@ stage_plan_last_applied_error(const char *path, size_t bad)
 	    path, bad);
 }
 
-/* Whether a checked build targets CFK, which k8s_plan() does not know. */
-static bool
-cfk_in(json_t *doc)
-{
-	json_t *b;
-	size_t i;
-
-	json_array_foreach(json_object_get(ir_section(doc, "check"),
-	    "builds"), i, b)
-		if (cfk_render_target(b))
-			return true;
-	return false;
-}
-
 json_t *
 stage_plan(json_t *doc, enum k8s_mode mode, const json_t *last,
     json_t *(*record)(const json_t *, const json_t *, const json_t *),
@@ -67,12 +52,6 @@ stage_plan(json_t *doc, enum k8s_mode mode, const json_t *last,
 	    "resolve") == NULL || ir_section(doc, "check") == NULL) {
 		diag_fatal(d, "the document has no k8s section: fluid-k8s "
 		    "plan reads the output of fluid-k8s render");
-		return NULL;
-	}
-	if (cfk_in(doc)) {
-		diag_fatal(d, "a build's deployment targets CFK (management: "
-		    "cfk): fluid plan and apply handle only the operator "
-		    "target; fluid-k8s render writes the CFK resources");
 		return NULL;
 	}
 	plan = k8s_plan(doc, mode, last);

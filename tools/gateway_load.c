@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "fluid.h"
+#include "jget.h"
 #include "cli.h"
 #include "pipeline.h"
 #include "plan.h"
@@ -70,6 +71,33 @@ no_managed(json_t *doc, enum diag_format fmt)
 	diags_set_resolve(&d, ir_section(doc, "resolve"));
 	diag_at(&d, DIAG_ERROR, "/builds", "no managed build to apply: no "
 	    "build sets properties.parameters.flink.management: operator");
+	diag_print(&d, stderr, fmt, fl_progname());
+	st = diag_status(&d);
+	diags_release(&d);
+	json_decref(doc);
+	return st;
+}
+
+/*
+ * A CFK build's statements are CMF's, one per FlinkStatement: a SQL
+ * Gateway never runs them.  The status, after printing the refusal.
+ */
+static int
+cfk_refused(json_t *doc, const json_t *e, const char *file,
+    enum diag_format fmt)
+{
+	const char *t = jstr(e, "target");
+	struct diags d;
+	int st;
+
+	if (t == NULL || strcmp(t, "cfk") != 0)
+		return 0;
+	diags_init(&d);
+	diag_pos(&d, DIAG_ERROR, file, 0, 0, "build '%s' targets CFK "
+	    "(management: cfk): its statements are CMF's, each run by a "
+	    "FlinkStatement, not by a SQL Gateway; apply it with fluid plan "
+	    "and fluid apply without --target",
+	    json_string_value(json_object_get(e, "build")));
 	diag_print(&d, stderr, fmt, fl_progname());
 	st = diag_status(&d);
 	diags_release(&d);
@@ -157,7 +185,8 @@ gateway_load_script(const char *file, const char *build, enum diag_format fmt,
 	if (one == NULL)
 		fl_fatal("no managed build with id '%s'", build);
 	id = json_string_value(json_object_get(one, "build"));
-	if ((rc = gateway_allow(doc, id, file, fmt)) != 0)
+	if ((rc = cfk_refused(doc, one, file, fmt)) != 0 ||
+	    (rc = gateway_allow(doc, id, file, fmt)) != 0)
 		exit(rc);
 	*where = xasprintf("%s.sql", id ? id : "build");
 	sql = xstrdup(json_string_value(json_object_get(one, "sql")));

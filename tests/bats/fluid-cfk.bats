@@ -237,15 +237,15 @@ edit() {
 	    "^fluid-k8s: build 'land-orders': the sqlgen section's statements are not its script"
 }
 
-@test "cfk: fluid plan refuses a CFK build instead of planning it as a FlinkDeployment" {
+@test "cfk: fluid-k8s plan plans a CFK build: its CFK resources, no FlinkDeployment" {
 	local f
 	f=$(variant landed)
 	pipe "$f" sqlgen >doc.json
 	(cd tree && "$BIN/fluid-k8s" render <../doc.json >../k8s.json)
 	TOOL=fluid-k8s tool plan --mode dry-run <k8s.json
-	[ "$status" -ne 0 ] || fail "plan accepted a CFK build" "$(show)"
-	[[ $stderr =~ "targets CFK (management: cfk): fluid plan and apply handle only the operator target" ]] ||
-	    fail "no CFK refusal" "$(show)"
+	assert_status 0
+	assert_jq '.builds[0].target == "cfk" and (.builds[0].statements | length) == 3'
+	assert_jq '[.resources[].resource.kind] == ["FlinkComputePool", "FlinkStatement", "FlinkStatement", "FlinkStatement"]'
 }
 
 @test "cfk: fluid-verify refuses a CFK build: it reads a FlinkDeployment" {
@@ -291,7 +291,7 @@ PY
 	assert_jq '[.items[1:][].metadata.name | length <= 45] | all'
 }
 
-@test "cfk: fluid apply refuses a plan whose bundle is a CFK build, even with a recomputed digest, and calls no kubectl" {
+@test "cfk: fluid apply refuses an operator plan whose bundle was swapped for a CFK build (digest recomputed), and calls no kubectl" {
 	local f
 	f=$(variant landed)
 	cp -R "$EXAMPLES/shapes" shapes
@@ -320,7 +320,27 @@ PY
 	EOF2
 	KUBECTL=$PWD/fake/kubectl PATH="$PWD/fake:$PATH" TOOL=fluid tool apply --mode dry-run edited.json
 	[ "$status" -ne 0 ] || fail "apply accepted it" "$(show)"
-	[[ $stderr =~ "deployment targets CFK (management: cfk), which fluid plan and apply do not handle" ]] ||
-	    fail "no CFK refusal" "$(show)"
+	[[ $stderr =~ "is not what fluid renders from the plan's bundle: the plan was edited after fluid plan wrote it" ]] ||
+	    fail "no re-render refusal" "$(show)"
 	[ ! -e kubectl.calls ] || fail "kubectl was called"
+}
+
+@test "cfk: fluid apply --target refuses a CFK build before any HTTP request" {
+	local f
+	f=$(variant landed)
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	python3 "$TOP/tests/net/fake_gateway.py" --dir "$TMP" 3>&- &
+	FAKE_PID=$!
+	for (( n=0; n<100; n++ )); do [ -s "$TMP/port" ] && break; sleep 0.1; done
+	[ -s "$TMP/port" ] || { kill "$FAKE_PID"; fail "the fake gateway did not start" ""; }
+	printf 'targets:\n  local:\n    backend: flink\n    flink: {gateway: "http://127.0.0.1:%s"}\n' \
+	    "$(cat "$TMP/port")" >tree/fluid.targets.yaml
+	export FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST=catalog.example.com,s3.example.com,kafka
+	(cd tree && run --separate-stderr "$BIN/fluid" apply --target local "$f"
+	 echo "$status" >../st; printf '%s' "$stderr" >../err)
+	kill "$FAKE_PID"
+	[ "$(cat st)" = 1 ] || fail "exit $(cat st), not 1" "$(cat err)"
+	grep -q "build 'land-orders' targets CFK (management: cfk): its statements are CMF's, each run by a FlinkStatement, not by a SQL Gateway" err ||
+	    fail "no CFK refusal" "$(cat err)"
+	[ ! -s "$TMP/requests.log" ] || fail "the gateway was contacted" "$(cat "$TMP/requests.log")"
 }
