@@ -155,10 +155,14 @@ proc_exec(const struct proc_spec *s, struct proc_run *r)
 		r->spawn_errno = errno;
 		return -1;
 	}
-	/* Our ends are not inherited by the program. */
-	fcntl(p[0][1], F_SETFD, FD_CLOEXEC);
-	fcntl(p[1][0], F_SETFD, FD_CLOEXEC);
-	fcntl(p[2][0], F_SETFD, FD_CLOEXEC);
+	/*
+	 * No end is inherited as such: the program gets its three as 0, 1
+	 * and 2 (dup2 clears the flag), nothing more.
+	 */
+	for (i = 0; i < 3; i++) {
+		fcntl(p[i][0], F_SETFD, FD_CLOEXEC);
+		fcntl(p[i][1], F_SETFD, FD_CLOEXEC);
+	}
 	fcntl(p[0][1], F_SETFL, O_NONBLOCK);
 	posix_spawn_file_actions_init(&fa);
 	if (s->in != NULL)
