@@ -50,6 +50,9 @@
  *	allow.h    the operator allowlists, allow_         (allow.c)
  *	diff.h     two checked contracts -> changes, diff_ (diff.c)
  *	odcs.h     IR -> ODCS v3.2.0 data contract, odcs_  (odcs.c)
+ *	proc.h     a program run (posix_spawnp, no shell) with
+ *	           its output bounded and a deadline, for
+ *	           kube.c and git.c, proc_                 (proc.c)
  *	kube.h     kubectl, run with a deadline, kube_      (kube.c)
  *	kube_record.h
  *	           the last-applied record's format
@@ -68,8 +71,9 @@
  *	git.h      files at a git revision, through git, as a
  *	           resolve_source (resolve.h), git_        (git.c)
  *
- * kube.h, net.h, verify.h, gw.h and git.h are not included here: only
- * the tools that contact something or start git include them (tests/bats/layout.bats), and
+ * kube.h, net.h, verify.h, gw.h, git.h and proc.h are not included
+ * here: only the tools that contact something or start git include
+ * them, and proc.h only kube.c and git.c (tests/bats/layout.bats), and
  * target.h only by them.  Nor are the internal headers check_int.h,
  * sqlgen_int.h, sqlgen_security.h and verify_int.h: only their module's
  * own files (and its unit tests) include them.  kube_ applies the

@@ -2,31 +2,15 @@
  * git.c - files at a git revision, through git itself (see git.h).
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "bounds.h"
-#include "clock.h"
 #include "git.h"
+#include "proc.h"
 #include "xalloc.h"
 
 extern char **environ;
-
-/* What one git run gave. */
-struct git_run {
-	int		 status;	/* exit status, or -1 */
-	int		 spawn_errno;
-	int		 too_big;	/* stopped: output past the bound */
-	int		 timed_out;
-	struct sb	 out, err;
-};
 
 /*
  * The environment git runs with: ours, and what keeps a read a read.
@@ -60,128 +44,32 @@ git_env(void)
 	return env;
 }
 
-/* Read what fd has into b: 0 at the end, 1 for more, -1 past max. */
-static int
-drain(int fd, struct sb *b, size_t max)
-{
-	char buf[8192];
-	ssize_t n = read(fd, buf, sizeof(buf));
-
-	if (n < 0)
-		return errno == EINTR || errno == EAGAIN ? 1 : 0;
-	if (n > 0 && b->len + (size_t)n > max)
-		return -1;
-	if (n > 0)
-		sb_addn(b, buf, (size_t)n);
-	return n > 0;
-}
-
 /*
- * Run git with argv (argv[0] "git"), its standard output bounded by
- * max bytes, its standard error by GIT_META_MAX.  0 when it exited 0.
+ * Run git with argv (argv[0] "git"), its standard input /dev/null, its
+ * standard output bounded by max bytes, its standard error by
+ * GIT_META_MAX.  0 when it exited 0.
  */
 static int
-git_exec(const char *const *argv, size_t max, struct git_run *r)
+git_exec(const char *const *argv, size_t max, struct proc_run *r)
 {
-	posix_spawn_file_actions_t fa;
-	int pout[2] = { -1, -1 }, perr[2] = { -1, -1 }, fds[2], ws, rc, i;
-	struct pollfd p[2];
-	long long deadline, left;
-	char **env;
-	pid_t pid;
-	nfds_t np;
+	struct proc_spec s;
+	char **env = git_env();
+	int rc;
 
-	memset(r, 0, sizeof(*r));
-	sb_init(&r->out);
-	sb_init(&r->err);
-	r->status = -1;
-	if (pipe(pout) == -1 || pipe(perr) == -1) {
-		r->spawn_errno = errno;
-		for (i = 0; i < 2; i++) {
-			if (pout[i] >= 0) close(pout[i]);
-			if (perr[i] >= 0) close(perr[i]);
-		}
-		return -1;
-	}
-	fcntl(pout[0], F_SETFD, FD_CLOEXEC);
-	fcntl(perr[0], F_SETFD, FD_CLOEXEC);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, pout[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, perr[1], 2);
-	env = git_env();
-	deadline = clk_mono_ms() + (long long)GIT_DEADLINE_S * 1000;
-	rc = posix_spawnp(&pid, "git", &fa, NULL, (char *const *)argv, env);
-	posix_spawn_file_actions_destroy(&fa);
+	memset(&s, 0, sizeof(s));
+	s.argv = argv;
+	s.env = env;
+	s.out_max = max;
+	s.err_max = GIT_META_MAX;
+	s.deadline_ms = (long long)GIT_DEADLINE_S * 1000;
+	rc = proc_exec(&s, r);
 	free(env);
-	close(pout[1]);
-	close(perr[1]);
-	fds[0] = pout[0];
-	fds[1] = perr[0];
-	if (rc != 0) {
-		r->spawn_errno = rc;
-		close(fds[0]);
-		close(fds[1]);
-		return -1;
-	}
-	while (fds[0] >= 0 || fds[1] >= 0) {
-		np = 0;
-		for (i = 0; i < 2; i++)
-			if (fds[i] >= 0) {
-				p[np].fd = fds[i];
-				p[np].events = POLLIN;
-				p[np++].revents = 0;
-			}
-		if ((left = deadline - clk_mono_ms()) <= 0) {
-			r->timed_out = 1;
-			break;
-		}
-		if (poll(p, np, left > INT_MAX ? INT_MAX : (int)left) < 0) {
-			if (errno == EINTR)
-				continue;
-			r->timed_out = 1;
-			break;
-		}
-		for (i = 0; i < (int)np; i++) {
-			if (p[i].revents == 0)
-				continue;
-			rc = p[i].fd == fds[0] ? drain(fds[0], &r->out, max) :
-			    drain(fds[1], &r->err, GIT_META_MAX);
-			if (rc == -1)
-				r->too_big = 1;
-			if (rc <= 0) {
-				close(p[i].fd);
-				fds[p[i].fd == fds[0] ? 0 : 1] = -1;
-			}
-		}
-		if (r->too_big)
-			break;
-	}
-	if (r->too_big || r->timed_out)
-		kill(pid, SIGKILL);
-	for (i = 0; i < 2; i++)
-		if (fds[i] >= 0)
-			close(fds[i]);
-	while (waitpid(pid, &ws, 0) == -1 && errno == EINTR)
-		;
-	if (WIFEXITED(ws))
-		r->status = WEXITSTATUS(ws);
-	/* posix_spawnp may run the child and fail in exec: 127. */
-	if (r->status == 127 && r->err.len == 0)
-		r->spawn_errno = ENOENT;
-	return r->status == 0 && !r->too_big && !r->timed_out ? 0 : -1;
-}
-
-static void
-git_run_release(struct git_run *r)
-{
-	sb_release(&r->out);
-	sb_release(&r->err);
+	return rc;
 }
 
 /* Why a run failed, as one line (a new string). */
 static char *
-git_why(const struct git_run *r)
+git_why(const struct proc_run *r)
 {
 	const char *s = r->err.buf != NULL ? r->err.buf : "";
 	size_t n = strcspn(s, "\n");
@@ -221,7 +109,7 @@ lookup(struct git_rev *g, const char *path, char **oid, size_t *size,
     struct diags *d)
 {
 	const char *rel = rel_path(g, path), *argv[10];
-	struct git_run r;
+	struct proc_run r;
 	char *why, *mode, *type, *id, *sz, *name, *save;
 	int kind;
 
@@ -243,7 +131,7 @@ lookup(struct git_rev *g, const char *path, char **oid, size_t *size,
 		diag_fatal(d, "cannot read '%s' at revision '%s': %s", rel,
 		    g->rev, why);
 		free(why);
-		git_run_release(&r);
+		proc_run_release(&r);
 		return -1;
 	}
 	kind = RESOLVE_NONE;
@@ -267,7 +155,7 @@ lookup(struct git_rev *g, const char *path, char **oid, size_t *size,
 		} else
 			kind = RESOLVE_OTHER;	/* a link, a submodule */
 	}
-	git_run_release(&r);
+	proc_run_release(&r);
 	return kind;
 }
 
@@ -283,7 +171,7 @@ src_read(void *ctx, const char *path, size_t max, unsigned char **buf,
 {
 	struct git_rev *g = ctx;
 	const char *argv[5];
-	struct git_run r;
+	struct proc_run r;
 	char *oid = NULL, *why;
 	size_t size = 0;
 	int kind;
@@ -311,20 +199,20 @@ src_read(void *ctx, const char *path, size_t max, unsigned char **buf,
 		    rel_path(g, path), g->rev, why);
 		free(why);
 		free(oid);
-		git_run_release(&r);
+		proc_run_release(&r);
 		return -2;
 	}
 	free(oid);
 	*len = r.out.len;
 	*buf = r.out.buf != NULL ? (unsigned char *)sb_steal(&r.out) :
 	    (unsigned char *)xstrdup("");
-	git_run_release(&r);
+	proc_run_release(&r);
 	return 0;
 }
 
 /* The first line of a run's standard output (a new string), or NULL. */
 static char *
-first_line(const struct git_run *r)
+first_line(const struct proc_run *r)
 {
 	size_t n;
 
@@ -337,7 +225,7 @@ int
 git_rev_open(struct git_rev *g, const char *rev, struct diags *d)
 {
 	const char *argv[8];
-	struct git_run r;
+	struct proc_run r;
 	char *spec, *why;
 	const unsigned char *p;
 
@@ -367,11 +255,11 @@ git_rev_open(struct git_rev *g, const char *rev, struct diags *d)
 		    "but the working directory is not in a git work tree: %s",
 		    why);
 		free(why);
-		git_run_release(&r);
+		proc_run_release(&r);
 		git_rev_close(g);
 		return -1;
 	}
-	git_run_release(&r);
+	proc_run_release(&r);
 	spec = xasprintf("%s^{commit}", rev);
 	argv[1] = "rev-parse";
 	argv[2] = "--verify";
@@ -388,12 +276,12 @@ git_rev_open(struct git_rev *g, const char *rev, struct diags *d)
 		    rev, why);
 		free(why);
 		free(spec);
-		git_run_release(&r);
+		proc_run_release(&r);
 		git_rev_close(g);
 		return -1;
 	}
 	free(spec);
-	git_run_release(&r);
+	proc_run_release(&r);
 	g->label = xasprintf("%s:", rev);
 	g->src.kind = src_kind;
 	g->src.read = src_read;

@@ -6,11 +6,11 @@
  *
  * Every read is a git process: "git rev-parse" to find the repository
  * and the commit, "git ls-tree" for what a path is, "git cat-file blob"
- * for a file's bytes.  git is started with posix_spawnp (no shell), its
- * standard input /dev/null, within a deadline, its output bounded; the
- * revision is refused if it could be read as an option, and is used as
- * git's commit id once resolved; a path goes after "--", with literal
- * pathspecs.  A symbolic link, a submodule or anything but a file or a
+ * for a file's bytes.  git is started with posix_spawnp (no shell,
+ * through proc_, proc.h), its standard input /dev/null, within a
+ * deadline, its output bounded; the revision is refused if it could be
+ * read as an option, and is used as git's commit id once resolved; a
+ * path goes after "--", with literal pathspecs.  A symbolic link, a submodule or anything but a file or a
  * directory in the tree is not followed: it is not a regular file.
  *
  * Like kube.h, only the tools include it (a stage or checker never

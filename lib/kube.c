@@ -3,21 +3,11 @@
  * of fluid's own (kube.h).
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "kube.h"
-#include "clock.h"
-
-extern char **environ;
+#include "proc.h"
 
 int
 kube_init(struct kube *k, const char *context, char *(*env)(const char *),
@@ -55,34 +45,6 @@ kube_run_release(struct kube_run *r)
 	sb_release(&r->err);
 }
 
-/*
- * Read what fd has into b; returns 0 at end of file, -1 when b would
- * hold more than max bytes (the run is then stopped: nothing past a
- * bound is read).
- */
-static int
-drain(int fd, struct sb *b, size_t max)
-{
-	char buf[8192];
-	ssize_t n = read(fd, buf, sizeof(buf));
-
-	if (n < 0)
-		return errno == EINTR || errno == EAGAIN ? 1 : 0;
-	if (n > 0 && b->len + (size_t)n > max)
-		return -1;
-	if (n > 0)
-		sb_addn(b, buf, (size_t)n);
-	return n > 0;
-}
-
-static void
-close_fd(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-	*fd = -1;
-}
-
 /* The argv of a run (a new array of borrowed strings but two). */
 static char **
 make_argv(const struct kube *k, const char *const *args, char **ctx,
@@ -105,153 +67,37 @@ make_argv(const struct kube *k, const char *const *args, char **ctx,
 	return argv;
 }
 
-/*
- * Feed in, collect stdout (at most max bytes) and stderr, until both
- * are closed or the deadline passes.  Returns 0, -1 at the deadline, -2
- * past max (r->too_big).
- */
-static int
-pump(int fds[3], const char *in, size_t inlen, long long deadline,
-    size_t max, struct kube_run *r)
-{
-	struct pollfd p[3];
-	size_t off = 0, np;
-	long long left;
-	ssize_t n;
-	int i, rc;
-
-	for (;;) {
-		np = 0;
-		for (i = 0; i < 3; i++)
-			if (fds[i] >= 0) {
-				p[np].fd = fds[i];
-				p[np].events = i == 0 ? POLLOUT : POLLIN;
-				p[np].revents = 0;
-				np++;
-			}
-		if (fds[1] < 0 && fds[2] < 0)
-			return 0;
-		if ((left = deadline - clk_mono_ms()) <= 0)
-			return -1;
-		if (poll(p, np, left > INT_MAX ? INT_MAX : (int)left) < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		for (i = 0; i < (int)np; i++) {
-			if (p[i].revents == 0)
-				continue;
-			if (p[i].fd == fds[0]) {
-				n = write(fds[0], in + off, inlen - off);
-				if (n > 0)
-					off += (size_t)n;
-				if ((n < 0 && errno != EINTR &&
-				    errno != EAGAIN) || off == inlen)
-					close_fd(&fds[0]);
-			} else if (p[i].fd == fds[1] || p[i].fd == fds[2]) {
-				rc = p[i].fd == fds[1] ? drain(fds[1], &r->out,
-				    max) : drain(fds[2], &r->err,
-				    KUBE_OUTPUT_MAX);
-				if (rc == -1) {
-					r->too_big = 1;
-					return -2;
-				}
-				if (rc == 0)
-					close_fd(p[i].fd == fds[1] ? &fds[1] :
-					    &fds[2]);
-			}
-		}
-	}
-}
-
 /* kube_exec(), its standard output bounded by max bytes. */
 static int
 exec_max(const struct kube *k, const char *const *args, const char *in,
     size_t inlen, size_t max, struct kube_run *r)
 {
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
-	int pin[2] = { -1, -1 }, pout[2] = { -1, -1 }, perr[2] = { -1, -1 };
-	int fds[3], ws, rc, i;
+	struct proc_spec s;
+	struct proc_run pr;
 	char **argv, *ctx, *rt;
-	long long deadline;
-	pid_t pid;
+	int rc;
 
-	memset(r, 0, sizeof(*r));
-	sb_init(&r->out);
-	sb_init(&r->err);
-	r->status = -1;
-	if (pipe(pin) == -1 || pipe(pout) == -1 || pipe(perr) == -1) {
-		r->spawn_errno = errno;
-		for (i = 0; i < 2; i++) {
-			if (pin[i] >= 0) close(pin[i]);
-			if (pout[i] >= 0) close(pout[i]);
-			if (perr[i] >= 0) close(perr[i]);
-		}
-		return -1;
-	}
-	/* fluid's ends are not inherited by kubectl. */
-	fcntl(pin[1], F_SETFD, FD_CLOEXEC);
-	fcntl(pout[0], F_SETFD, FD_CLOEXEC);
-	fcntl(perr[0], F_SETFD, FD_CLOEXEC);
-	fcntl(pin[1], F_SETFL, O_NONBLOCK);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, pin[0], 0);
-	posix_spawn_file_actions_adddup2(&fa, pout[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, perr[1], 2);
-	posix_spawnattr_init(&at);
-	/* A group of its own, so that the deadline kills what it started. */
-	posix_spawnattr_setpgroup(&at, 0);
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
 	argv = make_argv(k, args, &ctx, &rt);
-	deadline = clk_mono_ms() + (long long)k->deadline_s * 1000;
-	rc = posix_spawnp(&pid, k->kubectl, &fa, &at, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&at);
+	memset(&s, 0, sizeof(s));
+	s.argv = (const char *const *)argv;
+	s.in = in != NULL ? in : "";	/* a pipe, closed at once when empty */
+	s.inlen = inlen;
+	s.out_max = max;
+	s.err_max = KUBE_OUTPUT_MAX;
+	s.deadline_ms = (long long)k->deadline_s * 1000;
+	s.group = 1;
+	rc = proc_exec(&s, &pr);
 	free(argv);
 	free(ctx);
 	free(rt);
-	close(pin[0]);
-	close(pout[1]);
-	close(perr[1]);
-	fds[0] = pin[1];
-	fds[1] = pout[0];
-	fds[2] = perr[0];
-	if (rc != 0) {
-		r->spawn_errno = rc;
-		for (i = 0; i < 3; i++)
-			close_fd(&fds[i]);
-		return -1;
-	}
-	if (inlen == 0)
-		close_fd(&fds[0]);
-	if ((rc = pump(fds, in, inlen, deadline, max, r)) != 0) {
-		r->timed_out = rc == -1;
-		kill(-pid, SIGKILL);
-		kill(pid, SIGKILL);
-	}
-	for (i = 0; i < 3; i++)
-		close_fd(&fds[i]);
-	/*
-	 * Both pipes are closed: kubectl has exited or is about to, unless
-	 * a child kept them open; the deadline still holds for the wait.
-	 */
-	while (waitpid(pid, &ws, WNOHANG) == 0) {
-		if (!r->timed_out && clk_mono_ms() >= deadline) {
-			r->timed_out = 1;
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
-		}
-		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
-	}
-	if (WIFEXITED(ws))
-		r->status = WEXITSTATUS(ws);
-	else if (WIFSIGNALED(ws) && !r->too_big)
-		r->signal = WTERMSIG(ws);
-	/* posix_spawnp may run the child and fail in exec: 127. */
-	if (r->status == 127 && r->err.len == 0)
-		r->spawn_errno = ENOENT;
-	return r->status == 0 && !r->timed_out && !r->too_big ? 0 : -1;
+	r->status = pr.status;
+	r->spawn_errno = pr.spawn_errno;
+	r->timed_out = pr.timed_out;
+	r->signal = pr.signal;
+	r->too_big = pr.too_big;
+	r->out = pr.out;
+	r->err = pr.err;
+	return rc;
 }
 
 int

@@ -16,8 +16,8 @@
  * flag (--server=..., --kubeconfig=...), whatever it holds.
  *
  * started with posix_spawnp (no shell: no argument is ever parsed
- * again), in a process group of its own, its standard input, output and
- * error through pipes.  KUBECTL is $KUBECTL, or "kubectl" on PATH.
+ * again) through proc_ (proc.h), in a process group of its own, its
+ * standard input, output and error through pipes.  KUBECTL is $KUBECTL, or "kubectl" on PATH.
  * --request-timeout bounds each request kubectl makes, not the command
  * (a get against a server that accepts and never answers makes several
  * requests), so every run also has a deadline of fluid's own: past it

@@ -11,10 +11,11 @@ setup() { fluid_setup; }
 teardown() { fluid_teardown; }
 
 # The modules allowed to contact something or start a process: the
-# libcurl HTTP wrapper, kubectl, git (fluid diff --baseline-rev), and
-# the stages built on them.
-contacting='^(net|kube|verify|gw|git)([_.]|$)'
-bad_headers='^(net|kube|git)([_.].*)?\.h$'
+# libcurl HTTP wrapper, proc (the one that starts a program), kubectl
+# and git (fluid diff --baseline-rev) through it, and the stages built
+# on them.
+contacting='^(net|proc|kube|verify|gw|git)([_.]|$)'
+bad_headers='^(net|proc|kube|git)([_.].*)?\.h$'
 bad_system='^(spawn\.h|sys/socket\.h|netdb\.h)$'
 bad_symbols='^(curl_easy_|curl_multi_|curl_global_|curl_share_|posix_spawn|exec[lv]|fork$|vfork$|system$|popen$|socket$|connect$|getaddrinfo$)'
 
@@ -136,6 +137,27 @@ symbol_rule() {
 	[ "$status" -ne 0 ] || fail "the rule let an object call curl" "$output"
 	[[ $output == *"check_fake.o calls curl_easy_perform"* &&
 	   $output == *"check_fake.o calls posix_spawn"* ]] || fail "calls not named" "$output"
+}
+
+# The process functions, of bad_symbols.
+spawn_symbols='^(posix_spawn|exec[lv]|fork$|vfork$|system$|popen$)'
+
+@test "layout: of lib/'s objects only proc.o starts a process, and only kube.c and git.c include proc.h" {
+	local f base s objs=0
+	for f in "$REAL_BIN"/../lib/*.o; do
+		base=${f##*/}
+		[ "$base" = proc.o ] && continue
+		objs=$((objs + 1))
+		for s in $(nm -u "$f" | awk '{ print $NF }'); do
+			[[ $s =~ $spawn_symbols ]] && fail "$base calls $s: only proc.o starts a process" ""
+		done
+	done
+	[ "$objs" -gt 10 ] || fail "no objects found beside $REAL_BIN" ""
+	nm -u "$REAL_BIN/../lib/proc.o" | grep -q ' posix_spawnp$' ||
+	    fail "proc.o calls no posix_spawnp: the test is not looking at the right symbols" ""
+	run grep -l '^#include "proc.h"' "$TOP"/lib/*.c "$TOP"/lib/*.h "$TOP"/tools/*.c "$TOP"/tools/*.h
+	assert_equal "$(printf '%s\n' "$output" | sed 's|.*/||' | sort | tr '\n' ' ')" \
+	    "git.c kube.c proc.c " "the files that include proc.h"
 }
 
 @test "layout: fluid-check and fluid-sqlgen import no network or process function" {
