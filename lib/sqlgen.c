@@ -293,7 +293,6 @@ source(struct gen *g, const json_t *st)
 {
 	const json_t *key = json_object_get(st, "key"), *c, *et, *src, *cols;
 	const char *fmt = jstr(st, "format"), *origin, *reg, *etcol = NULL;
-	struct sb fields;
 	size_t i;
 	int first = 1;
 	bool conv = false, etconv = false;
@@ -372,33 +371,9 @@ source(struct gen *g, const json_t *st)
 	if (sqlgen_security(&g->out, json_object_get(src, "security"),
 	    &first) == -1)
 		fail(g, "the Kafka security settings");
-	option(g, "scan.startup.mode", jstr(src, "startupMode"), &first);
-	if (jstreq(jstr(src, "startupMode"), "group-offsets"))
-		/* A new group has no committed offsets: start at the
-		 * beginning instead of failing the first start. */
-		option(g, "properties.auto.offset.reset", "earliest", &first);
+	sqlgen_kafka_startup(g, src, &first);
 	reg = jstr(src, "schemaRegistryUrl");
-	if (json_is_object(key)) {
-		option(g, "key.format", jstr(key, "format"), &first);
-		sb_init(&fields);
-		json_array_foreach(json_object_get(key, "fields"), i, c) {
-			if (i > 0)
-				sb_addc(&fields, ';');
-			if (json_is_string(c))
-				sb_adds(&fields, json_string_value(c));
-			else
-				fail(g, "a key field");
-		}
-		option(g, "key.fields", fields.buf, &first);
-		sb_release(&fields);
-		if (jstr(key, "prefix") != NULL)
-			option(g, "key.fields-prefix", jstr(key, "prefix"),
-			    &first);
-		if (jstreq(jstr(key, "format"), "avro-confluent"))
-			option(g, "key.avro-confluent.url", reg, &first);
-		/* Key columns are not read from the value. */
-		option(g, "value.fields-include", "EXCEPT_KEY", &first);
-	}
+	sqlgen_kafka_key(g, key, reg, &first);
 	option(g, "value.format", sqlgen_cdc_value_format(st, fmt), &first);
 	if (sqlgen_cdc_value_options(g, st, &first))
 		;	/* a change stream's (sqlgen_cdc.c) */

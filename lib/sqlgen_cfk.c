@@ -58,7 +58,6 @@ source_def(struct gen *g, const json_t *st)
 {
 	const json_t *key = json_object_get(st, "key"), *c, *et, *src;
 	const char *fmt = jstr(st, "format"), *origin;
-	struct sb fields;
 	size_t i;
 	int first = 1;
 
@@ -89,33 +88,8 @@ source_def(struct gen *g, const json_t *st)
 	sqlgen_option(g, "properties.bootstrap.servers", jstr(src,
 	    "bootstrapServers"), &first);
 	sqlgen_option(g, "properties.group.id", jstr(src, "groupId"), &first);
-	sqlgen_option(g, "scan.startup.mode", jstr(src, "startupMode"), &first);
-	if (jstr(src, "startupMode") != NULL &&
-	    strcmp(jstr(src, "startupMode"), "group-offsets") == 0)
-		sqlgen_option(g, "properties.auto.offset.reset", "earliest",
-		    &first);
-	if (json_is_object(key)) {
-		sqlgen_option(g, "key.format", jstr(key, "format"), &first);
-		sb_init(&fields);
-		json_array_foreach(json_object_get(key, "fields"), i, c) {
-			if (i > 0)
-				sb_addc(&fields, ';');
-			if (json_is_string(c))
-				sb_adds(&fields, json_string_value(c));
-			else
-				sqlgen_fail(g, "a key field");
-		}
-		sqlgen_option(g, "key.fields", fields.buf, &first);
-		sb_release(&fields);
-		if (jstr(key, "prefix") != NULL)
-			sqlgen_option(g, "key.fields-prefix", jstr(key,
-			    "prefix"), &first);
-		if (jstr(key, "format") != NULL &&
-		    strcmp(jstr(key, "format"), "avro-confluent") == 0)
-			sqlgen_option(g, "key.avro-confluent.url", jstr(src,
-			    "schemaRegistryUrl"), &first);
-		sqlgen_option(g, "value.fields-include", "EXCEPT_KEY", &first);
-	}
+	sqlgen_kafka_startup(g, src, &first);
+	sqlgen_kafka_key(g, key, jstr(src, "schemaRegistryUrl"), &first);
 	sqlgen_option(g, "value.format", fmt, &first);
 	if (fmt != NULL && strcmp(fmt, "json") == 0) {
 		sqlgen_option(g, "value.json.fail-on-missing-field", "false",

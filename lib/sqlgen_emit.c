@@ -271,3 +271,45 @@ sqlgen_interval(struct gen *g, json_int_t secs)
 	sqlgen_literal(g, buf);
 	sb_adds(&g->out, secs < 100 ? " SECOND" : " DAY TO SECOND");
 }
+
+void
+sqlgen_kafka_startup(struct gen *g, const json_t *src, int *first)
+{
+	sqlgen_option(g, "scan.startup.mode", jstr(src, "startupMode"), first);
+	if (jstreq(jstr(src, "startupMode"), "group-offsets"))
+		/* A new group has no committed offsets: start at the
+		 * beginning instead of failing the first start. */
+		sqlgen_option(g, "properties.auto.offset.reset", "earliest",
+		    first);
+}
+
+void
+sqlgen_kafka_key(struct gen *g, const json_t *key, const char *reg,
+    int *first)
+{
+	const json_t *c;
+	struct sb fields;
+	size_t i;
+
+	if (!json_is_object(key))
+		return;
+	sqlgen_option(g, "key.format", jstr(key, "format"), first);
+	sb_init(&fields);
+	json_array_foreach(json_object_get(key, "fields"), i, c) {
+		if (i > 0)
+			sb_addc(&fields, ';');
+		if (json_is_string(c))
+			sb_adds(&fields, json_string_value(c));
+		else
+			sqlgen_fail(g, "a key field");
+	}
+	sqlgen_option(g, "key.fields", fields.buf, first);
+	sb_release(&fields);
+	if (jstr(key, "prefix") != NULL)
+		sqlgen_option(g, "key.fields-prefix", jstr(key, "prefix"),
+		    first);
+	if (jstreq(jstr(key, "format"), "avro-confluent"))
+		sqlgen_option(g, "key.avro-confluent.url", reg, first);
+	/* Key columns are not read from the value. */
+	sqlgen_option(g, "value.fields-include", "EXCEPT_KEY", first);
+}

@@ -72,6 +72,11 @@ void	 sqlgen_catalog_properties(struct gen *, const json_t *props,
 	    int *first);
 /* " - INTERVAL ..." of a watermark's delay of secs seconds. */
 void	 sqlgen_interval(struct gen *, json_int_t secs);
+/* The Kafka source's scan.startup.mode (and a new group's reset). */
+void	 sqlgen_kafka_startup(struct gen *, const json_t *src, int *first);
+/* The Kafka source's key.* options for key (none when it is no object). */
+void	 sqlgen_kafka_key(struct gen *, const json_t *key, const char *reg,
+	    int *first);
 /* The INSERT INTO the table ... SELECT of build b. */
 void	 sqlgen_insert(struct gen *, const json_t *b);
 
