@@ -9,6 +9,7 @@
 #include "bounds.h"
 #include "diag.h"
 #include "ir.h"
+#include "ir_prune.h"
 #include "xalloc.h"
 
 json_t *
@@ -81,6 +82,11 @@ struct ir {
 		const char	*key;	/* in buf, without its quotes */
 		size_t		 len;
 	}		 skipped[IR_MAX_MEMBERS];	/* their keys */
+	size_t		 pruned;	/* sections parsed without some members */
+	struct {
+		const char	*key;
+		size_t		 len;
+	}		 prunedkeys[IR_MAX_MEMBERS];
 };
 
 /*
@@ -276,8 +282,46 @@ wanted(const struct member *m, const char *const only[])
  * parsed, or NULL when it must be parsed whole: the rest can be copied
  * only from bytes in the form a stage writes.
  */
+/*
+ * Section m's value parsed; without the members prune[] names (patterns
+ * "section/path", see ir_prune.h) when there are some to drop.
+ */
 static json_t *
-parse_parts(struct ir *in, const char *const only[])
+parse_member(struct ir *in, const struct member *m,
+    const char *const prune[], json_error_t *err)
+{
+	const char *pats[9];
+	struct sb sb;
+	json_t *v;
+	size_t np = 0;
+	int rc;
+
+	for (; prune != NULL && *prune != NULL && np < 8; prune++)
+		if (strncmp(*prune, m->key, m->keylen) == 0 &&
+		    (*prune)[m->keylen] == '/')
+			pats[np++] = *prune + m->keylen + 1;
+	pats[np] = NULL;
+	if (np == 0)
+		return json_loadb(m->val, m->vallen,
+		    JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, err);
+	sb_init(&sb);
+	rc = ir_prune(m->val, m->vallen, pats, &sb);
+	if (rc > 0) {
+		v = json_loadb(sb.buf, sb.len,
+		    JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, err);
+		in->prunedkeys[in->pruned].key = m->key;
+		in->prunedkeys[in->pruned].len = m->keylen;
+		in->pruned++;
+	} else
+		v = json_loadb(m->val, m->vallen,
+		    JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, err);
+	sb_release(&sb);
+	return v;
+}
+
+static json_t *
+parse_parts(struct ir *in, const char *const only[],
+    const char *const prune[])
 {
 	struct member m[IR_MAX_MEMBERS];
 	json_error_t err;
@@ -299,11 +343,11 @@ parse_parts(struct ir *in, const char *const only[])
 			unparsed++;
 			continue;
 		}
-		v = json_loadb(m[i].val, m[i].vallen,
-		    JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &err);
+		v = parse_member(in, &m[i], prune, &err);
 		if (v == NULL ||
 		    json_object_setn_new(doc, m[i].key, m[i].keylen, v) == -1) {
 			json_decref(doc);
+			in->pruned = 0;
 			return NULL;
 		}
 	}
@@ -311,6 +355,7 @@ parse_parts(struct ir *in, const char *const only[])
 		find_sections(in, doc);
 	if (in->headlen == 0) {
 		json_decref(doc);
+		in->pruned = 0;
 		return NULL;
 	}
 	in->unparsed = unparsed;
@@ -373,6 +418,13 @@ struct ir *
 ir_read(FILE *fp, const char *after, const char *const only[],
     struct diags *d)
 {
+	return ir_read_pruned(fp, after, only, NULL, d);
+}
+
+struct ir *
+ir_read_pruned(FILE *fp, const char *after, const char *const only[],
+    const char *const prune[], struct diags *d)
+{
 	json_error_t err;
 	struct ir *in;
 	json_t *doc = NULL;
@@ -397,7 +449,7 @@ ir_read(FILE *fp, const char *after, const char *const only[],
 		goto fail;
 	}
 	if (only != NULL)
-		doc = parse_parts(in, only);
+		doc = parse_parts(in, only, prune);
 	if (doc == NULL)
 		doc = json_loadb((const char *)in->buf, in->len,
 		    JSON_REJECT_DUPLICATES, &err);
@@ -488,6 +540,29 @@ passable(const struct ir *in)
 	return 1;
 }
 
+/*
+ * The members of in's tree into whole, the document parsed again from
+ * the bytes read, but for the sections parsed pruned: whole has them
+ * entire.
+ */
+static void
+update_unpruned(const struct ir *in, json_t *whole)
+{
+	const char *k;
+	json_t *v;
+	size_t i;
+
+	json_object_foreach(in->doc, k, v) {
+		for (i = 0; i < in->pruned; i++)
+			if (strlen(k) == in->prunedkeys[i].len &&
+			    memcmp(k, in->prunedkeys[i].key, in->prunedkeys[i].len)
+			    == 0)
+				break;
+		if (i == in->pruned)
+			json_object_set(whole, k, v);
+	}
+}
+
 int
 ir_write(FILE *fp, const struct ir *in, struct diags *d)
 {
@@ -519,7 +594,7 @@ ir_write(FILE *fp, const struct ir *in, struct diags *d)
 		    JSON_COMPACT) == -1;
 		json_decref(added);
 		free(head);
-	} else if (in->unparsed > 0) {
+	} else if (in->unparsed > 0 || in->pruned > 0) {
 		/* Sections were left unparsed: parse them to write it all. */
 		whole = json_loadb((const char *)in->buf, in->len,
 		    JSON_REJECT_DUPLICATES, &err);
@@ -530,7 +605,7 @@ ir_write(FILE *fp, const struct ir *in, struct diags *d)
 			free(o);
 			return -1;
 		}
-		json_object_update(whole, (json_t *)doc);
+		update_unpruned(in, whole);
 		rc = json_dump_callback(whole, irout_put, o,
 		    JSON_COMPACT) == -1;
 		json_decref(whole);
