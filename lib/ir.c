@@ -156,7 +156,7 @@ compact(const char *p, const char *end)
  * closing brace, blank space allowed only after it.
  */
 static void
-find_sections(struct ir *in, const json_t *doc)
+find_sections(struct ir *in, const json_t *doc, int known_compact)
 {
 	const char *buf = (const char *)in->buf;
 	char *head;
@@ -170,7 +170,8 @@ find_sections(struct ir *in, const json_t *doc)
 	while (end > hl && is_blank(buf[end - 1]))
 		end--;
 	if (end > hl + 1 && memcmp(buf, head, hl) == 0 && buf[hl] == ',' &&
-	    buf[end - 1] == '}' && compact(buf + hl, buf + end - 1)) {
+	    buf[end - 1] == '}' &&
+	    (known_compact || compact(buf + hl, buf + end - 1))) {
 		in->headlen = hl;
 		in->close = end - 1;
 	}
@@ -189,9 +190,13 @@ struct member {
 	size_t		 keylen, vallen;
 };
 
-/* Past the value that starts at p (before a ',' or '}'), or NULL. */
+/*
+ * Past the value that starts at p (before a ',' or '}'), or NULL.  Sets
+ * *blank when it has blank space outside its strings, so that the
+ * bytes need not be scanned again for it (find_sections()).
+ */
 static const char *
-skip_value(const char *p, const char *end)
+skip_value(const char *p, const char *end, int *blank)
 {
 	size_t depth = 0;
 
@@ -218,6 +223,12 @@ skip_value(const char *p, const char *end)
 			if (depth == 0)
 				return p;
 			break;
+		case ' ':
+		case '\t':
+		case '\r':
+		case '\n':
+			*blank = 1;
+			break;
 		}
 		p++;
 	}
@@ -227,9 +238,10 @@ skip_value(const char *p, const char *end)
 /*
  * The members of the top-level object in->buf into m; their number, or 0
  * when in->buf is not such an object without blank space between members.
+ * *blank is set when a value has some inside.
  */
 static size_t
-members(const struct ir *in, struct member m[IR_MAX_MEMBERS])
+members(const struct ir *in, struct member m[IR_MAX_MEMBERS], int *blank)
 {
 	const char *p = (const char *)in->buf, *end = p + in->len, *k;
 	size_t n = 0;
@@ -249,7 +261,8 @@ members(const struct ir *in, struct member m[IR_MAX_MEMBERS])
 		m[n].key = p + 1;
 		m[n].keylen = (size_t)(k - p) - 2;
 		m[n].val = k + 1;
-		if ((p = skip_value(k + 1, end)) == NULL || p == m[n].val)
+		if ((p = skip_value(k + 1, end, blank)) == NULL ||
+		    p == m[n].val)
 			return 0;
 		m[n].vallen = (size_t)(p - m[n].val);
 		n++;
@@ -327,8 +340,9 @@ parse_parts(struct ir *in, const char *const only[],
 	json_error_t err;
 	json_t *doc, *v;
 	size_t n, i, j, unparsed = 0;
+	int blank = 0;
 
-	if ((n = members(in, m)) == 0)
+	if ((n = members(in, m, &blank)) == 0)
 		return NULL;
 	for (i = 0; i < n; i++)
 		for (j = 0; j < i; j++)
@@ -352,7 +366,7 @@ parse_parts(struct ir *in, const char *const only[],
 		}
 	}
 	if (json_is_array(json_object_get(doc, "stages")))
-		find_sections(in, doc);
+		find_sections(in, doc, !blank);
 	if (in->headlen == 0) {
 		json_decref(doc);
 		in->pruned = 0;
@@ -462,7 +476,7 @@ ir_read_pruned(FILE *fp, const char *after, const char *const only[],
 	if (header_ok(doc, after, d) == -1)
 		goto fail;
 	if (in->headlen == 0)	/* parsed whole: is it copyable? */
-		find_sections(in, doc);
+		find_sections(in, doc, 0);
 	in->members = json_object_size(doc);
 	in->stages = json_array_size(json_object_get(doc, "stages"));
 	return in;
