@@ -9,6 +9,7 @@
 #include "bounds.h"
 #include "diag.h"
 #include "ir.h"
+#include "ir_prune.h"
 #include "xalloc.h"
 
 json_t *
@@ -81,6 +82,11 @@ struct ir {
 		const char	*key;	/* in buf, without its quotes */
 		size_t		 len;
 	}		 skipped[IR_MAX_MEMBERS];	/* their keys */
+	size_t		 pruned;	/* sections parsed without some members */
+	struct {
+		const char	*key;
+		size_t		 len;
+	}		 prunedkeys[IR_MAX_MEMBERS];
 };
 
 /*
@@ -150,7 +156,7 @@ compact(const char *p, const char *end)
  * closing brace, blank space allowed only after it.
  */
 static void
-find_sections(struct ir *in, const json_t *doc)
+find_sections(struct ir *in, const json_t *doc, int known_compact)
 {
 	const char *buf = (const char *)in->buf;
 	char *head;
@@ -164,7 +170,8 @@ find_sections(struct ir *in, const json_t *doc)
 	while (end > hl && is_blank(buf[end - 1]))
 		end--;
 	if (end > hl + 1 && memcmp(buf, head, hl) == 0 && buf[hl] == ',' &&
-	    buf[end - 1] == '}' && compact(buf + hl, buf + end - 1)) {
+	    buf[end - 1] == '}' &&
+	    (known_compact || compact(buf + hl, buf + end - 1))) {
 		in->headlen = hl;
 		in->close = end - 1;
 	}
@@ -183,9 +190,13 @@ struct member {
 	size_t		 keylen, vallen;
 };
 
-/* Past the value that starts at p (before a ',' or '}'), or NULL. */
+/*
+ * Past the value that starts at p (before a ',' or '}'), or NULL.  Sets
+ * *blank when it has blank space outside its strings, so that the
+ * bytes need not be scanned again for it (find_sections()).
+ */
 static const char *
-skip_value(const char *p, const char *end)
+skip_value(const char *p, const char *end, int *blank)
 {
 	size_t depth = 0;
 
@@ -212,6 +223,12 @@ skip_value(const char *p, const char *end)
 			if (depth == 0)
 				return p;
 			break;
+		case ' ':
+		case '\t':
+		case '\r':
+		case '\n':
+			*blank = 1;
+			break;
 		}
 		p++;
 	}
@@ -221,9 +238,10 @@ skip_value(const char *p, const char *end)
 /*
  * The members of the top-level object in->buf into m; their number, or 0
  * when in->buf is not such an object without blank space between members.
+ * *blank is set when a value has some inside.
  */
 static size_t
-members(const struct ir *in, struct member m[IR_MAX_MEMBERS])
+members(const struct ir *in, struct member m[IR_MAX_MEMBERS], int *blank)
 {
 	const char *p = (const char *)in->buf, *end = p + in->len, *k;
 	size_t n = 0;
@@ -243,7 +261,8 @@ members(const struct ir *in, struct member m[IR_MAX_MEMBERS])
 		m[n].key = p + 1;
 		m[n].keylen = (size_t)(k - p) - 2;
 		m[n].val = k + 1;
-		if ((p = skip_value(k + 1, end)) == NULL || p == m[n].val)
+		if ((p = skip_value(k + 1, end, blank)) == NULL ||
+		    p == m[n].val)
 			return 0;
 		m[n].vallen = (size_t)(p - m[n].val);
 		n++;
@@ -276,15 +295,54 @@ wanted(const struct member *m, const char *const only[])
  * parsed, or NULL when it must be parsed whole: the rest can be copied
  * only from bytes in the form a stage writes.
  */
+/*
+ * Section m's value parsed; without the members prune[] names (patterns
+ * "section/path", see ir_prune.h) when there are some to drop.
+ */
 static json_t *
-parse_parts(struct ir *in, const char *const only[])
+parse_member(struct ir *in, const struct member *m,
+    const char *const prune[], json_error_t *err)
+{
+	const char *pats[9];
+	struct sb sb;
+	json_t *v;
+	size_t np = 0;
+	int rc;
+
+	for (; prune != NULL && *prune != NULL && np < 8; prune++)
+		if (strncmp(*prune, m->key, m->keylen) == 0 &&
+		    (*prune)[m->keylen] == '/')
+			pats[np++] = *prune + m->keylen + 1;
+	pats[np] = NULL;
+	if (np == 0)
+		return json_loadb(m->val, m->vallen,
+		    JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, err);
+	sb_init(&sb);
+	rc = ir_prune(m->val, m->vallen, pats, &sb);
+	if (rc > 0) {
+		v = json_loadb(sb.buf, sb.len,
+		    JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, err);
+		in->prunedkeys[in->pruned].key = m->key;
+		in->prunedkeys[in->pruned].len = m->keylen;
+		in->pruned++;
+	} else
+		v = json_loadb(m->val, m->vallen,
+		    JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, err);
+	sb_release(&sb);
+	return v;
+}
+
+static json_t *
+parse_parts(struct ir *in, const char *const only[],
+    const char *const prune[])
 {
 	struct member m[IR_MAX_MEMBERS];
 	json_error_t err;
 	json_t *doc, *v;
 	size_t n, i, j, unparsed = 0;
+	int blank = 0;
 
-	if ((n = members(in, m)) == 0)
+	if ((n = members(in, m, &blank)) == 0)
 		return NULL;
 	for (i = 0; i < n; i++)
 		for (j = 0; j < i; j++)
@@ -299,18 +357,19 @@ parse_parts(struct ir *in, const char *const only[])
 			unparsed++;
 			continue;
 		}
-		v = json_loadb(m[i].val, m[i].vallen,
-		    JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &err);
+		v = parse_member(in, &m[i], prune, &err);
 		if (v == NULL ||
 		    json_object_setn_new(doc, m[i].key, m[i].keylen, v) == -1) {
 			json_decref(doc);
+			in->pruned = 0;
 			return NULL;
 		}
 	}
 	if (json_is_array(json_object_get(doc, "stages")))
-		find_sections(in, doc);
+		find_sections(in, doc, !blank);
 	if (in->headlen == 0) {
 		json_decref(doc);
+		in->pruned = 0;
 		return NULL;
 	}
 	in->unparsed = unparsed;
@@ -373,6 +432,13 @@ struct ir *
 ir_read(FILE *fp, const char *after, const char *const only[],
     struct diags *d)
 {
+	return ir_read_pruned(fp, after, only, NULL, d);
+}
+
+struct ir *
+ir_read_pruned(FILE *fp, const char *after, const char *const only[],
+    const char *const prune[], struct diags *d)
+{
 	json_error_t err;
 	struct ir *in;
 	json_t *doc = NULL;
@@ -397,7 +463,7 @@ ir_read(FILE *fp, const char *after, const char *const only[],
 		goto fail;
 	}
 	if (only != NULL)
-		doc = parse_parts(in, only);
+		doc = parse_parts(in, only, prune);
 	if (doc == NULL)
 		doc = json_loadb((const char *)in->buf, in->len,
 		    JSON_REJECT_DUPLICATES, &err);
@@ -410,7 +476,7 @@ ir_read(FILE *fp, const char *after, const char *const only[],
 	if (header_ok(doc, after, d) == -1)
 		goto fail;
 	if (in->headlen == 0)	/* parsed whole: is it copyable? */
-		find_sections(in, doc);
+		find_sections(in, doc, 0);
 	in->members = json_object_size(doc);
 	in->stages = json_array_size(json_object_get(doc, "stages"));
 	return in;
@@ -488,6 +554,29 @@ passable(const struct ir *in)
 	return 1;
 }
 
+/*
+ * The members of in's tree into whole, the document parsed again from
+ * the bytes read, but for the sections parsed pruned: whole has them
+ * entire.
+ */
+static void
+update_unpruned(const struct ir *in, json_t *whole)
+{
+	const char *k;
+	json_t *v;
+	size_t i;
+
+	json_object_foreach(in->doc, k, v) {
+		for (i = 0; i < in->pruned; i++)
+			if (strlen(k) == in->prunedkeys[i].len &&
+			    memcmp(k, in->prunedkeys[i].key, in->prunedkeys[i].len)
+			    == 0)
+				break;
+		if (i == in->pruned)
+			json_object_set(whole, k, v);
+	}
+}
+
 int
 ir_write(FILE *fp, const struct ir *in, struct diags *d)
 {
@@ -519,7 +608,7 @@ ir_write(FILE *fp, const struct ir *in, struct diags *d)
 		    JSON_COMPACT) == -1;
 		json_decref(added);
 		free(head);
-	} else if (in->unparsed > 0) {
+	} else if (in->unparsed > 0 || in->pruned > 0) {
 		/* Sections were left unparsed: parse them to write it all. */
 		whole = json_loadb((const char *)in->buf, in->len,
 		    JSON_REJECT_DUPLICATES, &err);
@@ -530,7 +619,7 @@ ir_write(FILE *fp, const struct ir *in, struct diags *d)
 			free(o);
 			return -1;
 		}
-		json_object_update(whole, (json_t *)doc);
+		update_unpruned(in, whole);
 		rc = json_dump_callback(whole, irout_put, o,
 		    JSON_COMPACT) == -1;
 		json_decref(whole);

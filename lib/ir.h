@@ -50,6 +50,16 @@ json_t	*ir_new(void);
  */
 struct ir *ir_read(FILE *fp, const char *after, const char *const only[],
 	    struct diags *d);
+/*
+ * ir_read(), the sections of only[] parsed without the members that
+ * prune[] names ("check/builds/x/outputs", see ir_prune.h): for a stage
+ * that never reads them.  The tree lacks them; ir_write() still writes
+ * the sections whole, from the bytes read.  The document is parsed
+ * whole (nothing pruned) when it is not in the compact form.
+ */
+struct ir *ir_read_pruned(FILE *fp, const char *after,
+	    const char *const only[], const char *const prune[],
+	    struct diags *d);
 /* A handle for a tree the caller made (stolen), to write it. */
 struct ir *ir_wrap(json_t *doc);
 /* The tree of a handle (borrowed: it lives as long as the handle). */

@@ -17,6 +17,7 @@
 
 #include "fluid.h"
 #include "cli.h"
+#include "ir_prune.h"
 #include "apply_cli.h"
 #include "kube_apply.h"
 #include "kube_record.h"
@@ -105,7 +106,8 @@ cmd_plan(const struct cli *cli, enum k8s_mode mode)
 	int status;
 
 	diags_init(&d);
-	if ((in = ir_read(stdin, "k8s", sections, &d)) == NULL) {
+	if ((in = ir_read_pruned(stdin, "k8s", sections,
+	    ir_prune_check_bulk, &d)) == NULL) {
 		diag_print(&d, stderr, cli->diagfmt, fl_progname());
 		status = diag_status(&d);
 		diags_release(&d);
@@ -214,7 +216,8 @@ main(int argc, char *argv[])
 	}
 
 	diags_init(&d);
-	if ((in = ir_read(stdin, "sqlgen", sections, &d)) == NULL) {
+	if ((in = ir_read_pruned(stdin, "sqlgen", sections,
+	    ir_prune_check_bulk, &d)) == NULL) {
 		diag_print(&d, stderr, cli.diagfmt, fl_progname());
 		status = diag_status(&d);
 		diags_release(&d);

@@ -14,6 +14,7 @@
 
 #include "fluid.h"
 #include "cli.h"
+#include "ir_prune.h"
 #include "net.h"
 #include "verify.h"
 
@@ -81,7 +82,8 @@ main(int argc, char *argv[])
 	if (net_init() == -1)
 		fl_fatal("cannot initialise libcurl");
 	diags_init(&d);
-	if ((in = ir_read(stdin, "k8s", sections, &d)) == NULL) {
+	if ((in = ir_read_pruned(stdin, "k8s", sections,
+	    ir_prune_check_bulk, &d)) == NULL) {
 		diag_fatal(&d, "fluid-verify reads the output of fluid-k8s "
 		    "render: fluid-resolve C | fluid-check | fluid-sqlgen | "
 		    "fluid-k8s render | fluid-verify");

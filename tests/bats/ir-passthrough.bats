@@ -192,3 +192,68 @@ both_ways() {
 	refuses 2 <nul.json \
 	    "^fluid-check: standard input is not a pipeline document: line 2 column 1: end of file expected near end of file\$"
 }
+
+# fluid-k8s render and plan and fluid-verify parse the check section
+# without each build's outputs and stream columns (ir_read_pruned(),
+# lib/ir_prune.c); they still write the section whole.
+
+# render_both_ways IN OUT: fluid-k8s render on IN as it is (pruned, the
+# sections copied) and pretty-printed (parsed whole): the same status,
+# diagnostics and output.
+render_both_ways() {
+	local st1=0 st2=0
+	"$BIN/fluid-k8s" render <"$1" >"$2" 2>"$TMP/e1" || st1=$?
+	jq . "$1" >"$TMP/pretty.json"
+	"$BIN/fluid-k8s" render <"$TMP/pretty.json" >"$TMP/whole.json" \
+	    2>"$TMP/e2" || st2=$?
+	[ "$st1" -eq "$st2" ] || fail "render on $1: $st1 pruned, $st2 whole"
+	cmp -s "$TMP/e1" "$TMP/e2" || fail "render on $1: diagnostics differ"
+	cmp -s "$2" "$TMP/whole.json" ||
+	    fail "render on $1: pruned and whole outputs differ"
+}
+
+@test "prune: fluid-k8s render, the check section pruned or parsed whole, is the same" {
+	local f n=0
+	for f in "$EXAMPLES"/shapes/*/*.fluid.yaml \
+	    $(find "$FIXTURES" -name '*.fluid.yaml' | sort); do
+		"$BIN/fluid-resolve" "$f" 2>/dev/null |
+		    "$BIN/fluid-check" 2>/dev/null |
+		    "$BIN/fluid-sqlgen" >"$TMP/s.json" 2>/dev/null || continue
+		render_both_ways "$TMP/s.json" "$TMP/k.json"
+		[ -s "$TMP/k.json" ] && n=$((n + 1))
+	done
+	[ "$n" -ge 3 ] || fail "only $n contracts rendered"
+}
+
+@test "prune: written whole (a stale k8s section), the check section keeps its outputs and stream columns" {
+	landed_documents
+	"$BIN/fluid-sqlgen" <c.json >s.json
+	"$BIN/fluid-k8s" render <s.json >k.json
+	sed 's/}$/,"k8s":"stale"}/' s.json >stale.json
+	"$BIN/fluid-k8s" render <stale.json >k2.json
+	assert_equal "$(jq -c '.check.builds[0].outputs | length' k2.json)" \
+	    "$(jq -c '.check.builds[0].outputs | length' c.json)" "outputs"
+	[ "$(jq -c '.check.builds[0].outputs | length' c.json)" -gt 0 ] ||
+	    fail "the example has no outputs"
+	assert_equal "$(jq -c .check k2.json)" "$(jq -c .check c.json)" \
+	    "check section"
+	assert_equal "$(jq -c .k8s k2.json)" "$(jq -c .k8s k.json)" \
+	    "k8s section"
+}
+
+@test "prune: fluid-verify's report and fluid-k8s plan do not change with pruning" {
+	landed_documents
+	"$BIN/fluid-sqlgen" <c.json | "$BIN/fluid-k8s" render >k.json
+	jq . k.json >pretty.json
+	run --separate-stderr "$BIN/fluid-k8s" plan --mode dry-run <k.json
+	local st=$status out=$output
+	run --separate-stderr "$BIN/fluid-k8s" plan --mode dry-run <pretty.json
+	assert_equal "$status" "$st" "plan status"
+	assert_equal "$output" "$out" "plan"
+	# Stopped after reading (no catalog is contacted): the same refusal.
+	FLUID_HTTP_TIMEOUT=0 run --separate-stderr "$BIN/fluid-verify" <k.json
+	assert_status 2
+	assert_equal "$stderr" \
+	    "fluid-verify: FLUID_HTTP_TIMEOUT expects seconds from 1 to 600" \
+	    "verify"
+}
