@@ -131,8 +131,11 @@ cmd_validate(int argc, char *argv[])
 			dep_write(a.depfile, target, res.doc);
 		report(&res, a.json);
 		/* Each result as it comes, in step with standard error. */
-		if (cli_flush() != 0)
-			return EXIT_USAGE;
+		if (cli_flush() != 0) {
+			validate_release(&res);
+			failed = -1;	/* nothing more can be reported */
+			break;
+		}
 		if (cases != NULL)
 			make_case(&cases[i], &res);
 		refused |= st == EXIT_REFUSED;
@@ -140,9 +143,10 @@ cmd_validate(int argc, char *argv[])
 		validate_release(&res);
 	}
 	free(target);
-	if (a.junit != NULL) {
+	if (a.junit != NULL && failed != -1)
 		write_junit(a.junit, cases, a.nfiles);
-		for (i = 0; i < a.nfiles; i++)
+	if (cases != NULL) {
+		while (i-- > 0)
 			free_case(&cases[i]);
 		free(cases);
 	}
