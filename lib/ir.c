@@ -122,26 +122,13 @@ header(const json_t *doc, size_t nstages)
 	return s;
 }
 
-/* Past the JSON string that starts at p, or NULL. */
-static const char *
-skip_string(const char *p, const char *end)
-{
-	for (p++; p < end; p++) {
-		if (*p == '\\')
-			p++;
-		else if (*p == '"')
-			return p + 1;
-	}
-	return NULL;
-}
-
 /* Whether [p, end) has no blank space outside its strings. */
 static int
 compact(const char *p, const char *end)
 {
 	while (p < end) {
 		if (*p == '"') {
-			if ((p = skip_string(p, end)) == NULL)
+			if ((p = ir_prune_string_end(p, end)) == NULL)
 				return 0;
 		} else if (is_blank(*p++))
 			return 0;
@@ -191,51 +178,6 @@ struct member {
 };
 
 /*
- * Past the value that starts at p (before a ',' or '}'), or NULL.  Sets
- * *blank when it has blank space outside its strings, so that the
- * bytes need not be scanned again for it (find_sections()).
- */
-static const char *
-skip_value(const char *p, const char *end, int *blank)
-{
-	size_t depth = 0;
-
-	while (p < end) {
-		switch (*p) {
-		case '"':
-			if ((p = skip_string(p, end)) == NULL)
-				return NULL;
-			if (depth == 0)
-				return p;
-			continue;
-		case '{':
-		case '[':
-			depth++;
-			break;
-		case '}':
-		case ']':
-			if (depth == 0)
-				return p;	/* the end of a scalar */
-			if (--depth == 0)
-				return p + 1;
-			break;
-		case ',':
-			if (depth == 0)
-				return p;
-			break;
-		case ' ':
-		case '\t':
-		case '\r':
-		case '\n':
-			*blank = 1;
-			break;
-		}
-		p++;
-	}
-	return NULL;
-}
-
-/*
  * The members of the top-level object in->buf into m; their number, or 0
  * when in->buf is not such an object without blank space between members.
  * *blank is set when a value has some inside.
@@ -254,14 +196,14 @@ members(const struct ir *in, struct member m[IR_MAX_MEMBERS], int *blank)
 		return 0;
 	for (;;) {
 		if (n == IR_MAX_MEMBERS || p == end || *p != '"' ||
-		    (k = skip_string(p, end)) == NULL ||
+		    (k = ir_prune_string_end(p, end)) == NULL ||
 		    memchr(p, '\\', (size_t)(k - p)) != NULL ||
 		    k == end || *k != ':')
 			return 0;
 		m[n].key = p + 1;
 		m[n].keylen = (size_t)(k - p) - 2;
 		m[n].val = k + 1;
-		if ((p = skip_value(k + 1, end, blank)) == NULL ||
+		if ((p = ir_prune_value_end(k + 1, end, blank)) == NULL ||
 		    p == m[n].val)
 			return 0;
 		m[n].vallen = (size_t)(p - m[n].val);

@@ -10,9 +10,8 @@
 
 #define PRUNE_MAX	8	/* patterns: a mask of them is an unsigned */
 
-/* Past the JSON string that starts at p, or NULL. */
-static const char *
-string_end(const char *p, const char *end)
+const char *
+ir_prune_string_end(const char *p, const char *end)
 {
 	for (p++; p < end; p++) {
 		if (*p == '\\')
@@ -23,16 +22,15 @@ string_end(const char *p, const char *end)
 	return NULL;
 }
 
-/* Past the value at p: a string, container or scalar; NULL if broken. */
-static const char *
-value_end(const char *p, const char *end)
+const char *
+ir_prune_value_end(const char *p, const char *end, int *blank)
 {
 	size_t depth = 0;
 
 	while (p < end) {
 		switch (*p) {
 		case '"':
-			if ((p = string_end(p, end)) == NULL)
+			if ((p = ir_prune_string_end(p, end)) == NULL)
 				return NULL;
 			if (depth == 0)
 				return p;
@@ -44,13 +42,20 @@ value_end(const char *p, const char *end)
 		case '}':
 		case ']':
 			if (depth == 0)
-				return p;
+				return p;	/* the end of a scalar */
 			if (--depth == 0)
 				return p + 1;
 			break;
 		case ',':
 			if (depth == 0)
 				return p;
+			break;
+		case ' ':
+		case '\t':
+		case '\r':
+		case '\n':
+			if (blank != NULL)
+				*blank = 1;
 			break;
 		}
 		p++;
@@ -102,8 +107,9 @@ object(struct prune *pr, const char *p, unsigned live, size_t depth)
 	}
 	for (;;) {
 		if (p >= pr->end || *p != '"' ||
-		    (k = string_end(p, pr->end)) == NULL || k >= pr->end ||
-		    *k != ':' || memchr(p, '\\', (size_t)(k - p)) != NULL)
+		    (k = ir_prune_string_end(p, pr->end)) == NULL ||
+		    k >= pr->end || *k != ':' ||
+		    memchr(p, '\\', (size_t)(k - p)) != NULL)
 			return NULL;
 		sub = 0;
 		drop = 0;
@@ -119,7 +125,8 @@ object(struct prune *pr, const char *p, unsigned live, size_t depth)
 				sub |= 1u << i;
 		}
 		if (drop) {
-			if ((p = value_end(k + 1, pr->end)) == NULL)
+			p = ir_prune_value_end(k + 1, pr->end, NULL);
+			if (p == NULL)
 				return NULL;
 			pr->dropped++;
 		} else {
@@ -186,7 +193,7 @@ value(struct prune *pr, const char *p, unsigned live, size_t depth)
 		return object(pr, p, live, depth);
 	if (live != 0 && *p == '[')
 		return array(pr, p, live, depth);
-	if ((e = value_end(p, pr->end)) == NULL || e == p)
+	if ((e = ir_prune_value_end(p, pr->end, NULL)) == NULL || e == p)
 		return NULL;
 	sb_addn(pr->out, p, (size_t)(e - p));
 	return e;

@@ -24,6 +24,15 @@ int	ir_prune(const char *p, size_t len, const char *const pats[],
 	    struct sb *out);
 
 /*
+ * The byte scanner ir.c shares: past the JSON string that starts at p
+ * (at its '"'), or NULL; past the value that starts at p (before a ','
+ * or a closing bracket, or at end), or NULL when it is broken, setting
+ * *blank (unless NULL) when it has blank space outside its strings.
+ */
+const char *ir_prune_string_end(const char *p, const char *end);
+const char *ir_prune_value_end(const char *p, const char *end, int *blank);
+
+/*
  * ir_read_pruned()'s patterns for the stages after fluid-sqlgen: the
  * check section's bulk they do not read.
  */
