@@ -72,6 +72,19 @@ cfk_in_order() {
 	done
 }
 
+# cfk_only_bundle_changed OLD-PLAN NEW-PLAN NAME... : those resources differ
+# between the two plans in their fluid.dev/bundle-digest annotation only.
+cfk_only_bundle_changed() {
+	local old=$1 new=$2 n; shift 2
+	for n in "$@"; do
+		eq "$n: only the bundle digest differs" \
+			"$(jq -S --arg n "$n" '.resources[].resource | select(.metadata.name == $n) |
+				del(.metadata.annotations["fluid.dev/bundle-digest"])' "$new")" \
+			"$(jq -S --arg n "$n" '.resources[].resource | select(.metadata.name == $n) |
+				del(.metadata.annotations["fluid.dev/bundle-digest"])' "$old")" || return
+	done
+}
+
 # cfk_hold NAME... : a finalizer of the check's own on those statements,
 # so that fluid's delete leaves them visible (deletionTimestamp set) until
 # cfk_release.  A check's write of metadata, never of spec or status.
@@ -205,9 +218,12 @@ check_cfk_apply_new_sql() {
 	jq '[.resources[].resource]' "$p1" >"$CHECK_DIR/last1.json"
 	cfk_plan "$C" amend-and-build "$p2" --last-applied "$CHECK_DIR/last1.json" || return
 	ins2=$(cfk_statement_of "$p2" ins)
+	# The DDL keep their names; their bundle-digest annotation (of the
+	# whole contract) is all that changes.
 	eq "plan v2: the DDL keep their names, the INSERT is new" \
 		"$(jq -c '[.resources[] | [.resource.metadata.name, .action]]' "$p2")" \
-		"[[\"fluid-dedicated\",\"unchanged\"],[\"$src1\",\"unchanged\"],[\"$snk1\",\"unchanged\"],[\"$ins2\",\"new\"]]" || return
+		"[[\"fluid-dedicated\",\"unchanged\"],[\"$src1\",\"changed\"],[\"$snk1\",\"changed\"],[\"$ins2\",\"new\"]]" || return
+	cfk_only_bundle_changed "$p1" "$p2" "$src1" "$snk1" || return
 	[ "$ins2" != "$ins1" ] || { fail "the changed INSERT kept its name $ins1"; return 1; }
 	! cfk_exists flinkstatement "$ins2" || { fail "$ins2 exists before apply"; return 1; }
 	cfk_hold "$ins1" || return
@@ -219,11 +235,13 @@ check_cfk_apply_new_sql() {
 	done
 	cfk_in_order "apply v2: stop the old INSERT, write the new, delete the old" "$from" \
 		"patch:$ins1" "apply:$ins2" "delete:$ins1" || return
-	# The old INSERT, held by the check's finalizer: stopped by fluid (a
-	# new generation, the SQL as it was), then deleted.
+	# The old INSERT, held by the check's finalizer: stopped by fluid, the
+	# SQL as it was, then deleted.  Generation 2 is the stop (the stand-in
+	# saw it, below), 3 the deletion (the API server counts setting
+	# deletionTimestamp as one).
 	must "the old INSERT" kc -n "$CHECK_NS" get flinkstatement "$ins1" -o json --show-managed-fields || return
 	eq "the old INSERT: stopped, its SQL unchanged, deleted" \
-		"$(jq -c '[.spec.stopped, .metadata.generation, (.metadata.deletionTimestamp != null)]' "$OUT")" '[true,2,true]' || return
+		"$(jq -c '[.spec.stopped, .metadata.generation, (.metadata.deletionTimestamp != null)]' "$OUT")" '[true,3,true]' || return
 	eq "the old INSERT's SQL" "$(jq -r .spec.statement "$OUT")" \
 		"$(jq -r --arg n "$ins1" '.resources[].resource | select(.metadata.name == $n) | .spec.statement' "$p1")" || return
 	eq "fluid's patch owns spec.stopped" "$(jq '[.metadata.managedFields[] | select(.manager == "fluid" and
@@ -242,7 +260,8 @@ check_cfk_apply_new_sql() {
 	src3=$(cfk_statement_of "$p3" src) ins3=$(cfk_statement_of "$p3" ins)
 	eq "plan v3: a new source and INSERT, the sink kept" \
 		"$(jq -c '[.resources[] | [.resource.metadata.name, .action]]' "$p3")" \
-		"[[\"fluid-dedicated\",\"unchanged\"],[\"$src3\",\"new\"],[\"$snk1\",\"unchanged\"],[\"$ins3\",\"new\"]]" || return
+		"[[\"fluid-dedicated\",\"unchanged\"],[\"$src3\",\"new\"],[\"$snk1\",\"changed\"],[\"$ins3\",\"new\"]]" || return
+	cfk_only_bundle_changed "$p2" "$p3" "$snk1" || return
 	[ "$src3" != "$src1" ] && [ "$ins3" != "$ins2" ] || { fail "v3 kept a changed statement's name"; return 1; }
 	cfk_hold "$src1" "$ins2" || return
 	from=$(cfk_ncalls)
