@@ -21,10 +21,11 @@ lib/gateway.sh and its session cluster), Kafka and Iceberg REST catalog.
       lanecheck.py produce), every snapshot committed by that job; waits
       for one more completed checkpoint and reads the count again (no row
       twice); cancels the job and reads it a third time.
-  cfk_check.py nosecret --dir D
-      no value of AWS_SECRET_ACCESS_KEY / AWS_ACCESS_KEY_ID (the lane's S3
-      and catalog keys, which the gateway's JVM has in its environment) in
-      D, the check's logs or the gateway's log.
+  cfk_check.py nosecret --dir D --table NS.T
+      no value of AWS_SECRET_ACCESS_KEY (the lane's S3 secret key, which
+      the gateway's JVM has in its environment) in D, the check's log, the
+      gateway's logs or the Iceberg table's properties (which Iceberg's
+      connector makes of the sink's WITH options).
 
 lanecheck.py verify then compares every row with the oracle (plan()).
 Every request and answer goes to RUN/logs/cfk-gateway.log.
@@ -335,12 +336,14 @@ def watch(a, log, L, ident, job, before, want, conf):
 # ---------------------------------------------------------------- nosecret
 
 def cmd_nosecret(a):
+    import livelib as L
     logs = os.path.join(os.path.dirname(a.dir), "logs")
     paths = [a.dir, os.path.join(logs, "cfk-gateway.log"), os.path.join(logs, "gateway-flink.log"),
              os.path.join(logs, "gateway.log")]
-    values = [(n, os.environ.get(n, "")) for n in ("AWS_SECRET_ACCESS_KEY", "AWS_ACCESS_KEY_ID")]
-    if any(len(v) < 6 for _, v in values):
-        fail("the lane's S3 keys are not in the environment")
+    # The key id is not a secret (and "fluid-live" is in every path here).
+    secret = os.environ.get("AWS_SECRET_ACCESS_KEY", "")
+    if len(secret) < 8:
+        fail("the lane's S3 secret key is not in the environment")
     found, files = [], 0
     for top in paths:
         walk = os.walk(top) if os.path.isdir(top) else [(os.path.dirname(top), None, [os.path.basename(top)])]
@@ -352,13 +355,19 @@ def cmd_nosecret(a):
                 except OSError:
                     continue
                 files += 1
-                found += [(n, os.path.join(dirpath, f)) for n, v in values if v.encode() in data]
-    for n, p in found:
-        print(f"cfk check: the value of {n} is in {p}")
+                if secret.encode() in data:
+                    found.append(os.path.join(dirpath, f))
+    # The sink's WITH options become the Iceberg table's properties.
+    props = L.catalog().load_table(a.table).properties
+    if any(secret in k or secret in v for k, v in props.items()):
+        found.append(f"the properties of {a.table}")
+    for p in found:
+        print(f"cfk check: the value of AWS_SECRET_ACCESS_KEY is in {p}")
     if found or files < 4:
-        fail("S3 keys written out" if found else f"only {files} files read")
-    print(f"cfk check: no value of AWS_SECRET_ACCESS_KEY or AWS_ACCESS_KEY_ID in {files} files "
-          "(the statements, the resources, the requests and answers, the gateway's logs)")
+        fail("the S3 secret key written out" if found else f"only {files} files read")
+    print(f"cfk check: no value of AWS_SECRET_ACCESS_KEY in {files} files (the statements, the "
+          f"resources, the requests and answers, the gateway's logs) or in the {len(props)} "
+          f"properties of {a.table}")
 
 
 # ---------------------------------------------------------------- plan
@@ -404,7 +413,7 @@ def plan(run, cdir, fluid_bin):
         f"exec --timeout-s 900 {me} run --dir {d} --contract {contract} --state {st}/cfk.pkl",
         f"exec {lc} verify --shape landed --state {st}/cfk.pkl --contract {contract} --key event_id "
         f"--name cfk-landed --known {os.path.join(LIVE, 'known-findings.tsv')}",
-        f"exec {me} nosecret --dir {d}",
+        f"exec {me} nosecret --dir {d} --table {ident}",
         ""]
 
 
@@ -422,6 +431,7 @@ def main():
     s.add_argument("--timeout-s", type=int, default=600)
     n = sub.add_parser("nosecret")
     n.add_argument("--dir", required=True)
+    n.add_argument("--table", required=True)
     a = ap.parse_args()
     return {"render": cmd_render, "run": cmd_run, "nosecret": cmd_nosecret}[a.cmd](a)
 
