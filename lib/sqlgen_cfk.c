@@ -180,30 +180,75 @@ unsupported(const json_t *b)
 	return NULL;
 }
 
+/* The sink's column named name, or NULL. */
+static const json_t *
+sink_column(const json_t *b, const char *name)
+{
+	const json_t *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(b, "table"),
+	    "columns"), i, c)
+		if (name != NULL && jstr(c, "name") != NULL &&
+		    strcmp(jstr(c, "name"), name) == 0)
+			return c;
+	return NULL;
+}
+
+/*
+ * "`fluid_query`.`c`", or "CAST(`fluid_query`.`c` AS TYPE)" for a
+ * timestamp column.  The cast ends the event time's rowtime attribute
+ * before the sink: the sink table here declares the event time's own
+ * type, so without it Flink 1.20 adds a StreamRecordTimestampInserter
+ * that fails the job on a record whose event time is null (Iceberg's
+ * catalog table of the operator target is TIMESTAMP_LTZ(6): its
+ * INSERT's widening cast does the same).  TYPE without NOT NULL: the
+ * cast keeps the column's nullability.
+ */
+static void
+output(struct gen *g, const json_t *b, const char *name)
+{
+	const json_t *col = sink_column(b, name);
+	struct ty *t = col != NULL ? sqlgen_column_type(g, col) : NULL;
+	bool cast = t != NULL && (t->kind == TY_TIMESTAMP ||
+	    t->kind == TY_TIMESTAMP_LTZ);
+
+	if (cast)
+		sb_adds(&g->out, "CAST(");
+	sb_adds(&g->out, "`fluid_query`.");
+	if (name == NULL || sqlq_ident(&g->out, name) == -1)
+		sqlgen_fail(g, "an identifier");
+	if (cast) {
+		t->required = false;
+		sb_adds(&g->out, " AS ");
+		sqlgen_sql_type(g, t);
+		sb_addc(&g->out, ')');
+	}
+	ty_free(t);
+}
+
 /*
  * "SELECT `fluid_query`.`c`, ... FROM (\nWITH `source_events` AS
  * (SELECT * FROM src)\n", the head of the INSERT's query: each output
  * by name, for Flink 1.20 refuses "SELECT *" of a derived table after a
  * column list ("Number of columns must match number of query columns").
+ * Written to g->out, which is empty here, and taken from it.
  */
 static char *
 outer_select(struct gen *g, const json_t *b, const char *src)
 {
 	const json_t *o;
-	struct sb sb;
 	size_t i;
 
-	sb_init(&sb);
-	sb_adds(&sb, "SELECT");
+	sb_init(&g->out);
+	sb_adds(&g->out, "SELECT");
 	json_array_foreach(json_object_get(b, "outputs"), i, o) {
-		sb_adds(&sb, i ? ", " : " ");
-		sb_adds(&sb, "`fluid_query`.");
-		if (jstr(o, "name") == NULL || sqlq_ident(&sb, jstr(o, "name")) == -1)
-			sqlgen_fail(g, "an identifier");
+		sb_adds(&g->out, i ? ", " : " ");
+		output(g, b, jstr(o, "name"));
 	}
-	sb_addf(&sb, "\nFROM (\nWITH `source_events` AS (SELECT * FROM %s)\n",
-	    src);
-	return sb_steal(&sb);
+	sb_addf(&g->out, "\nFROM (\nWITH `source_events` AS (SELECT * FROM "
+	    "%s)\n", src);
+	return sb_steal(&g->out);
 }
 
 /* Add "CREATE TABLE IF NOT EXISTS <name><def>" as role to out. */

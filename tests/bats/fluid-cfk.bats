@@ -98,6 +98,26 @@ edit() {
 	done
 }
 
+# The live lane's cfk check found it: the sink table declares the event
+# time's own type, so its rowtime attribute reached the sink and Flink
+# 1.20 failed the job on a record without an event time.
+@test "cfk: the INSERT selects each timestamp output through a CAST, which ends the rowtime attribute" {
+	local f ins
+	f=$(variant landed)
+	run --separate-stderr pipe "$f" sqlgen
+	assert_status 0
+	ins=$(jqo '.sqlgen.builds[0].statements[2].sql')
+	[[ $ins == *'CAST(`fluid_query`.`event_time` AS TIMESTAMP_LTZ(3)), '* ]] ||
+	    fail "the event time is not cast" "$ins"
+	# Required, but no NOT NULL in the cast: a cast keeps nullability.
+	[[ $ins == *'CAST(`fluid_query`.`kafka_timestamp` AS TIMESTAMP_LTZ(3))'$'\n'* ]] ||
+	    fail "kafka_timestamp is not cast" "$ins"
+	[[ $ins == *'SELECT `fluid_query`.`order_key`, `fluid_query`.`event_id`, '* ]] ||
+	    fail "a column that is not a timestamp is cast" "$ins"
+	[ "$(grep -o 'CAST(`fluid_query`' <<<"$ins" | wc -l)" -eq 2 ] ||
+	    fail "not two casts" "$ins"
+}
+
 @test "cfk: no statement set, catalog, database, temporary table, view or SET" {
 	local f
 	f=$(variant flattened)

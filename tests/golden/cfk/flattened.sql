@@ -52,7 +52,7 @@ CREATE TABLE IF NOT EXISTS `_env_flink-env1`.`default`.`flatten-order-items__sin
 );
 
 INSERT INTO `_env_flink-env1`.`default`.`flatten-order-items__sink_f1b933636e19` (`event_id`, `event_time`, `customer_id`, `country`, `channel`, `sku`, `quantity`, `price`, `kafka_partition`, `kafka_offset`, `trace_id`)
-SELECT `fluid_query`.`event_id`, `fluid_query`.`event_time`, `fluid_query`.`customer_id`, `fluid_query`.`country`, `fluid_query`.`channel`, `fluid_query`.`sku`, `fluid_query`.`quantity`, `fluid_query`.`price`, `fluid_query`.`kafka_partition`, `fluid_query`.`kafka_offset`, `fluid_query`.`trace_id`
+SELECT `fluid_query`.`event_id`, CAST(`fluid_query`.`event_time` AS TIMESTAMP_LTZ(3)), `fluid_query`.`customer_id`, `fluid_query`.`country`, `fluid_query`.`channel`, `fluid_query`.`sku`, `fluid_query`.`quantity`, `fluid_query`.`price`, `fluid_query`.`kafka_partition`, `fluid_query`.`kafka_offset`, `fluid_query`.`trace_id`
 FROM (
 WITH `source_events` AS (SELECT * FROM `_env_flink-env1`.`default`.`flatten-order-items__source_865c7cd73c71`)
 SELECT

@@ -50,7 +50,7 @@ CREATE TABLE IF NOT EXISTS `_env_flink-env1`.`default`.`land-orders__sink_7764ee
 );
 
 INSERT INTO `_env_flink-env1`.`default`.`land-orders__sink_7764ee1d5eea` (`order_key`, `event_id`, `customer`, `items`, `attributes`, `event_time`, `kafka_partition`, `kafka_offset`, `kafka_timestamp`)
-SELECT `fluid_query`.`order_key`, `fluid_query`.`event_id`, `fluid_query`.`customer`, `fluid_query`.`items`, `fluid_query`.`attributes`, `fluid_query`.`event_time`, `fluid_query`.`kafka_partition`, `fluid_query`.`kafka_offset`, `fluid_query`.`kafka_timestamp`
+SELECT `fluid_query`.`order_key`, `fluid_query`.`event_id`, `fluid_query`.`customer`, `fluid_query`.`items`, `fluid_query`.`attributes`, CAST(`fluid_query`.`event_time` AS TIMESTAMP_LTZ(3)), `fluid_query`.`kafka_partition`, `fluid_query`.`kafka_offset`, CAST(`fluid_query`.`kafka_timestamp` AS TIMESTAMP_LTZ(3))
 FROM (
 WITH `source_events` AS (SELECT * FROM `_env_flink-env1`.`default`.`land-orders__source_afb575ab677e`)
 SELECT

@@ -47,7 +47,7 @@ CREATE TABLE IF NOT EXISTS `_env_flink-env1`.`default`.`reshape-orders__sink_8fd
 );
 
 INSERT INTO `_env_flink-env1`.`default`.`reshape-orders__sink_8fd59562e55b` (`order`, `kafka`, `customer`, `items`, `channel`, `event_time`)
-SELECT `fluid_query`.`order`, `fluid_query`.`kafka`, `fluid_query`.`customer`, `fluid_query`.`items`, `fluid_query`.`channel`, `fluid_query`.`event_time`
+SELECT `fluid_query`.`order`, `fluid_query`.`kafka`, `fluid_query`.`customer`, `fluid_query`.`items`, `fluid_query`.`channel`, CAST(`fluid_query`.`event_time` AS TIMESTAMP_LTZ(3))
 FROM (
 WITH `source_events` AS (SELECT * FROM `_env_flink-env1`.`default`.`reshape-orders__source_60a77182c65f`)
 SELECT

@@ -2,7 +2,8 @@
 # (README.md, "The SQL Gateway"), with the session cluster it submits to.
 # Sourced by lane.sh after the services (it uses services.sh's svc_start,
 # wait_http and LOGS); start_gateway starts nothing unless the plan holds
-# the check, so other LIVE_ONLY runs pay nothing for it.
+# the check or check "cfk" (py/cfk_check.py), so other LIVE_ONLY runs pay
+# nothing for it.
 #
 # One JVM of its own (deps/gateway, GatewayMain): a MiniCluster with its
 # REST endpoint on 127.0.0.1:$GATEWAY_CLUSTER_PORT, and Flink's SqlGateway
@@ -16,7 +17,7 @@ export LIVE_GATEWAY_URL="http://127.0.0.1:$GATEWAY_PORT"
 export LIVE_GATEWAY_CLUSTER_URL="http://127.0.0.1:$GATEWAY_CLUSTER_PORT"
 
 start_gateway() {
-	grep -q '^check gateway' "$LIVE_RUN/plan.txt" 2>/dev/null || return 0
+	grep -qE '^check (gateway|cfk):' "$LIVE_RUN/plan.txt" 2>/dev/null || return 0
 	local jar="$LIVE_HERE/deps/gateway/target/live-gateway.jar" cp
 	[ -f "$jar" ] && [ -f "$LIVE_CP/gateway.classpath" ] || {
 		echo "live: $jar or gateway.classpath is missing (mvn package)" >&2

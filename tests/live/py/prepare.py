@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 
+import cfk_check
 import desc_check
 import oracle
 import verify_check
@@ -271,6 +272,8 @@ def write_plan(run, jobs, cdir, fluid=None):
         ""]
     lines += cdc_plan_lines(j, run, vpy, ka)
     lines += gateway_plan(run, cdir, vpy, lc, ka, st)
+    if fluid is not None:
+        lines += cfk_check.plan(run, cdir, os.path.dirname(os.path.abspath(fluid)))
     only = os.environ.get("LIVE_ONLY")
     if only:
         # LIVE_ONLY=avro,nested: only those checks (by the first word of their name).
