@@ -249,17 +249,6 @@ edit() {
 	assert_jq '[.resources[].resource.kind] == ["FlinkComputePool", "FlinkStatement", "FlinkStatement", "FlinkStatement"]'
 }
 
-@test "cfk: fluid-verify refuses a CFK build: it reads a FlinkDeployment" {
-	local f
-	f=$(variant landed)
-	(cd tree && "$BIN/fluid-resolve" "$f" | "$BIN/fluid-check" |
-	    "$BIN/fluid-sqlgen" | "$BIN/fluid-k8s" render) >k8s.json
-	TOOL=fluid-verify tool <k8s.json
-	assert_status 2
-	[[ $stderr =~ "deployment targets CFK (management: cfk): fluid verify reads a FlinkDeployment" ]] ||
-	    fail "no CFK refusal" "$(show)"
-}
-
 @test "cfk: two builds may share a pool, but only one renders it" {
 	local f
 	f=$(variant landed)
