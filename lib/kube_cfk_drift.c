@@ -3,10 +3,8 @@
  * contract's render (kube_cfk_drift.h).  Everything read is untrusted:
  * labels are checked again on every object listed, a role must be one
  * fluid writes, and text from the cluster is escaped and cut.  The
- * field comparison is kube_drift.h's.
+ * field comparison is kube_drift.h's, handed in.
  */
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +12,6 @@
 #include "cfk_plan.h"
 #include "jget.h"
 #include "k8s.h"
-#include "kube_drift.h"
 #include "kube_record.h"
 #include "plan.h"
 #include "xalloc.h"
@@ -78,6 +75,17 @@ run_why(const struct kube *k, const struct kube_run *r)
 	return t;
 }
 
+/* A label value: at most 63 of [A-Za-z0-9._-], alphanumeric ends. */
+static int
+label_value(const char *s)
+{
+	size_t n = s != NULL ? strlen(s) : 0;
+
+	return n > 0 && n <= 63 && strspn(s, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == n &&
+	    strchr("._-", s[0]) == NULL && strchr("._-", s[n - 1]) == NULL;
+}
+
 int
 kube_cfk_list(const struct kube *k, const char *kind, const char *ns,
     const char *product, const char *id, int managed, json_t **items,
@@ -99,12 +107,20 @@ kube_cfk_list(const struct kube *k, const char *kind, const char *ns,
 
 	*items = NULL;
 	*why = NULL;
+	memset(&r, 0, sizeof(r));
+	/* The document is untrusted: nothing but a label in the selector. */
+	if (!kube_record_label_ok(ns, 63) || !label_value(product) ||
+	    !label_value(id)) {
+		*why = xstrdup("the namespace, product or build id is not a "
+		    "label value: nothing read");
+		goto out;
+	}
 	if (kube_exec(k, args, NULL, 0, &r) == -1) {
 		*why = run_why(k, &r);
 		goto out;
 	}
-	if (kube_drift_answer(r.out.buf, r.out.len, &list, &err) != 1 ||
-	    !json_is_array(json_object_get(list, "items"))) {
+	list = json_loadb(r.out.buf, r.out.len, JSON_REJECT_DUPLICATES, &err);
+	if (!json_is_array(json_object_get(list, "items"))) {
 		*why = xstrdup("its answer is not a JSON list");
 		goto out;
 	}
@@ -162,8 +178,9 @@ named(const json_t *list, const char *name)
 }
 
 struct answer {
-	const char	*ns;
-	json_t		*fields, *changes;
+	const char		*ns;
+	json_t			*fields, *changes;
+	kube_cfk_fields_fn	 compare;
 };
 
 static char *
@@ -193,7 +210,7 @@ change(struct answer *a, const char *lab, const char *action)
 
 /*
  * The rendered resource r against its live object, field by field
- * (kube_drift_fields()): a field fluid owns with another value, or one
+ * (kube_drift_fields(), a->compare): a field fluid owns with another value, or one
  * no manager owns while the contract changed since it was applied, is a
  * change not yet applied; any other is drift.
  */
@@ -211,7 +228,7 @@ compare(struct answer *a, const char *lab, const json_t *r,
 	int pending = 0;
 	size_t i;
 
-	kube_drift_fields(lab, r, live, all);
+	a->compare(lab, r, live, all);
 	json_array_foreach(all, i, e) {
 		mgr = jstr(e, "manager");
 		field = jstr(e, "field");
@@ -337,13 +354,13 @@ statements(struct answer *a, const json_t *plan, const json_t *b,
 
 json_t *
 kube_cfk_drift_build(const struct kube *k, const json_t *plan,
-    const json_t *b, struct diags *d)
+    const json_t *b, kube_cfk_fields_fn fields, struct diags *d)
 {
 	const char *id = jstr(b, "build"), *ns = jstr(b, "namespace");
 	const char *product = jstr(plan, "product"), *pool = jstr(b,
 	    "computePool");
 	json_t *sts = NULL, *pools = NULL, *res = NULL, *n;
-	struct answer a = { ns, NULL, NULL };
+	struct answer a = { ns, NULL, NULL, fields };
 	const char *status, *kind = "flinkstatement";
 	char *why = NULL, *lab;
 	size_t i;

@@ -41,8 +41,15 @@ void	kube_cfk_drift_allow(const json_t *plan, const json_t *b,
  * NULL with a fatal diagnostic in d when there is no answer (a read
  * that failed).
  */
+/*
+ * fields is kube_drift_fields() (kube_drift.h), handed in by its module,
+ * which dispatches here: the comparison is that one, and the two
+ * modules do not include each other.
+ */
+typedef void (*kube_cfk_fields_fn)(const char *resource,
+	    const json_t *applied, const json_t *live, json_t *out);
 json_t	*kube_cfk_drift_build(const struct kube *k, const json_t *plan,
-	    const json_t *b, struct diags *d);
+	    const json_t *b, kube_cfk_fields_fn fields, struct diags *d);
 
 /*
  * Shared with fluid verify's CFK pieces (verify_cfk.c).

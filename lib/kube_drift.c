@@ -627,7 +627,8 @@ kube_drift_run(json_t *doc, const char *contract, const char *path,
 	json_array_foreach(json_object_get(plan, "builds"), i, b) {
 		if (kube_init(&k, jstr2(b, "context", NULL), env, d) == -1)
 			goto out;
-		e = cfk_plan_is(b) ? kube_cfk_drift_build(&k, plan, b, d) :
+		e = cfk_plan_is(b) ? kube_cfk_drift_build(&k, plan, b,
+		    kube_drift_fields, d) :
 		    kube_drift_build(&k, doc, jstr2(b, "build", NULL),
 		    jstr2(b, "namespace", NULL),
 		    jstr2(b, "flinkDeployment", NULL), d);

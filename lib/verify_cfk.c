@@ -418,12 +418,16 @@ vfy_cfk_read(const json_t *cb, const json_t *rendered,
 	b.pool = rendered_of(rendered, "FlinkComputePool", NULL);
 	for (j = 0; j < NROLE; j++)
 		b.st[j] = rendered_of(rendered, "FlinkStatement", roles[j]);
+	/* The document is untrusted: names, or nothing reaches kubectl. */
 	if (b.st[SRC] == NULL || b.st[SNK] == NULL || b.st[INS] == NULL ||
-	    b.ns == NULL || b.env == NULL || b.product == NULL ||
-	    b.id == NULL) {
+	    !kube_record_label_ok(b.ns, 63) ||
+	    !kube_record_label_ok(b.env, 63) ||
+	    !kube_record_label_ok(jstr2(b.st[INS], "metadata", "name"), 63) ||
+	    b.product == NULL || b.id == NULL) {
 		if (want_st)
 			vfy_set(st, VFY_UNAVAILABLE, true, "the document holds "
-			    "no rendered FlinkStatements of this build: run "
+			    "no rendered FlinkStatements of this build, or "
+			    "names that are not Kubernetes names: run "
 			    "fluid-k8s render first");
 		if (want_job)
 			vfy_set(job, VFY_UNAVAILABLE, true, "unproven: no "

@@ -153,3 +153,20 @@ list flinkcomputepool $sel" "reads"
 	[[ $stderr =~ "cannot list the flinkstatements of build 'land-orders' in data-products: The connection to the server 127.0.0.1:1 was refused: no drift answer" ]] ||
 	    fail "no environment error" "$(show)"
 }
+
+@test "cfk drift: a document whose product is not a label value reaches no kubectl selector (fluid-diff --live, exit 2)" {
+	applied
+	(cd tree && "$BIN/fluid-resolve" "${C#tree/}" | "$BIN/fluid-check" | "$BIN/fluid-sqlgen" |
+	    "$BIN/fluid-k8s" render) >doc.json || fail "the pipeline failed" ""
+	TOOL=fluid-diff tool --live <doc.json
+	assert_status 0
+	assert_jq '.drift.builds[0].status == "clean"'
+	rm -f kube/calls kubectl.calls
+	jq '.check.product.id = "x,fluid.dev/build=other"' doc.json >bad.json
+	TOOL=fluid-diff tool --live <bad.json
+	assert_status 2
+	assert_no_stdout
+	[[ $stderr =~ "the namespace, product or build id is not a label value: nothing read: no drift answer" ]] ||
+	    fail "no refusal" "$(show)"
+	[ ! -e kubectl.calls ] || fail "kubectl was called" "$(cat kubectl.calls)"
+}
