@@ -657,9 +657,12 @@ read_cfk(struct vbuild *vb, const struct verify_opts *o)
 	size_t k;
 
 	memset(r, 0, sizeof(r));
-	for (k = 0; k < 2; k++)
+	for (k = 0; k < 2; k++) {
+		/* Never a pass that nothing set. */
+		r[k].outcome = VFY_UNAVAILABLE;
 		want[k] = vb->p[k + 2].outcome != OUT_PASS &&
 		    !vb->p[k + 2].final;
+	}
 	if (!want[0] && !want[1])
 		return;
 	vfy_cfk_read(vb->cb, vb->rendered, o->env, want[0], &r[0], want[1],
@@ -668,7 +671,7 @@ read_cfk(struct vbuild *vb, const struct verify_opts *o)
 		if (!want[k])
 			continue;
 		set(&vb->p[k + 2], from[r[k].outcome], r[k].final, "%s",
-		    r[k].detail ? r[k].detail : "");
+		    r[k].detail ? r[k].detail : "not read");
 		free(vb->p[k + 2].endpoint);
 		vb->p[k + 2].endpoint = r[k].endpoint;
 		free(r[k].detail);
