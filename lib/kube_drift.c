@@ -13,6 +13,7 @@
 #include "jget.h"
 #include "ir.h"
 #include "k8s.h"
+#include "kube_cfk_drift.h"
 #include "kube_drift.h"
 #include "kube_record.h"
 #include "xalloc.h"
@@ -566,6 +567,11 @@ check_allow(const json_t *plan, const char *path, char *(*env)(const char *),
 	allow_load(&al, env);
 	allow_refusals_init(&r);
 	json_array_foreach(json_object_get(plan, "builds"), i, b) {
+		if (cfk_plan_is(b)) {
+			/* A CFK build's resources (kube_cfk_drift.h). */
+			kube_cfk_drift_allow(plan, b, &al, path, d);
+			continue;
+		}
 		id = jstr2(b, "build", NULL);
 		fd = plan_fd(plan, b);
 		spec = json_object_get(fd, "spec");
@@ -614,15 +620,6 @@ kube_drift_run(json_t *doc, const char *contract, const char *path,
 
 	/* The plan says each build's context, namespace and deployment. */
 	plan = k8s_plan(doc, K8S_DRY_RUN, NULL);
-	json_array_foreach(json_object_get(plan, "builds"), i, b)
-		if (cfk_plan_is(b)) {
-			diag_fatal(d, "build %s's deployment targets CFK "
-			    "(management: cfk): drift compares a FlinkDeployment "
-			    "with fluid's last-applied record, and a CFK build "
-			    "has neither; read its FlinkStatements with kubectl",
-			    jstr(b, "build"));
-			goto out;
-		}
 	check_allow(plan, path, env, d);
 	if (diag_status(d) != 0)
 		goto out;
@@ -630,7 +627,9 @@ kube_drift_run(json_t *doc, const char *contract, const char *path,
 	json_array_foreach(json_object_get(plan, "builds"), i, b) {
 		if (kube_init(&k, jstr2(b, "context", NULL), env, d) == -1)
 			goto out;
-		e = kube_drift_build(&k, doc, jstr2(b, "build", NULL),
+		e = cfk_plan_is(b) ? kube_cfk_drift_build(&k, plan, b,
+		    kube_drift_fields, d) :
+		    kube_drift_build(&k, doc, jstr2(b, "build", NULL),
 		    jstr2(b, "namespace", NULL),
 		    jstr2(b, "flinkDeployment", NULL), d);
 		if (e == NULL)

@@ -39,6 +39,10 @@
  *	clean	the live resources are what was applied, and the contract
  *		still renders them.
  *
+ * A CFK build (management: cfk) has neither record nor FlinkDeployment:
+ * its allowlists and reads are kube_cfk_drift.h's, and its answer has
+ * that header's shape.
+ *
  * A record that is missing while the deployment exists, one that is not
  * the deployment's own, one that cannot be read, or a cluster that
  * cannot be reached, is a fatal diagnostic (EXIT_USAGE): never an

@@ -7,15 +7,13 @@
  */
 #include "verify.h"
 
-#include "cfk_render.h"
 #include "ir.h"
 
 json_t *
 stage_verify(json_t *doc, const struct verify_opts *o, struct diags *d)
 {
-	json_t *resolve = ir_section(doc, "resolve"), *report, *b;
+	json_t *resolve = ir_section(doc, "resolve"), *report;
 	struct verify_opts vo = *o;
-	size_t i;
 
 	diags_set_resolve(d, resolve);
 	if (json_array_size(json_object_get(ir_section(doc, "check"),
@@ -25,16 +23,6 @@ stage_verify(json_t *doc, const struct verify_opts *o, struct diags *d)
 		    "operator; nothing written");
 		return NULL;
 	}
-	json_array_foreach(json_object_get(ir_section(doc, "check"),
-	    "builds"), i, b)
-		if (cfk_render_target(b)) {
-			diag_fatal(d, "build %s's deployment targets CFK "
-			    "(management: cfk): fluid verify reads a "
-			    "FlinkDeployment, which that target does not "
-			    "write; nothing written", json_string_value(
-			    json_object_get(b, "id")));
-			return NULL;
-		}
 	/* The contract as the user named it to fluid-resolve. */
 	vo.contract = json_string_value(json_array_get(json_object_get(
 	    resolve, "files"), 0));

@@ -18,6 +18,8 @@
 
 #include "verify.h"
 #include "verify_int.h"
+#include "verify_cfk.h"
+#include "cfk_render.h"
 #include "clock.h"
 #include "jget.h"
 
@@ -64,6 +66,8 @@ struct vbuild {
 	char		*job;		/* status.jobStatus.jobId, or NULL */
 	bool		 auth_failed;
 	bool		 judged;	/* the operator's status was read */
+	bool		 cfk;		/* management: cfk (verify_cfk.h) */
+	json_t		*rendered;	/* borrowed: a CFK build's resources */
 	struct piece	 p[4];		/* schema snapshot deployment checkpoint */
 };
 
@@ -102,6 +106,9 @@ find_by(json_t *array, const char *key, const char *s)
 
 /* --- the allowlists ------------------------------------------------------ */
 
+/* A target a CFK build does not have (no service account, no Secret). */
+static const char cfk_none[] = "";
+
 static size_t
 check_allowlists(struct vbuild *vb, size_t n, const struct verify_opts *o,
     struct diags *d)
@@ -137,6 +144,17 @@ check_allowlists(struct vbuild *vb, size_t n, const struct verify_opts *o,
 			    vb[i].dep_ptr[4] };
 		t.secrets = secrets;
 		t.nsecrets = json_array_size(refs);
+		if (vb[i].cfk) {
+			/* The image is the rendered pool's, if any. */
+			t.image.value = json_object_get(json_object_get(dep,
+			    "computePool"), "render") == json_true() ? jstr(
+			    json_object_get(dep, "computePool"), "image") : NULL;
+			if (t.image.value == NULL)
+				t.image.where = cfk_none;
+			t.service_account = (struct allow_target){ NULL,
+			    cfk_none };
+			t.nsecrets = 0;
+		}
 		t.catalog = (struct allow_target){ jstr(cat, "uri"),
 		    vb[i].uri_ptr };
 		if (auth != NULL && jstr(auth, "type") != NULL &&
@@ -154,6 +172,8 @@ check_allowlists(struct vbuild *vb, size_t n, const struct verify_opts *o,
 		free(secrets);
 	}
 	for (k = 0; k < r.n; k++) {
+		if (r.v[k].where == cfk_none)
+			continue;
 		diag_at(d, DIAG_ERROR, r.v[k].where, "%s; nothing was "
 		    "contacted", r.v[k].msg);
 		nref++;
@@ -628,6 +648,36 @@ out:
 	free(recn);
 }
 
+/* A CFK build's two pieces, those not yet settled (verify_cfk.h). */
+static void
+read_cfk(struct vbuild *vb, const struct verify_opts *o)
+{
+	struct vfy_reading r[2];
+	bool want[2];
+	size_t k;
+
+	memset(r, 0, sizeof(r));
+	for (k = 0; k < 2; k++) {
+		/* Never a pass that nothing set. */
+		r[k].outcome = VFY_UNAVAILABLE;
+		want[k] = vb->p[k + 2].outcome != OUT_PASS &&
+		    !vb->p[k + 2].final;
+	}
+	if (!want[0] && !want[1])
+		return;
+	vfy_cfk_read(vb->cb, vb->rendered, o->env, want[0], &r[0], want[1],
+	    &r[1]);
+	for (k = 0; k < 2; k++) {
+		if (!want[k])
+			continue;
+		set(&vb->p[k + 2], from[r[k].outcome], r[k].final, "%s",
+		    r[k].detail ? r[k].detail : "not read");
+		free(vb->p[k + 2].endpoint);
+		vb->p[k + 2].endpoint = r[k].endpoint;
+		free(r[k].detail);
+	}
+}
+
 /* Read the checkpoint of the job the deployment's status names. */
 static void
 read_checkpoint(struct vbuild *vb, const struct verify_opts *o)
@@ -738,9 +788,11 @@ vbuild_init(struct vbuild *vb, json_t *cb, json_t *document)
 	    jstr(cb, "expose"));
 	vb->bptr = bi >= 0 ? xasprintf("/builds/%ld", bi) : xstrdup("/builds");
 	vb->eptr = ei >= 0 ? xasprintf("/exposes/%ld", ei) : NULL;
+	vb->cfk = cfk_render_target(cb);
 	for (k = 0; k < 5; k++)
 		vb->dep_ptr[k] = xasprintf("%s/properties/parameters/flink/"
-		    "deployment/%s", vb->bptr, dep_keys[k]);
+		    "deployment/%s", vb->bptr, vb->cfk && k == 2 ?
+		    "computePool/image" : dep_keys[k]);
 #define EP(s) (vb->eptr ? xasprintf("%s%s", vb->eptr, s) : xstrdup(vb->bptr))
 	vb->uri_ptr = EP("/binding/location/uri");
 	vb->auth_ptr = EP("/binding/catalogAuth");
@@ -790,6 +842,11 @@ vbuild_init(struct vbuild *vb, json_t *cb, json_t *document)
 	vb->p[3].ptr = vb->dep_ptr[0];
 	set(&vb->p[2], OUT_UNAVAILABLE, false, "not read");
 	set(&vb->p[3], OUT_UNAVAILABLE, false, "not read");
+	for (k = 2; vb->cfk && k < 4; k++) {
+		vb->p[k].kind = vfy_cfk_kind((int)k - 2);
+		free(vb->p[k].checked);
+		vb->p[k].checked = vfy_cfk_checked(cb, (int)k - 2);
+	}
 }
 
 static void
@@ -901,8 +958,10 @@ verify_run(json_t *doc, const struct verify_opts *o, struct diags *d)
 	builds = json_object_get(check, "builds");
 	n = json_array_size(builds);
 	vb = xcalloc(n + 1, sizeof(*vb));
-	json_array_foreach(builds, i, cb)
+	json_array_foreach(builds, i, cb) {
 		vbuild_init(&vb[i], cb, document);
+		vb[i].rendered = vfy_cfk_rendered(doc, vb[i].id);
+	}
 	if (check_allowlists(vb, n, o, d) > 0) {
 		for (i = 0; i < n; i++)
 			vbuild_release(&vb[i]);
@@ -917,11 +976,15 @@ verify_run(json_t *doc, const struct verify_opts *o, struct diags *d)
 			    vb[i].p[1].outcome != OUT_PASS)
 				read_catalog(&vb[i], o);
 		for (i = 0; i < n; i++)
-			if (vb[i].p[2].outcome != OUT_PASS && !vb[i].p[2].final)
+			if (vb[i].cfk)
+				read_cfk(&vb[i], o);
+			else if (vb[i].p[2].outcome != OUT_PASS &&
+			    !vb[i].p[2].final)
 				read_deployment(&vb[i], o);
 		/* After the deployment: its status names the job. */
 		for (i = 0; i < n; i++)
-			if (vb[i].p[3].outcome != OUT_PASS && !vb[i].p[3].final)
+			if (!vb[i].cfk && vb[i].p[3].outcome != OUT_PASS &&
+			    !vb[i].p[3].final)
 				read_checkpoint(&vb[i], o);
 		if (settled(vb, n))
 			break;
@@ -975,6 +1038,9 @@ verify_run(json_t *doc, const struct verify_opts *o, struct diags *d)
 		jb = json_pack("{s:s, s:s?, s:s, s:o}", "build", vb[i].id,
 		    "product", jstr(vb[i].cb, "product"),
 		    "outcome", bfailed ? "fail" : "pass", "evidence", ev);
+		if (vb[i].cfk)
+			json_object_set_new(jb, "note",
+			    json_string(VFY_CFK_NOTE));
 		json_array_append_new(json_object_get(report, "builds"), jb);
 		failed |= bfailed;
 		vbuild_release(&vb[i]);

@@ -14,6 +14,9 @@
  *	deployment	 the FlinkDeployment's reconciled spec and state
  *	checkpoint	 a recent completed checkpoint (JobManager REST)
  *
+ * (a CFK build, management: cfk, has "statements" and "job" in the
+ * place of the last two: verify_cfk.h).
+ *
  * An outcome is "pass", "fail" (the evidence contradicts the contract:
  * another schema, no young enough snapshot) or "unavailable" (it could
  * not be read: a refused credential, a timeout, a piece this build of

@@ -1,11 +1,12 @@
 #!/usr/bin/env bats
 # fluid-cfk-apply.bats - fluid plan and fluid apply for the CFK target
-# (management: cfk) against a FAKE kubectl (tests/cfk/fake_kubectl.py),
-# which stores the objects, logs every call and writes the status CFK
+# (management: cfk) against the FAKE kubectl (tests/bats/fake-kubectl, mode
+# store), which stores the objects, logs every call and writes the status CFK
 # would write as a stand-in: no CFK operator and no CMF run here.  Each
 # refusal checks the exit status, the message and the fake's log.
 
 load helpers
+load fake-kubectl
 
 setup() {
 	TOOL=fluid
@@ -16,7 +17,8 @@ setup() {
 	"$TOP/tests/cfk/variant" "$f" tree
 	C=tree/landed/${f##*/}
 	mkdir kube
-	export FAKE_KUBE_DIR=$TMP/kube KUBECTL=$TOP/tests/cfk/fake_kubectl.py
+	export FAKE_STORE=$TMP/kube
+	fake_kubectl store
 }
 teardown() { fluid_teardown; }
 
@@ -238,13 +240,4 @@ apply flinkstatement $(name ins)" "writes"
 	[[ $stderr =~ "build 'land-orders': its FlinkStatements exist in data-products: create-only creates, never changes" ]] ||
 	    fail "no create-only refusal" "$(show)"
 	no_write
-}
-
-@test "cfk apply: fluid diff --exit-on-drift refuses a CFK build with the reason, before kubectl" {
-	allow_cfk
-	tool diff --exit-on-drift "$C"
-	assert_status 2
-	[[ $stderr =~ "build land-orders's deployment targets CFK (management: cfk): drift compares a FlinkDeployment with fluid's last-applied record, and a CFK build has neither" ]] ||
-	    fail "no CFK refusal" "$(show)"
-	no_kubectl
 }

@@ -6,6 +6,7 @@
 # example is made a CFK build by tests/cfk/variant.
 
 load helpers
+load fake-kubectl
 
 setup() { TOOL=fluid; fluid_setup; }
 teardown() { fluid_teardown; }
@@ -268,17 +269,6 @@ edit() {
 	assert_jq '[.resources[].resource.kind] == ["FlinkComputePool", "FlinkStatement", "FlinkStatement", "FlinkStatement"]'
 }
 
-@test "cfk: fluid-verify refuses a CFK build: it reads a FlinkDeployment" {
-	local f
-	f=$(variant landed)
-	(cd tree && "$BIN/fluid-resolve" "$f" | "$BIN/fluid-check" |
-	    "$BIN/fluid-sqlgen" | "$BIN/fluid-k8s" render) >k8s.json
-	TOOL=fluid-verify tool <k8s.json
-	assert_status 2
-	[[ $stderr =~ "deployment targets CFK (management: cfk): fluid verify reads a FlinkDeployment" ]] ||
-	    fail "no CFK refusal" "$(show)"
-}
-
 @test "cfk: two builds may share a pool, but only one renders it" {
 	local f
 	f=$(variant landed)
@@ -318,9 +308,7 @@ PY
 	"$BIN/fluid" plan --mode dry-run --out p.json \
 	    shapes/landed/orders-landed.fluid.yaml >/dev/null
 	(cd tree && "$BIN/fluid-resolve" "$f") >r.json
-	mkdir fake
-	printf '#!/bin/sh\necho called >>"%s/kubectl.calls"\nexit 99\n' "$PWD" >fake/kubectl
-	chmod +x fake/kubectl
+	fake_kubectl fail
 	# The operator plan with the CFK variant's document as its bundle,
 	# its digest made to match again (as fluid-apply.bats does).
 	python3 - p.json r.json edited.json <<-'EOF2'
@@ -338,11 +326,11 @@ PY
 	p["resources"][1]["resource"]["metadata"]["annotations"]["fluid.dev/plan-digest"] = d
 	json.dump(p, open(sys.argv[3], "w"), indent=2)
 	EOF2
-	KUBECTL=$PWD/fake/kubectl PATH="$PWD/fake:$PATH" TOOL=fluid tool apply --mode dry-run edited.json
+	TOOL=fluid tool apply --mode dry-run edited.json
 	[ "$status" -ne 0 ] || fail "apply accepted it" "$(show)"
 	[[ $stderr =~ "is not what fluid renders from the plan's bundle: the plan was edited after fluid plan wrote it" ]] ||
 	    fail "no re-render refusal" "$(show)"
-	[ ! -e kubectl.calls ] || fail "kubectl was called"
+	kubectl_not_called
 }
 
 @test "cfk: fluid apply --target refuses a CFK build before any HTTP request" {

@@ -7,12 +7,13 @@ the two reads fluid verify makes, GET /v1/config and GET
 and misbehaves on request so that the error paths can be seen.
 
   fake_catalog.py --dir DIR [--mode MODE] [--drift WHAT] [--age S]
-                  [--token T] [--client ID:SECRET]
+                  [--token T] [--client ID:SECRET] [--no-auth]
 
 DIR holds cert.pem and key.pem (made by the test with openssl); the fake
 writes DIR/port when it listens (127.0.0.1, a free port) and appends one
 line per request to DIR/requests.log: "METHOD PATH auth=yes|no
-token-ok=yes|no" (never the header's value).
+token-ok=yes|no" (never the header's value).  --no-auth: a catalog that
+asks for no credential (a CFK build has none), every read answered.
 
 MODE: ok (default); 401 (every request); 500-once, 503-once (the first
 table read fails with that status, later ones succeed); slow (the table
@@ -85,7 +86,7 @@ class Fake(BaseHTTPRequestHandler):
     def record(self):
         a = self.server.args
         auth = self.headers.get("Authorization")
-        ok = auth == "Bearer " + a.token
+        ok = auth == "Bearer " + a.token or (a.no_auth and auth is None)
         with open(os.path.join(a.dir, "requests.log"), "a") as f:
             f.write(f"{self.command} {self.path} auth={'yes' if auth else 'no'} "
                     f"token-ok={'yes' if ok else 'no'}\n")
@@ -171,6 +172,7 @@ def main():
     ap.add_argument("--age", type=int, default=10)
     ap.add_argument("--token", default="fake-token-Zq81")
     ap.add_argument("--client", default="fluid-client:fake-secret-Wx92")
+    ap.add_argument("--no-auth", action="store_true")
     a = ap.parse_args()
     srv = ThreadingHTTPServer(("127.0.0.1", 0), Fake)
     srv.daemon_threads = True
