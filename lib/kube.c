@@ -497,11 +497,13 @@ kube_get_many(const struct kube *k, const char *kind, const char *ns,
 		rc = 0;
 		goto out;
 	}
-	/* One object: the answer to a read of one name. */
+	/*
+	 * One object: the API server's answer to a read of one name, as
+	 * kube_get() takes it (what it holds is for the caller to check).
+	 */
 	name = json_string_value(json_object_get(json_object_get(ans,
 	    "metadata"), "name"));
-	if (n != 1 || !item_of(ans, kind, ns) || (name != NULL &&
-	    strcmp(name, names[0]) != 0)) {
+	if (n != 1 || (name != NULL && strcmp(name, names[0]) != 0)) {
 		*why = xasprintf("an object that is not the %s asked for",
 		    kind);
 		goto out;

@@ -118,7 +118,8 @@ int	kube_apply(const struct kube *k, const json_t *obj, json_t **live,
  * one kubectl run ("get ... -- KIND NAME..."; with --show-managed-fields
  * when managed).  What kubectl answers is the cluster's: a List's items
  * are taken only when each is an object of kind, named as asked (once),
- * in ns; one object answers one name.  Returns 0 and *found (a new
+ * in ns; one object answers one name (as kube_get() takes it: what it
+ * holds is the caller's to check).  Returns 0 and *found (a new
  * object: name -> the object read, for those that exist); -1 when
  * kubectl failed: r (no init; release it) says why, *why is NULL; -2
  * when the answer is not what was asked: *why (new, one line).
