@@ -450,6 +450,14 @@ kube_get_many(const struct kube *k, const char *kind, const char *ns,
 
 	*found = NULL;
 	*why = NULL;
+	memset(r, 0, sizeof(*r));
+	if (n == 0) {
+		/* Never "get KIND" alone: that would list every one. */
+		*found = json_object();
+		free(args);
+		free(nsf);
+		return 0;
+	}
 	args[a++] = "get";
 	args[a++] = nsf;
 	args[a++] = "--output=json";
