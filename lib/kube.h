@@ -113,10 +113,14 @@ int	kube_get(const struct kube *k, const char *kind, const char *ns,
 int	kube_apply(const struct kube *k, const json_t *obj, json_t **live,
 	    struct diags *d);
 
+/* More names than this are read with one LIST of the kind. */
+#define KUBE_GET_NAMES_MAX	8
+
 /*
  * Read the objects of kind named by names (n of them, distinct) in ns in
  * one kubectl run ("get ... -- KIND NAME..."; with --show-managed-fields
- * when managed).  What kubectl answers is the cluster's: a List's items
+ * when managed; past KUBE_GET_NAMES_MAX names, "get ... -- KIND", a LIST
+ * of the namespace's objects of kind whose other items are skipped).  What kubectl answers is the cluster's: a List's items
  * are taken only when each is an object of kind, named as asked (once),
  * in ns; one object answers one name (as kube_get() takes it: what it
  * holds is the caller's to check).  Returns 0 and *found (a new
