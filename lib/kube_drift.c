@@ -1,7 +1,8 @@
 /*
  * kube_drift.c - a build's live resources against fluid apply's record
  * and the contract's plan (kube_drift.h).  Reads only: every kubectl
- * run here is a get, by a name fluid renders.
+ * run here is a get, by names fluid renders (past 8, a LIST of the kind
+ * whose other objects are skipped: kube_get_many()).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -12,7 +12,8 @@
  * against the operator allowlists (allow.h, ALLOW_CMD_DIFF: context,
  * namespace, image, service account, Secrets): fluid reads no cluster
  * it would not write to.  Then three reads (kubectl get
- * --show-managed-fields), by names fluid renders only, each one kubectl
+ * --show-managed-fields), by names fluid renders only (past 8 names, a
+ * LIST of the kind whose other objects are skipped), each one kubectl
  * run for every build in a context and namespace (so as many runs for
  * one build as for twenty), in this order:
  *
