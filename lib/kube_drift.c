@@ -359,14 +359,15 @@ rendered(json_t *doc, const char *id, const char *kind)
 }
 
 /*
- * The plan's resources of build id that are not "unchanged" against
- * last (NULL: every one is new), as {"resource", "action"} in out.
+ * The resources of build id in plan (k8s_plan() against every build's
+ * record at once: an action compares each resource with the recorded
+ * one of its own name only, and the mode does not change it) that are
+ * not "unchanged", as {"resource", "action"} in out.
  */
 static void
-plan_changes(json_t *doc, const char *id, const json_t *last,
-    enum k8s_mode mode, json_t *out)
+plan_changes(const json_t *plan, const char *id, json_t *out)
 {
-	json_t *plan = k8s_plan(doc, mode, last), *e, *r;
+	json_t *e, *r;
 	const json_t *labels;
 	const char *build, *action;
 	char *label;
@@ -388,7 +389,6 @@ plan_changes(json_t *doc, const char *id, const json_t *last,
 		    label, "action", action));
 		free(label);
 	}
-	json_decref(plan);
 }
 
 /* A resource gone: the whole resource is the drifted field. */
@@ -505,10 +505,11 @@ applied_cm(const struct dbuild *b)
 
 /*
  * The answer for b (a new reference; see kube_drift.h) from what was
- * read: fd and cm, NULL when they do not exist.
+ * read: fd and cm, NULL when they do not exist; plan is the contract's
+ * against every record (plan_changes()).
  */
 static json_t *
-answer(json_t *doc, const struct dbuild *b, const json_t *fd,
+answer(const json_t *plan, const struct dbuild *b, const json_t *fd,
     const json_t *cm)
 {
 	json_t *fields = json_array(), *changes = json_array(), *res;
@@ -517,7 +518,7 @@ answer(json_t *doc, const struct dbuild *b, const json_t *fd,
 
 	if (b->applied == NULL) {
 		/* A new deployment: everything the plan has is to come. */
-		plan_changes(doc, b->id, NULL, K8S_AMEND, changes);
+		plan_changes(plan, b->id, changes);
 	} else {
 		label = xasprintf("FlinkDeployment %s/%s", b->ns,
 		    b->deployment);
@@ -527,7 +528,7 @@ answer(json_t *doc, const struct dbuild *b, const json_t *fd,
 			gone(label, fields);
 		free(label);
 		compare_cm(applied_cm(b), b->r.data_digest, cm, fields);
-		plan_changes(doc, b->id, b->applied, b->r.mode, changes);
+		plan_changes(plan, b->id, changes);
 	}
 	status = json_array_size(fields) > 0 ? "drift" :
 	    json_array_size(changes) > 0 ? "pending" : "clean";
@@ -686,7 +687,8 @@ json_t *
 kube_drift_run(json_t *doc, const char *contract, const char *path,
     char *(*env)(const char *), struct diags *d)
 {
-	json_t *plan, *builds = NULL, *b, *e, *res = NULL;
+	json_t *plan, *builds = NULL, *b, *e, *res = NULL, *last = NULL;
+	json_t *against = NULL;
 	size_t i, g, n, ng = 0, counts[3] = { 0, 0, 0 };
 	struct dbuild *bs = NULL;
 	struct dgroup *gs = NULL;
@@ -737,10 +739,16 @@ kube_drift_run(json_t *doc, const char *contract, const char *path,
 	}
 	if (read_all(doc, bs, n, gs, ng, d) == -1)
 		goto out;
+	/* One plan against every record, not one a build. */
+	last = json_array();
+	for (i = 0; i < n; i++)
+		json_array_extend(last, json_object_get(bs[i].applied,
+		    "items"));
+	against = k8s_plan(doc, K8S_AMEND, last);
 	builds = json_array();
 	for (i = 0; i < n; i++) {
 		g = bs[i].g;
-		e = answer(doc, &bs[i], json_object_get(gs[g].fds,
+		e = answer(against, &bs[i], json_object_get(gs[g].fds,
 		    bs[i].deployment), bs[i].applied == NULL ? NULL :
 		    json_object_get(gs[g].cms, jstr2(applied_cm(&bs[i]),
 		    "metadata", "name")));
@@ -767,6 +775,8 @@ out:
 	free(bs);
 	free(gs);
 	json_decref(builds);
+	json_decref(last);
+	json_decref(against);
 	json_decref(plan);
 	return res;
 }

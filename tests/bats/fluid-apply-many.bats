@@ -145,6 +145,21 @@ live_from_applies() {
 	assert_equal "$(wc -l <calls)" 3 "reads"
 }
 
+@test "apply-many: one build's script changed: a new ConfigMap for that build only, each build's changes its own" {
+	apply_contract "$MANY"
+	live_from_applies
+	# Another consumer group for build 5: another script, another ConfigMap.
+	# (Every FlinkDeployment carries the bundle's digest: all are changed.)
+	sed -i 's/forge-commerce-orders-landed-5-v1/forge-commerce-orders-landed-5-v2/' "$MANY"
+	tool diff --exit-on-drift "$MANY"
+	assert_status 0
+	assert_jq '.counts == {"clean": 0, "pending": 20, "drift": 0}'
+	assert_jq '[.builds[] | .changes[] | select(.action == "new") | .resource | test("^ConfigMap data-products/commerce-orders-landed-5-sql-[0-9a-f]{12}$")] == [true]'
+	assert_jq '[.builds[] | .flinkDeployment as $d | .changes[] | .resource | (endswith("/" + $d) or test("/" + $d + "-sql-"))] | all'
+	assert_jq '[.builds[] | .changes[] | select(.action == "changed") | .resource] | length == 20'
+	assert_equal "$(wc -l <calls)" 3 "reads"
+}
+
 @test "apply-many: verify --streaming-timeout 0 reads the deployments and records once for 20 builds, and the Events once" {
 	apply_contract "$MANY"
 	live_from_applies
