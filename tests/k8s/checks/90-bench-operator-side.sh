@@ -9,6 +9,8 @@
 # $K8S_BENCH_OUT (default $CHECK_DIR/results.md) and the check's log.  No
 # operator watches the check's namespace: nothing runs the jobs.
 
+# timeout-s check_bench_operator_side 900
+
 check_bench_operator_side() {
 	local rounds=1 out=$CHECK_DIR/results.md
 	if [ "${K8S_BENCH:-}" = 1 ]; then
