@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "kube.h"
 #include "proc.h"
@@ -248,8 +249,88 @@ out:
 	return rc;
 }
 
+/* The kind, namespace and name of obj as "Kind ns/name". */
+static char *
+obj_label(const json_t *obj)
+{
+	const json_t *md = json_object_get(obj, "metadata");
+
+	return xasprintf("%s %s/%s",
+	    json_string_value(json_object_get(obj, "kind")),
+	    json_string_value(json_object_get(md, "namespace")),
+	    json_string_value(json_object_get(md, "name")));
+}
+
+static int
+same_str(const json_t *a, const json_t *b)
+{
+	return json_is_string(a) && json_is_string(b) &&
+	    strcmp(json_string_value(a), json_string_value(b)) == 0;
+}
+
+/* Whether live names the object obj names (kind, namespace, name). */
+static int
+same_object(const json_t *obj, const json_t *live)
+{
+	const json_t *a = json_object_get(obj, "metadata");
+	const json_t *b = json_object_get(live, "metadata");
+
+	return same_str(json_object_get(obj, "kind"),
+	    json_object_get(live, "kind")) &&
+	    same_str(json_object_get(a, "name"), json_object_get(b, "name")) &&
+	    (json_object_get(a, "namespace") == NULL ||
+	    same_str(json_object_get(a, "namespace"),
+	    json_object_get(b, "namespace")));
+}
+
+/*
+ * kubectl apply's answer (out) for objs, as an array in objs' order: the
+ * object when one was applied, else a List whose items are matched to
+ * objs by kind, namespace and name.  NULL, *why set, when it is not.
+ */
+static json_t *
+applied_lives(const struct kube_run *r, const json_t *objs,
+    const char **why)
+{
+	json_t *ans, *lives = NULL, *items, *it;
+	size_t i, j, n = json_array_size(objs);
+	json_error_t err;
+
+	ans = json_loadb(r->out.buf, r->out.len, 0, &err);
+	*why = "not a JSON object";
+	if (!json_is_object(ans))
+		goto out;
+	if (n == 1) {
+		lives = json_pack("[O]", ans);
+		goto out;
+	}
+	items = json_object_get(ans, "items");
+	*why = "not a List of the objects applied";
+	if (!json_is_array(items) || json_array_size(items) != n)
+		goto out;
+	lives = json_array();
+	for (i = 0; i < n; i++) {
+		/* In objs' order, as kubectl applies them; else looked for. */
+		it = json_array_get(items, i);
+		if (!same_object(json_array_get(objs, i), it)) {
+			json_array_foreach(items, j, it)
+				if (same_object(json_array_get(objs, i), it))
+					break;
+			if (j == n) {
+				json_decref(lives);
+				lives = NULL;
+				goto out;
+			}
+		}
+		json_array_append(lives, it);
+	}
+out:
+	json_decref(ans);
+	return lives;
+}
+
 int
-kube_apply(const struct kube *k, const json_t *obj, json_t **live,
+kube_apply_list(const struct kube *k, const json_t *objs, json_t **lives,
     struct diags *d)
 {
 	/*
@@ -258,19 +339,28 @@ kube_apply(const struct kube *k, const json_t *obj, json_t **live,
 	 */
 	const char *args[] = { "apply", "--server-side", "--field-manager=fluid",
 	    "--validate=strict", "--output=json", "--filename=-", NULL };
-	const json_t *md = json_object_get(obj, "metadata");
+	size_t n = json_array_size(objs);
 	struct kube_run r;
-	json_error_t err;
-	char *text, *what, *msg;
+	json_t *list;
+	const char *bad;
+	char *text, *what, *first, *msg;
 	int rc = -1;
 
-	if (live != NULL)
-		*live = NULL;
-	what = xasprintf("apply %s %s/%s",
-	    json_string_value(json_object_get(obj, "kind")),
-	    json_string_value(json_object_get(md, "namespace")),
-	    json_string_value(json_object_get(md, "name")));
-	if ((text = json_dumps(obj, JSON_COMPACT)) == NULL) {
+	if (lives != NULL)
+		*lives = NULL;
+	if (n == 0)
+		return 0;
+	first = obj_label(json_array_get(objs, 0));
+	what = n == 1 ? xasprintf("apply %s", first) :
+	    xasprintf("apply %s and %zu more", first, n - 1);
+	free(first);
+	/* One object as itself; several as one List, applied in order. */
+	list = n == 1 ? json_incref(json_array_get(objs, 0)) :
+	    json_pack("{s:s, s:s, s:O}", "apiVersion", "v1", "kind", "List",
+	    "items", objs);
+	text = json_dumps(list, JSON_COMPACT);
+	json_decref(list);
+	if (text == NULL) {
 		diag_fatal(d, "cannot write the resource to %s", what);
 		free(what);
 		return -1;
@@ -286,15 +376,10 @@ kube_apply(const struct kube *k, const json_t *obj, json_t **live,
 		}
 		goto out;
 	}
-	if (live != NULL) {
-		*live = json_loadb(r.out.buf, r.out.len, 0, &err);
-		if (!json_is_object(*live)) {
-			json_decref(*live);
-			*live = NULL;
-			diag_fatal(d, "kubectl --context=%s: %s: not a JSON "
-			    "object: %s", k->context, what, err.text);
-			goto out;
-		}
+	if (lives != NULL && (*lives = applied_lives(&r, objs, &bad)) == NULL) {
+		diag_fatal(d, "kubectl --context=%s: %s: %s", k->context, what,
+		    bad);
+		goto out;
 	}
 	rc = 0;
 out:
@@ -302,6 +387,183 @@ out:
 	free(what);
 	kube_run_release(&r);
 	return rc;
+}
+
+int
+kube_apply(const struct kube *k, const json_t *obj, json_t **live,
+    struct diags *d)
+{
+	json_t *objs = json_pack("[O]", obj), *lives = NULL;
+	int rc;
+
+	rc = kube_apply_list(k, objs, live != NULL ? &lives : NULL, d);
+	if (live != NULL) {
+		*live = rc == 0 ? json_incref(json_array_get(lives, 0)) : NULL;
+		json_decref(lives);
+	}
+	json_decref(objs);
+	return rc;
+}
+
+/*
+ * Whether it is an object of kind (the lower-case name kubectl is asked
+ * by: "flinkdeployment" for FlinkDeployment), in ns when it says.
+ */
+static int
+item_of(const json_t *it, const char *kind, const char *ns)
+{
+	const json_t *k = json_object_get(it, "kind");
+	const json_t *n = json_object_get(json_object_get(it, "metadata"),
+	    "namespace");
+
+	return json_is_object(it) && (k == NULL || (json_is_string(k) &&
+	    strcasecmp(json_string_value(k), kind) == 0)) &&
+	    (n == NULL || (json_is_string(n) &&
+	    strcmp(json_string_value(n), ns) == 0));
+}
+
+/* Whether s is one of names. */
+static int
+asked(const char *s, const char *const *names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; s != NULL && i < n; i++)
+		if (strcmp(s, names[i]) == 0)
+			return 1;
+	return 0;
+}
+
+int
+kube_get_many(const struct kube *k, const char *kind, const char *ns,
+    const char *const *names, size_t n, int managed, json_t **found,
+    struct kube_run *r, char **why)
+{
+	/* Data only as --flag=value or after "--": never a flag. */
+	char *nsf = xasprintf("--namespace=%s", ns);
+	const char **args = xreallocarray(NULL, n + 8, sizeof(*args));
+	json_t *ans = NULL, *items, *it;
+	const char *name;
+	json_error_t err;
+	size_t a = 0, i;
+	int rc = -2;
+
+	*found = NULL;
+	*why = NULL;
+	memset(r, 0, sizeof(*r));
+	if (n == 0) {
+		/* Never "get KIND" alone: that would list every one. */
+		*found = json_object();
+		free(args);
+		free(nsf);
+		return 0;
+	}
+	args[a++] = "get";
+	args[a++] = nsf;
+	args[a++] = "--output=json";
+	args[a++] = "--ignore-not-found";
+	if (managed)
+		args[a++] = "--show-managed-fields";
+	args[a++] = "--";
+	args[a++] = kind;
+	/*
+	 * kubectl reads each name with a GET of its own, past a burst of
+	 * 10 at 5 a second (client-go's default rate): many names are one
+	 * LIST of the kind instead, its other objects never looked at.
+	 */
+	for (i = 0; n <= KUBE_GET_NAMES_MAX && i < n; i++)
+		args[a++] = names[i];
+	args[a] = NULL;
+	if (kube_exec(k, args, NULL, 0, r) == -1) {
+		rc = -1;
+		goto out;
+	}
+	*found = json_object();
+	/* --ignore-not-found: nothing at all when none exists. */
+	if (r->out.len == 0 ||
+	    strspn(r->out.buf, " \t\r\n") == r->out.len) {
+		rc = 0;
+		goto out;
+	}
+	ans = json_loadb(r->out.buf, r->out.len, JSON_REJECT_DUPLICATES, &err);
+	if (!json_is_object(ans)) {
+		*why = xasprintf("not a JSON object: %s", ans == NULL ?
+		    err.text : "another value");
+		goto out;
+	}
+	items = json_object_get(ans, "items");
+	if (json_is_array(items) && json_is_string(json_object_get(ans,
+	    "kind")) && strcmp(json_string_value(json_object_get(ans,
+	    "kind")), "List") == 0) {
+		json_array_foreach(items, i, it) {
+			name = json_string_value(json_object_get(
+			    json_object_get(it, "metadata"), "name"));
+			/* A LIST holds the others too: not asked, not read. */
+			if (n > KUBE_GET_NAMES_MAX && json_is_string(json_object_get(
+			    json_object_get(it, "metadata"), "name")) &&
+			    !asked(name, names, n))
+				continue;
+			if (!item_of(it, kind, ns) || !asked(name, names, n) ||
+			    json_object_get(*found, name) != NULL) {
+				*why = xasprintf("the List's item %zu is not "
+				    "one of the %s objects asked for, once", i,
+				    kind);
+				goto out;
+			}
+			json_object_set(*found, name, it);
+		}
+		rc = 0;
+		goto out;
+	}
+	/*
+	 * One object: the API server's answer to a read of one name, as
+	 * kube_get() takes it (what it holds is for the caller to check).
+	 */
+	name = json_string_value(json_object_get(json_object_get(ans,
+	    "metadata"), "name"));
+	if (n != 1 || (name != NULL && strcmp(name, names[0]) != 0)) {
+		*why = xasprintf("an object that is not the %s asked for",
+		    kind);
+		goto out;
+	}
+	json_object_set(*found, names[0], ans);
+	rc = 0;
+out:
+	if (rc == -2) {
+		json_decref(*found);
+		*found = NULL;
+	}
+	json_decref(ans);
+	free(args);
+	free(nsf);
+	return rc;
+}
+
+int
+kube_get_names(const struct kube *k, const char *kind, const char *ns,
+    const char *const *names, size_t n, json_t **found, struct diags *d)
+{
+	struct kube_run r;
+	char *what, *why = NULL;
+	int rc;
+
+	rc = kube_get_many(k, kind, ns, names, n, 0, found, &r, &why);
+	if (rc == 0) {
+		kube_run_release(&r);
+		return 0;
+	}
+	what = n == 1 ? xasprintf("read %s %s/%s", kind, ns, names[0]) :
+	    xasprintf("read %s %s/%s and %zu more", kind, ns, names[0],
+	    n - 1);
+	if (rc == -1)
+		not_reached(k, &r, what, d);
+	else
+		diag_fatal(d, "kubectl --context=%s: %s: %s", k->context, what,
+		    why);
+	free(what);
+	free(why);
+	kube_run_release(&r);
+	return -1;
 }
 
 int

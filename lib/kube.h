@@ -113,6 +113,45 @@ int	kube_get(const struct kube *k, const char *kind, const char *ns,
 int	kube_apply(const struct kube *k, const json_t *obj, json_t **live,
 	    struct diags *d);
 
+/* More names than this are read with one LIST of the kind. */
+#define KUBE_GET_NAMES_MAX	8
+
+/*
+ * Read the objects of kind named by names (n of them, distinct) in ns in
+ * one kubectl run ("get ... -- KIND NAME..."; with --show-managed-fields
+ * when managed; past KUBE_GET_NAMES_MAX names, "get ... -- KIND", a LIST
+ * of the namespace's objects of kind whose other items are skipped).  What kubectl answers is the cluster's: a List's items
+ * are taken only when each is an object of kind, named as asked (once),
+ * in ns; one object answers one name (as kube_get() takes it: what it
+ * holds is the caller's to check).  Returns 0 and *found (a new
+ * object: name -> the object read, for those that exist); -1 when
+ * kubectl failed: r (no init; release it) says why, *why is NULL; -2
+ * when the answer is not what was asked: *why (new, one line).
+ */
+int	kube_get_many(const struct kube *k, const char *kind, const char *ns,
+	    const char *const *names, size_t n, int managed, json_t **found,
+	    struct kube_run *r, char **why);
+
+/*
+ * kube_get_many() worded as kube_get(): 0 and *found, or -1 with a fatal
+ * diagnostic in d.
+ */
+int	kube_get_names(const struct kube *k, const char *kind, const char *ns,
+	    const char *const *names, size_t n, json_t **found,
+	    struct diags *d);
+
+/*
+ * kube_apply() of the objects of objs (an array, in its order) in one
+ * kubectl run: the object itself when there is one, else a kubectl List
+ * of them.  kubectl applies them one by one and, when one is refused,
+ * goes on with the others: the run is refused as a whole (its words name
+ * the object).  *lives (when not NULL; a new array) is the API server's
+ * answer for each object of objs, in the same order, each one checked to
+ * be the one applied (kind, namespace, name).
+ */
+int	kube_apply_list(const struct kube *k, const json_t *objs,
+	    json_t **lives, struct diags *d);
+
 /*
  * GET path of the API server (kubectl get --raw PATH), for fluid verify's
  * reads through the service proxy.  Returns 1 and *obj (a new reference)

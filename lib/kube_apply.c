@@ -175,52 +175,55 @@ savepoint_event(const struct kube *k, const char *ns, const char *name)
 
 /* One build of the plan, as read from the cluster before any write. */
 struct build {
-	const char	*id, *ns, *context;
+	const char	*id, *ns, *context, *fdn, *cmn;
+	char		*recn;		/* its record's name */
 	const json_t	*cm, *fd;	/* borrowed: the plan's */
 	struct kube	 k;
+	size_t		 g;		/* its group: groups[g] */
+	json_int_t	 gen;		/* the generation written, or 0 */
+	json_int_t	 seen;		/* observedGeneration read, or -1 */
 };
 
 /*
- * Read what the build would write and refuse what the mode does not
- * allow.  Errors in d (fatal ones when the cluster is not reached).
+ * The builds that share a context and a namespace: each kind is read
+ * for all of them in one kubectl run.  Names -> what exists (new).
+ */
+struct group {
+	const char	*context, *ns;
+	size_t		 first;		/* its first build: whose kube runs */
+	json_t		*fds, *cms;
+};
+
+/*
+ * Check build b against what was read (live_fd, live_cm, live_rec: NULL
+ * when it does not exist) and refuse what the mode does not allow.
+ * Errors in d (fatal ones when the cluster is not reached).
  */
 static void
-read_build(const json_t *plan, const struct kube_apply_opts *o,
-    struct build *b, struct diags *d)
+check_build(const json_t *plan, const struct kube_apply_opts *o,
+    struct build *b, const json_t *live_fd, const json_t *live_cm,
+    const json_t *live_rec, struct diags *d)
 {
 	const char *product = jstr3(plan, "product", NULL, NULL);
-	const char *fdn = jstr3(b->fd, "metadata", "name", NULL);
-	const char *cmn = jstr3(b->cm, "metadata", "name", NULL);
 	const char *was, *now, *why;
 	char *msg;
-	json_t *live_fd = NULL, *live_cm = NULL, *live_rec = NULL;
-	char *recn = xasprintf("%s-fluid-last-applied", fdn);
-	int has_fd, has_cm, has_rec, foreign;
+	int foreign;
 
-	if (kube_init(&b->k, b->context, o->env, d) == -1)
-		goto out;
-	if ((has_fd = kube_get(&b->k, "flinkdeployment", b->ns, fdn,
-	    &live_fd, d)) == -1 || (has_cm = kube_get(&b->k, "configmap",
-	    b->ns, cmn, &live_cm, d)) == -1 || (has_rec = kube_get(&b->k,
-	    "configmap", b->ns, recn, &live_rec, d)) == -1)
-		goto out;
-	/* Each is named: not one stops the others being read. */
-	foreign = has_fd && !owned(live_fd, product, b->id,
-	    "FlinkDeployment", b->ns, fdn, o->path, d);
-	foreign += has_cm && !owned(live_cm, product, b->id, "ConfigMap",
-	    b->ns, cmn, o->path, d);
-	foreign += has_rec && !owned(live_rec, product, b->id, "ConfigMap",
-	    b->ns, recn, o->path, d);
-	if (foreign > 0)
-		goto out;
-	if (!has_fd)
-		goto out;		/* a new deployment: every mode creates it */
+	/* Each is named: not one stops the others being checked. */
+	foreign = live_fd != NULL && !owned(live_fd, product, b->id,
+	    "FlinkDeployment", b->ns, b->fdn, o->path, d);
+	foreign += live_cm != NULL && !owned(live_cm, product, b->id,
+	    "ConfigMap", b->ns, b->cmn, o->path, d);
+	foreign += live_rec != NULL && !owned(live_rec, product, b->id,
+	    "ConfigMap", b->ns, b->recn, o->path, d);
+	if (foreign > 0 || live_fd == NULL)
+		return;		/* a new deployment: every mode creates it */
 	if (o->mode == K8S_CREATE_ONLY) {
 		diag_pos(d, DIAG_ERROR, o->path, 0, 0, "build '%s': "
 		    "FlinkDeployment %s/%s exists: create-only creates, never "
 		    "changes; use amend or amend-and-build", b->id, b->ns,
-		    fdn);
-		goto out;
+		    b->fdn);
+		return;
 	}
 	was = jstr3(live_fd, "metadata", "annotations", K8S_ANN_SQL);
 	now = jstr3(b->fd, "metadata", "annotations", K8S_ANN_SQL);
@@ -230,11 +233,11 @@ read_build(const json_t *plan, const struct kube_apply_opts *o,
 		    "script changed (%s %s -> %s): amend keeps the running "
 		    "script; amend-and-build deploys a new one", b->id,
 		    K8S_ANN_SQL, shown(was), shown(now));
-		goto out;
+		return;
 	}
 	if (covers(json_object_get(live_fd, "spec"),
 	    json_object_get(b->fd, "spec")))
-		goto out;
+		return;
 	if ((why = savepoint_failed(live_fd)) != NULL) {
 		/* The operator writes status.error as JSON: its message. */
 		msg = kube_operator_error(why);
@@ -242,102 +245,191 @@ read_build(const json_t *plan, const struct kube_apply_opts *o,
 		    "FlinkDeployment %s/%s: the operator reports a failed "
 		    "savepoint (status.error: %s): fluid changes no job "
 		    "whose state could be lost; resolve it with the operator "
-		    "first", b->id, b->ns, fdn, msg);
+		    "first", b->id, b->ns, b->fdn, msg);
 		free(msg);
 	} else if (pending(live_fd) &&
-	    (msg = savepoint_event(&b->k, b->ns, fdn)) != NULL) {
+	    (msg = savepoint_event(&b->k, b->ns, b->fdn)) != NULL) {
+		/* Only a change still pending reads the Events: rare. */
 		diag_pos(d, DIAG_ERROR, o->path, 0, 0, "build '%s': "
 		    "FlinkDeployment %s/%s: the operator reports a failed "
 		    "savepoint (its latest event, SavepointError: %s) and has "
 		    "not taken the last change: fluid changes no job whose "
 		    "state could be lost; resolve it with the operator first",
-		    b->id, b->ns, fdn, msg);
+		    b->id, b->ns, b->fdn, msg);
 		free(msg);
 	}
-out:
-	json_decref(live_fd);
-	json_decref(live_cm);
-	json_decref(live_rec);
-	free(recn);
+}
+
+/* Append s to names (n of them) unless it is there. */
+static void
+add_name(const char **names, size_t *n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (strcmp(names[i], s) == 0)
+			return;
+	names[(*n)++] = s;
 }
 
 /*
- * Wait, up to o->wait_s, for the operator to take generation gen of
- * the FlinkDeployment: status.observedGeneration at least gen.  Says
- * which; a warning in d when it has not.
+ * Read every build's FlinkDeployment, ConfigMap and record: per group,
+ * one kubectl run per kind (the records are ConfigMaps).  Fatal in d
+ * when a read fails.
  */
 static void
-wait_taken(const struct kube_apply_opts *o, const struct build *b,
-    json_int_t gen, struct diags *d)
+read_groups(struct build *bs, size_t n, struct group *gs, size_t ng,
+    struct diags *d)
 {
-	const char *fdn = jstr3(b->fd, "metadata", "name", NULL);
-	json_t *live = NULL, *og;
-	json_int_t seen = -1;
+	const char **fdn = xcalloc(n + 1, sizeof(*fdn));
+	const char **cmn = xcalloc(2 * n + 1, sizeof(*cmn));
+	size_t g, i, nf, nc;
+
+	for (g = 0; g < ng && d->nfatal == 0; g++) {
+		nf = nc = 0;
+		for (i = 0; i < n; i++) {
+			if (bs[i].id == NULL || bs[i].g != g)
+				continue;
+			add_name(fdn, &nf, bs[i].fdn);
+			add_name(cmn, &nc, bs[i].cmn);
+			add_name(cmn, &nc, bs[i].recn);
+		}
+		if (kube_get_names(&bs[gs[g].first].k, "flinkdeployment",
+		    gs[g].ns, fdn, nf, &gs[g].fds, d) == -1)
+			break;
+		if (kube_get_names(&bs[gs[g].first].k, "configmap", gs[g].ns,
+		    cmn, nc, &gs[g].cms, d) == -1)
+			break;
+	}
+	free(fdn);
+	free(cmn);
+}
+
+/*
+ * Wait, up to o->wait_s, for the operator to take each generation
+ * written: status.observedGeneration at least b->gen.  Each round reads
+ * the FlinkDeployments still waited for, one kubectl run per group.
+ * Says which took it; a warning in d for each that has not.
+ */
+static void
+wait_taken(const struct kube_apply_opts *o, struct build *bs, size_t n,
+    const struct group *gs, size_t ng, struct diags *d)
+{
+	const char **names = xcalloc(n + 1, sizeof(*names));
+	json_t *found, *og;
 	time_t end = time(NULL) + o->wait_s;
 	struct diags q;
-	int got;
+	size_t g, i, k, left;
 
 	for (;;) {
-		diags_init(&q);
-		got = kube_get(&b->k, "flinkdeployment", b->ns, fdn, &live,
-		    &q);
-		diags_release(&q);
-		if (got == 1) {
-			og = json_object_get(json_object_get(live, "status"),
-			    "observedGeneration");
-			if (json_is_integer(og))
-				seen = json_integer_value(og);
+		left = 0;
+		for (g = 0; g < ng; g++) {
+			for (i = k = 0; i < n; i++)
+				if (bs[i].id != NULL && bs[i].g == g &&
+				    bs[i].gen > 0 && bs[i].seen < bs[i].gen)
+					names[k++] = bs[i].fdn;
+			if (k == 0)
+				continue;
+			diags_init(&q);
+			found = NULL;
+			if (kube_get_names(&bs[gs[g].first].k,
+			    "flinkdeployment", gs[g].ns, names, k, &found,
+			    &q) == 0)
+				for (i = 0; i < n; i++) {
+					if (bs[i].id == NULL || bs[i].g != g ||
+					    bs[i].gen <= 0)
+						continue;
+					og = json_object_get(json_object_get(
+					    json_object_get(found, bs[i].fdn),
+					    "status"), "observedGeneration");
+					if (json_is_integer(og))
+						bs[i].seen =
+						    json_integer_value(og);
+				}
+			json_decref(found);
+			diags_release(&q);
 		}
-		json_decref(live);
-		live = NULL;
-		if (seen >= gen) {
-			say(o, "FlinkDeployment %s/%s: the operator took "
-			    "generation %" JSON_INTEGER_FORMAT, b->ns, fdn,
-			    gen);
-			return;
-		}
-		if (time(NULL) + KUBE_APPLY_POLL_S > end)
+		for (i = 0; i < n; i++)
+			if (bs[i].id != NULL && bs[i].gen > 0 &&
+			    bs[i].seen < bs[i].gen)
+				left++;
+		if (left == 0 || time(NULL) + KUBE_APPLY_POLL_S > end)
 			break;
 		sleep(KUBE_APPLY_POLL_S);
 	}
-	diag_pos(d, DIAG_WARNING, o->path, 0, 0, "build '%s': "
-	    "FlinkDeployment %s/%s: the operator has not taken generation %"
-	    JSON_INTEGER_FORMAT " within %d s (status.observedGeneration: %s): "
-	    "the change is written, not yet running; see its status with "
-	    "kubectl", b->id, b->ns, fdn, gen, o->wait_s, seen < 0 ? "none" :
-	    "older");
+	for (i = 0; i < n; i++) {
+		if (bs[i].id == NULL || bs[i].gen <= 0)
+			continue;
+		if (bs[i].seen >= bs[i].gen) {
+			say(o, "FlinkDeployment %s/%s: the operator took "
+			    "generation %" JSON_INTEGER_FORMAT, bs[i].ns,
+			    bs[i].fdn, bs[i].gen);
+			continue;
+		}
+		diag_pos(d, DIAG_WARNING, o->path, 0, 0, "build '%s': "
+		    "FlinkDeployment %s/%s: the operator has not taken "
+		    "generation %" JSON_INTEGER_FORMAT " within %d s "
+		    "(status.observedGeneration: %s): the change is written, "
+		    "not yet running; see its status with kubectl", bs[i].id,
+		    bs[i].ns, bs[i].fdn, bs[i].gen, o->wait_s, bs[i].seen < 0 ?
+		    "none" : "older");
+	}
+	free(names);
 }
 
-/* The writes of one build, in order; says what the job now is. */
+/*
+ * The writes of the builds in context ctx, one kubectl run per kind, in
+ * order: every ConfigMap (the FlinkDeployment names it), every
+ * FlinkDeployment, every record.  Says what each job now is.  -1 when a
+ * write was refused: no later kind is written.
+ */
 static int
-write_build(const json_t *plan, const struct kube_apply_opts *o,
-    struct build *b, struct diags *d)
+write_context(const json_t *plan, const struct kube_apply_opts *o,
+    struct build *bs, size_t n, const char *ctx, struct diags *d)
 {
-	json_t *live = NULL, *rec;
+	json_t *cms = json_array(), *fds = json_array(), *recs = json_array();
+	json_t *lives = NULL, *live;
+	const struct kube *k = NULL;
 	const char *state;
-	json_int_t gen;
+	size_t i, j;
 	int rc = -1;
 
-	if (kube_apply(&b->k, b->cm, NULL, d) == -1)
-		return -1;
-	/* The ConfigMap exists before the FlinkDeployment names it. */
-	if (kube_apply(&b->k, b->fd, &live, d) == -1)
-		return -1;
-	state = jstr3(live, "spec", "job", "state");
-	gen = json_integer_value(json_object_get(json_object_get(live,
-	    "metadata"), "generation"));
-	rec = kube_record_make(plan, b->cm, b->fd);
-	if (kube_apply(&b->k, rec, NULL, d) == 0) {
-		say(o, "FlinkDeployment %s/%s: %s", b->ns, jstr3(b->fd,
-		    "metadata", "name", NULL), state ? shown(state) :
-		    "(no state)");
-		rc = 0;
+	for (i = 0; i < n; i++) {
+		if (bs[i].id == NULL || strcmp(bs[i].context, ctx) != 0)
+			continue;
+		k = k != NULL ? k : &bs[i].k;
+		json_array_append(cms, (json_t *)bs[i].cm);
+		json_array_append(fds, (json_t *)bs[i].fd);
+		json_array_append_new(recs, kube_record_make(plan, bs[i].cm,
+		    bs[i].fd));
 	}
-	json_decref(rec);
-	json_decref(live);
-	if (rc == 0 && o->wait_s > 0 && gen > 0)
-		wait_taken(o, b, gen, d);
+	if (k == NULL || kube_apply_list(k, cms, NULL, d) == -1 ||
+	    kube_apply_list(k, fds, &lives, d) == -1 ||
+	    kube_apply_list(k, recs, NULL, d) == -1)
+		goto out;
+	for (i = j = 0; i < n; i++) {
+		if (bs[i].id == NULL || strcmp(bs[i].context, ctx) != 0)
+			continue;
+		live = json_array_get(lives, j++);
+		state = jstr3(live, "spec", "job", "state");
+		bs[i].gen = json_integer_value(json_object_get(
+		    json_object_get(live, "metadata"), "generation"));
+		say(o, "FlinkDeployment %s/%s: %s", bs[i].ns, bs[i].fdn,
+		    state ? shown(state) : "(no state)");
+	}
+	rc = 0;
+out:
+	json_decref(lives);
+	json_decref(cms);
+	json_decref(fds);
+	json_decref(recs);
 	return rc;
+}
+
+static int
+same_s(const char *a, const char *b)
+{
+	return a != NULL && b != NULL && strcmp(a, b) == 0;
 }
 
 void
@@ -345,36 +437,79 @@ kube_apply_plan(const json_t *plan, const struct kube_apply_opts *o,
     struct diags *d)
 {
 	const json_t *builds = json_object_get(plan, "builds"), *e;
-	size_t i, n = json_array_size(builds);
+	size_t i, j, g, ng = 0, n = json_array_size(builds);
 	struct build *bs = xcalloc(n ? n : 1, sizeof(*bs));
+	struct group *gs = xcalloc(n ? n : 1, sizeof(*gs));
 	struct kube_cfk *cfk = NULL;
+	struct build *b;
 
+	/* Builds with an id are the operator's; a CFK one is kube_cfk.c's. */
 	json_array_foreach(builds, i, e) {
 		if (cfk_plan_is(e))
-			continue;	/* kube_cfk.c's */
-		bs[i].id = jstr3(e, "build", NULL, NULL);
-		bs[i].context = jstr3(e, "context", NULL, NULL);
-		bs[i].fd = plan_resource(plan, "FlinkDeployment", jstr3(e,
+			continue;
+		b = &bs[i];
+		b->context = jstr3(e, "context", NULL, NULL);
+		b->fd = plan_resource(plan, "FlinkDeployment", jstr3(e,
 		    "flinkDeployment", NULL, NULL));
-		bs[i].cm = plan_resource(plan, "ConfigMap", jstr3(e,
+		b->cm = plan_resource(plan, "ConfigMap", jstr3(e,
 		    "configMap", NULL, NULL));
-		bs[i].ns = jstr3(bs[i].fd, "metadata", "namespace", NULL);
-		read_build(plan, o, &bs[i], d);
-		if (d->nfatal > 0)
+		b->ns = jstr3(b->fd, "metadata", "namespace", NULL);
+		b->fdn = jstr3(b->fd, "metadata", "name", NULL);
+		b->cmn = jstr3(b->cm, "metadata", "name", NULL);
+		b->recn = kube_record_name(b->fdn);
+		b->seen = -1;
+		if (kube_init(&b->k, b->context, o->env, d) == -1)
 			break;
+		b->id = jstr3(e, "build", NULL, NULL);
+		for (g = 0; g < ng; g++)
+			if (same_s(gs[g].context, b->context) &&
+			    same_s(gs[g].ns, b->ns))
+				break;
+		if (g == ng)
+			gs[ng++] = (struct group){ b->context, b->ns, i, NULL,
+			    NULL };
+		b->g = g;
+	}
+	if (d->nfatal == 0)
+		read_groups(bs, n, gs, ng, d);
+	for (i = 0; i < n && d->nfatal == 0; i++) {
+		if (bs[i].id == NULL)
+			continue;
+		g = bs[i].g;
+		check_build(plan, o, &bs[i], json_object_get(gs[g].fds,
+		    bs[i].fdn), json_object_get(gs[g].cms, bs[i].cmn),
+		    json_object_get(gs[g].cms, bs[i].recn), d);
 	}
 	if (d->nfatal == 0)
 		cfk = kube_cfk_read(plan, o, d);
 	/* Every build is read and allowed before the first write. */
 	if (d->nerrors == 0 && d->nfatal == 0) {
-		for (i = 0; i < n; i++)
-			if (!cfk_plan_is(json_array_get(builds, i)) &&
-			    write_build(plan, o, &bs[i], d) == -1)
+		/* Per context, in the order the plan first names each. */
+		for (i = 0; i < n; i++) {
+			if (bs[i].id == NULL)
+				continue;
+			for (j = 0; j < i; j++)
+				if (bs[j].id != NULL &&
+				    strcmp(bs[j].context, bs[i].context) == 0)
+					break;
+			if (j == i && write_context(plan, o, bs, n,
+			    bs[i].context, d) == -1)
 				break;
-		if (i == n)
+		}
+		if (i == n) {
+			if (o->wait_s > 0)
+				wait_taken(o, bs, n, gs, ng, d);
 			kube_cfk_write(cfk, o, d);
+		}
 	}
 	kube_cfk_free(cfk);
+	for (g = 0; g < ng; g++) {
+		json_decref(gs[g].fds);
+		json_decref(gs[g].cms);
+	}
+	for (i = 0; i < n; i++)
+		free(bs[i].recn);
+	free(gs);
 	free(bs);
 }
 

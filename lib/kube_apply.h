@@ -1,10 +1,12 @@
 /*
  * kube_apply.h - writing a checked plan to its cluster through kubectl
- * (fluid-k8s(1), APPLYING): per build, every object read before any is
- * written, ownership and the mode checked against what is live, then
- * the ConfigMap, the FlinkDeployment and the last-applied record
+ * (fluid-k8s(1), APPLYING): every build's objects read before any is
+ * written (one kubectl run per kind for the builds of a context and
+ * namespace), ownership and the mode checked against what is live, then
+ * per context one apply per kind, every build's in one List: the
+ * ConfigMaps, the FlinkDeployments and the last-applied records
  * (kube_record.h) in that order, and a bounded wait for the operator
- * to take the change.  A CFK build (management: cfk) is kube_cfk.h's,
+ * to take the change.  So the kubectl runs do not grow with the builds.  A CFK build (management: cfk) is kube_cfk.h's,
  * read with the others before any write.  The plan must be one
  * plan_remake() returned and plan_allow() admitted (plan.h): nothing
  * here checks it again.
@@ -37,7 +39,8 @@ struct kube_apply_opts {
  * a mode that does not allow the change, a failed savepoint, a write
  * the API server refuses) or a fatal one (the cluster not reached).
  * Nothing is written when a read or check of any build fails; the
- * writes stop at the first build whose write fails.  An operator that
+ * writes stop at the first kind whose apply is refused (kubectl has
+ * applied that kind's other objects).  An operator that
  * has not taken the change within wait_s is a warning.
  */
 void	kube_apply_plan(const json_t *plan, const struct kube_apply_opts *o,

@@ -1,9 +1,12 @@
 /*
  * kube_drift.c - a build's live resources against fluid apply's record
  * and the contract's plan (kube_drift.h).  Reads only: every kubectl
- * run here is a get, by a name fluid renders.
+ * run here is a get, by names fluid renders (past 8, a LIST of the kind
+ * whose other objects are skipped: kube_get_many()).
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,54 +35,49 @@ first_line(const struct kube_run *r)
 }
 
 /*
- * Read one object with its managedFields (kube_get() leaves them out,
- * as kubectl does without --show-managed-fields).  Returns 1 and *obj,
- * 0 when the API server says it does not exist, -1 with a fatal
- * diagnostic: a read that fails is no answer, whatever it was.
+ * Read the objects of kind named by names (n) in ns with their
+ * managedFields (kube_get() leaves them out, as kubectl does without
+ * --show-managed-fields), in one kubectl run.  Returns 0 and *found (new:
+ * name -> object, for those that exist); -1 with a fatal diagnostic: a
+ * read that fails is no answer, whatever it was.
  */
 static int
-drift_get(const struct kube *k, const char *kind, const char *ns,
-    const char *name, json_t **obj, struct diags *d)
+drift_read(const struct kube *k, const char *kind, const char *ns,
+    const char *const *names, size_t n, json_t **found, struct diags *d)
 {
-	/* Data only as --flag=value or after "--": never a flag. */
-	char *nsf = xasprintf("--namespace=%s", ns);
-	const char *args[] = { "get", nsf, "--output=json",
-	    "--ignore-not-found", "--show-managed-fields", "--", kind, name,
-	    NULL };
 	struct kube_run r;
-	json_error_t err;
-	char *msg;
-	int rc = -1;
+	char *msg, *why = NULL, *what;
+	int rc;
 
-	*obj = NULL;
-	if (kube_exec(k, args, NULL, 0, &r) == -1) {
-		if (r.spawn_errno != 0) {
-			errno = r.spawn_errno;
-			diag_fatal(d, "cannot run '%s' (set KUBECTL to name "
-			    "kubectl) to read %s %s/%s:", k->kubectl, kind, ns,
-			    name);
-		} else if (r.timed_out)
-			diag_fatal(d, "kubectl --context=%s did not finish "
-			    "read %s %s/%s within %d s (fluid's deadline; "
-			    "FLUID_KUBECTL_DEADLINE_S): killed; the cluster "
-			    "is not answering, so there is no drift answer",
-			    k->context, kind, ns, name, k->deadline_s);
-		else {
-			msg = first_line(&r);
-			diag_fatal(d, "kubectl --context=%s cannot read %s "
-			    "%s/%s: %s: no drift answer", k->context, kind, ns,
-			    name, msg);
-			free(msg);
-		}
-		goto out;
+	rc = kube_get_many(k, kind, ns, names, n, 1, found, &r, &why);
+	if (rc == 0) {
+		kube_run_release(&r);
+		return 0;
 	}
-	if ((rc = kube_drift_answer(r.out.buf, r.out.len, obj, &err)) == -1)
-		diag_fatal(d, "kubectl --context=%s: read %s %s/%s: not a "
-		    "JSON object: %s", k->context, kind, ns, name, err.text);
-out:
+	what = n == 1 ? xasprintf("%s %s/%s", kind, ns, names[0]) :
+	    xasprintf("%s %s/%s and %zu more", kind, ns, names[0], n - 1);
+	if (rc == -2)
+		diag_fatal(d, "kubectl --context=%s: read %s: %s", k->context,
+		    what, why);
+	else if (r.spawn_errno != 0) {
+		errno = r.spawn_errno;
+		diag_fatal(d, "cannot run '%s' (set KUBECTL to name kubectl) to "
+		    "read %s:", k->kubectl, what);
+	} else if (r.timed_out)
+		diag_fatal(d, "kubectl --context=%s did not finish read %s "
+		    "within %d s (fluid's deadline; FLUID_KUBECTL_DEADLINE_S): "
+		    "killed; the cluster is not answering, so there is no "
+		    "drift answer", k->context, what, k->deadline_s);
+	else {
+		msg = first_line(&r);
+		diag_fatal(d, "kubectl --context=%s cannot read %s: %s: no "
+		    "drift answer", k->context, what, msg);
+		free(msg);
+	}
 	kube_run_release(&r);
-	free(nsf);
-	return rc;
+	free(what);
+	free(why);
+	return -1;
 }
 
 int
@@ -364,14 +362,15 @@ rendered(json_t *doc, const char *id, const char *kind)
 }
 
 /*
- * The plan's resources of build id that are not "unchanged" against
- * last (NULL: every one is new), as {"resource", "action"} in out.
+ * The resources of build id in plan (k8s_plan() against every build's
+ * record at once: an action compares each resource with the recorded
+ * one of its own name only, and the mode does not change it) that are
+ * not "unchanged", as {"resource", "action"} in out.
  */
 static void
-plan_changes(json_t *doc, const char *id, const json_t *last,
-    enum k8s_mode mode, json_t *out)
+plan_changes(const json_t *plan, const char *id, json_t *out)
 {
-	json_t *plan = k8s_plan(doc, mode, last), *e, *r;
+	json_t *e, *r;
 	const json_t *labels;
 	const char *build, *action;
 	char *label;
@@ -393,7 +392,6 @@ plan_changes(json_t *doc, const char *id, const json_t *last,
 		    label, "action", action));
 		free(label);
 	}
-	json_decref(plan);
 }
 
 /* A resource gone: the whole resource is the drifted field. */
@@ -408,27 +406,23 @@ gone(const char *label, json_t *fields)
 /*
  * The live script ConfigMap against the recorded one (applied: with its
  * data when the contract still renders them, else without, and then the
- * data are compared by digest), field by field into fields; -1 (fatal
- * in d) when it cannot be read.
+ * data are compared by digest), field by field into fields; live is
+ * what was read (NULL: it does not exist).
  */
-static int
-compare_cm(const struct kube *k, const json_t *applied,
-    const char *data_digest, json_t *fields, struct diags *d)
+static void
+compare_cm(const json_t *applied, const char *data_digest,
+    const json_t *live, json_t *fields)
 {
 	const char *ns = jstr2(applied, "metadata", "namespace");
 	const char *name = jstr2(applied, "metadata", "name");
 	char *label, *mgr, live_digest[DIGEST_STRLEN];
-	json_t *live, *cmp, *path;
-	int has;
+	json_t *cmp, *path;
 
-	/* kube_record_read() checked both: the deployment's own. */
-	if ((has = drift_get(k, "configmap", ns, name, &live, d)) == -1)
-		return -1;
 	label = xasprintf("ConfigMap %s/%s", ns, name);
-	if (!has) {
+	if (live == NULL) {
 		gone(label, fields);
 		free(label);
-		return 0;
+		return;
 	}
 	cmp = json_deep_copy(live);
 	if (json_object_get(applied, "data") == NULL) {
@@ -448,83 +442,167 @@ compare_cm(const struct kube *k, const json_t *applied,
 	}
 	kube_drift_fields(label, applied, cmp, fields);
 	json_decref(cmp);
-	json_decref(live);
 	free(label);
-	return 0;
 }
 
-json_t *
-kube_drift_build(const struct kube *k, json_t *doc, const char *id,
-    const char *ns, const char *deployment, struct diags *d)
-{
-	char *recn, *why = NULL, *label;
-	json_t *rec = NULL, *fd = NULL, *fields = NULL, *changes = NULL;
-	json_t *res = NULL, *applied = NULL;
-	struct kube_record r = { NULL, NULL, "", K8S_AMEND };
-	const char *status;
-	int has_rec, has_fd;
+/* One build: what it is read by, and its record once read. */
+struct dbuild {
+	const char	*id, *ns, *deployment, *context;
+	char		*recn;
+	struct kube	 k;
+	size_t		 g;		/* its group */
+	bool		 cfk;		/* read by kube_cfk_drift.h instead */
+	struct kube_record r;
+	json_t		*applied;	/* the record's List, or NULL: new */
+};
 
-	/* Read by names fluid renders, or not at all. */
-	if (!kube_record_label_ok(ns, 63) ||
-	    !kube_record_label_ok(deployment, 45)) {
-		diag_fatal(d, "build '%s': namespace '%s' or deployment '%s' "
-		    "is not a DNS-1123 label: nothing read, no drift answer",
-		    id, ns ? ns : "", deployment ? deployment : "");
-		return NULL;
-	}
-	recn = kube_record_name(deployment);
-	if ((has_rec = drift_get(k, "configmap", ns, recn, &rec, d)) == -1 ||
-	    (has_fd = drift_get(k, "flinkdeployment", ns, deployment, &fd,
-	    d)) == -1)
-		goto out;
-	fields = json_array();
-	changes = json_array();
-	if (!has_rec && !has_fd) {
-		/* A new deployment: everything the plan has is to come. */
-		plan_changes(doc, id, NULL, K8S_AMEND, changes);
-		goto answer;
-	}
-	if (!has_rec) {
+/*
+ * The builds that share a context and a namespace: each kind is read for
+ * all of them in one kubectl run.  Names -> objects read (new).
+ */
+struct dgroup {
+	const char	*context, *ns;
+	size_t		 first;		/* whose kube runs */
+	json_t		*recs, *fds, *cms;
+};
+
+/*
+ * Check b's record (rec, NULL when there is none) against its
+ * deployment (fd, likewise) and keep it in b.  -1 with a fatal
+ * diagnostic when there is no answer.
+ */
+static int
+take_record(json_t *doc, struct dbuild *b, const json_t *rec,
+    const json_t *fd, struct diags *d)
+{
+	char *why = NULL;
+
+	if (rec == NULL && fd == NULL)
+		return 0;	/* a new deployment */
+	if (rec == NULL) {
 		diag_fatal(d, "build '%s': FlinkDeployment %s/%s exists and "
 		    "has no last-applied record (ConfigMap %s/%s): fluid apply "
 		    "did not write it, so there is nothing to compare it with; "
-		    "no drift answer", id, ns, deployment, ns, recn);
-		goto out;
+		    "no drift answer", b->id, b->ns, b->deployment, b->ns,
+		    b->recn);
+		return -1;
 	}
-	if (kube_record_read(rec, ns, deployment, &r, &why) == -1) {
+	if (kube_record_read(rec, b->ns, b->deployment, &b->r, &why) == -1) {
 		diag_fatal(d, "build '%s': the last-applied record ConfigMap "
 		    "%s/%s %s: it is not fluid's record of this deployment, so "
-		    "nothing of it is read; no drift answer", id, ns, recn,
-		    why);
-		goto out;
+		    "nothing of it is read; no drift answer", b->id, b->ns,
+		    b->recn, why);
+		free(why);
+		return -1;
 	}
-	label = xasprintf("FlinkDeployment %s/%s", ns, deployment);
-	if (has_fd)
-		kube_drift_fields(label, r.fd, fd, fields);
-	else
-		gone(label, fields);
-	free(label);
-	applied = kube_record_applied(&r, rendered(doc, id, "ConfigMap"));
-	if (compare_cm(k, json_array_get(json_object_get(applied, "items"), 0),
-	    r.data_digest, fields, d) == -1)
-		goto out;
-	plan_changes(doc, id, applied, r.mode, changes);
-answer:
+	b->applied = kube_record_applied(&b->r, rendered(doc, b->id,
+	    "ConfigMap"));
+	return 0;
+}
+
+/* The recorded ConfigMap of b (borrowed). */
+static const json_t *
+applied_cm(const struct dbuild *b)
+{
+	return json_array_get(json_object_get(b->applied, "items"), 0);
+}
+
+/*
+ * The answer for b (a new reference; see kube_drift.h) from what was
+ * read: fd and cm, NULL when they do not exist; plan is the contract's
+ * against every record (plan_changes()).
+ */
+static json_t *
+answer(const json_t *plan, const struct dbuild *b, const json_t *fd,
+    const json_t *cm)
+{
+	json_t *fields = json_array(), *changes = json_array(), *res;
+	const char *status;
+	char *label;
+
+	if (b->applied == NULL) {
+		/* A new deployment: everything the plan has is to come. */
+		plan_changes(plan, b->id, changes);
+	} else {
+		label = xasprintf("FlinkDeployment %s/%s", b->ns,
+		    b->deployment);
+		if (fd != NULL)
+			kube_drift_fields(label, b->r.fd, fd, fields);
+		else
+			gone(label, fields);
+		free(label);
+		compare_cm(applied_cm(b), b->r.data_digest, cm, fields);
+		plan_changes(plan, b->id, changes);
+	}
 	status = json_array_size(fields) > 0 ? "drift" :
 	    json_array_size(changes) > 0 ? "pending" : "clean";
-	res = json_pack("{s:s, s:s, s:s, s:s, s:O, s:O}", "build", id,
-	    "namespace", ns, "flinkDeployment", deployment, "status", status,
-	    "fields", fields, "changes", changes);
-out:
-	kube_record_release(&r);
-	json_decref(applied);
-	json_decref(rec);
-	json_decref(fd);
-	json_decref(fields);
-	json_decref(changes);
-	free(why);
-	free(recn);
+	res = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o}", "build", b->id,
+	    "namespace", b->ns, "flinkDeployment", b->deployment, "status",
+	    status, "fields", fields, "changes", changes);
 	return res;
+}
+
+/* Append s to names (n of them) unless it is there. */
+static void
+add_name(const char **names, size_t *n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (strcmp(names[i], s) == 0)
+			return;
+	names[(*n)++] = s;
+}
+
+/*
+ * Every build's record and FlinkDeployment, then the ConfigMaps the
+ * records name: per group, one kubectl run each, by names fluid renders
+ * or a checked record names.  -1 (fatal in d) when there is no answer.
+ */
+static int
+read_all(json_t *doc, struct dbuild *bs, size_t n, struct dgroup *gs,
+    size_t ng, struct diags *d)
+{
+	const char **rn = xcalloc(n + 1, sizeof(*rn));
+	const char **fn = xcalloc(n + 1, sizeof(*fn));
+	size_t g, i, nr, nf;
+	int rc = -1;
+
+	for (g = 0; g < ng; g++) {
+		for (i = nr = nf = 0; i < n; i++)
+			if (bs[i].g == g) {
+				add_name(rn, &nr, bs[i].recn);
+				add_name(fn, &nf, bs[i].deployment);
+			}
+		if (drift_read(&bs[gs[g].first].k, "configmap", gs[g].ns, rn,
+		    nr, &gs[g].recs, d) == -1 ||
+		    drift_read(&bs[gs[g].first].k, "flinkdeployment",
+		    gs[g].ns, fn, nf, &gs[g].fds, d) == -1)
+			goto out;
+	}
+	for (i = 0; i < n; i++)
+		if (!bs[i].cfk && take_record(doc, &bs[i],
+		    json_object_get(gs[bs[i].g].recs,
+		    bs[i].recn), json_object_get(gs[bs[i].g].fds,
+		    bs[i].deployment), d) == -1)
+			goto out;
+	/* kube_record_read() checked the names: the deployment's own. */
+	for (g = 0; g < ng; g++) {
+		for (i = nr = 0; i < n; i++)
+			if (bs[i].g == g && bs[i].applied != NULL)
+				add_name(rn, &nr, jstr2(applied_cm(&bs[i]),
+				    "metadata", "name"));
+		if (nr == 0)
+			gs[g].cms = json_object();
+		else if (drift_read(&bs[gs[g].first].k, "configmap", gs[g].ns,
+		    rn, nr, &gs[g].cms, d) == -1)
+			goto out;
+	}
+	rc = 0;
+out:
+	free(rn);
+	free(fn);
+	return rc;
 }
 
 /* The plan's FlinkDeployment of build b (borrowed), or NULL. */
@@ -609,31 +687,86 @@ check_allow(const json_t *plan, const char *path, char *(*env)(const char *),
 	allow_release(&al);
 }
 
+static int
+same_s(const char *a, const char *b)
+{
+	return a != NULL && b != NULL && strcmp(a, b) == 0;
+}
+
 json_t *
 kube_drift_run(json_t *doc, const char *contract, const char *path,
     char *(*env)(const char *), struct diags *d)
 {
-	json_t *plan, *builds = NULL, *b, *e, *res = NULL;
-	size_t i, counts[3] = { 0, 0, 0 };
+	json_t *plan, *builds = NULL, *b, *e, *res = NULL, *last = NULL;
+	json_t *against = NULL;
+	size_t i, g, n, ng = 0, counts[3] = { 0, 0, 0 };
+	struct dbuild *bs = NULL;
+	struct dgroup *gs = NULL;
 	const char *st;
-	struct kube k;
 
 	/* The plan says each build's context, namespace and deployment. */
 	plan = k8s_plan(doc, K8S_DRY_RUN, NULL);
 	check_allow(plan, path, env, d);
 	if (diag_status(d) != 0)
 		goto out;
-	builds = json_array();
+	n = json_array_size(json_object_get(plan, "builds"));
+	bs = xcalloc(n + 1, sizeof(*bs));
+	gs = xcalloc(n + 1, sizeof(*gs));
 	json_array_foreach(json_object_get(plan, "builds"), i, b) {
-		if (kube_init(&k, jstr2(b, "context", NULL), env, d) == -1)
+		bs[i].id = jstr2(b, "build", NULL);
+		bs[i].ns = jstr2(b, "namespace", NULL);
+		bs[i].deployment = jstr2(b, "flinkDeployment", NULL);
+		bs[i].context = jstr2(b, "context", NULL);
+		if ((bs[i].cfk = cfk_plan_is(b))) {
+			/* Its own reads, by label (kube_cfk_drift.h). */
+			bs[i].g = SIZE_MAX;
+			if (kube_init(&bs[i].k, bs[i].context, env, d) == -1)
+				goto out;
+			continue;
+		}
+		/* Read by names fluid renders, or not at all. */
+		if (!kube_record_label_ok(bs[i].ns, 63) ||
+		    !kube_record_label_ok(bs[i].deployment, 45)) {
+			diag_fatal(d, "build '%s': namespace '%s' or deployment "
+			    "'%s' is not a DNS-1123 label: nothing read, no "
+			    "drift answer", bs[i].id, bs[i].ns ? bs[i].ns : "",
+			    bs[i].deployment ? bs[i].deployment : "");
 			goto out;
-		e = cfk_plan_is(b) ? kube_cfk_drift_build(&k, plan, b,
-		    kube_drift_fields, d) :
-		    kube_drift_build(&k, doc, jstr2(b, "build", NULL),
-		    jstr2(b, "namespace", NULL),
-		    jstr2(b, "flinkDeployment", NULL), d);
-		if (e == NULL)
+		}
+		bs[i].recn = kube_record_name(bs[i].deployment);
+		if (kube_init(&bs[i].k, bs[i].context, env, d) == -1)
 			goto out;
+		for (g = 0; g < ng; g++)
+			if (same_s(gs[g].context, bs[i].context) &&
+			    same_s(gs[g].ns, bs[i].ns))
+				break;
+		if (g == ng)
+			gs[ng++] = (struct dgroup){ bs[i].context, bs[i].ns, i,
+			    NULL, NULL, NULL };
+		bs[i].g = g;
+	}
+	if (read_all(doc, bs, n, gs, ng, d) == -1)
+		goto out;
+	/* One plan against every record, not one a build. */
+	last = json_array();
+	for (i = 0; i < n; i++)
+		json_array_extend(last, json_object_get(bs[i].applied,
+		    "items"));
+	against = k8s_plan(doc, K8S_AMEND, last);
+	builds = json_array();
+	for (i = 0; i < n; i++) {
+		g = bs[i].g;
+		if (bs[i].cfk) {
+			e = kube_cfk_drift_build(&bs[i].k, plan,
+			    json_array_get(json_object_get(plan, "builds"), i),
+			    kube_drift_fields, d);
+			if (e == NULL)
+				goto out;
+		} else
+			e = answer(against, &bs[i], json_object_get(gs[g].fds,
+			    bs[i].deployment), bs[i].applied == NULL ? NULL :
+			    json_object_get(gs[g].cms,
+			    jstr2(applied_cm(&bs[i]), "metadata", "name")));
 		st = jstr2(e, "status", NULL);
 		counts[strcmp(st, "clean") == 0 ? 0 :
 		    strcmp(st, "pending") == 0 ? 1 : 2]++;
@@ -644,7 +777,21 @@ kube_drift_run(json_t *doc, const char *contract, const char *path,
 	    "pending", (json_int_t)counts[1], "drift", (json_int_t)counts[2],
 	    "builds", builds);
 out:
+	for (g = 0; g < ng; g++) {
+		json_decref(gs[g].recs);
+		json_decref(gs[g].fds);
+		json_decref(gs[g].cms);
+	}
+	for (i = 0; bs != NULL && i < n; i++) {
+		kube_record_release(&bs[i].r);
+		json_decref(bs[i].applied);
+		free(bs[i].recn);
+	}
+	free(bs);
+	free(gs);
 	json_decref(builds);
+	json_decref(last);
+	json_decref(against);
 	json_decref(plan);
 	return res;
 }

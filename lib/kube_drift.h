@@ -11,15 +11,18 @@
  * Before any kubectl run, every build's deployment targets are checked
  * against the operator allowlists (allow.h, ALLOW_CMD_DIFF: context,
  * namespace, image, service account, Secrets): fluid reads no cluster
- * it would not write to.  Then, per build, three reads (kubectl get
- * --show-managed-fields), by names fluid renders only:
+ * it would not write to.  Then three reads (kubectl get
+ * --show-managed-fields), by names fluid renders only (past 8 names, a
+ * LIST of the kind whose other objects are skipped), each one kubectl
+ * run for every build in a context and namespace (so as many runs for
+ * one build as for twenty), in this order:
  *
  *	ConfigMap	<deployment>-fluid-last-applied, fluid apply's
  *			record (kube_record.h), checked to be the
  *			deployment's own before anything of it is used
  *	FlinkDeployment	<deployment>, live
  *	ConfigMap	<deployment>-sql-<12 hex>, the one the record names,
- *			live
+ *			live (read once every record is checked)
  *
  * and one of three answers:
  *
@@ -62,8 +65,13 @@
  *
  *	{"fluidDrift": 1, "contract": contract,
  *	 "counts": {"clean": N, "pending": N, "drift": N},
- *	 "builds": [kube_drift_build() of each build]}
+ *	 "builds": [{"build", "namespace", "flinkDeployment", "status":
+ *	   "clean" | "pending" | "drift", "fields": [{"resource", "field",
+ *	   "applied", "live", "manager"}], "changes": [{"resource",
+ *	   "action"}]}, one per build]}
  *
+ * where "changes" are the plan's resources of the build that are not
+ * "unchanged" against the record. *
  * env is getenv-like (KUBECTL, FLUID_KUBECTL_DEADLINE_S, the
  * allowlists).  path places the allowlist refusals (errors: EXIT_REFUSED,
  * no kubectl run).  NULL with diagnostics in d when there is no answer:
@@ -71,21 +79,6 @@
  */
 json_t	*kube_drift_run(json_t *doc, const char *contract, const char *path,
 	    char *(*env)(const char *), struct diags *d);
-
-/*
- * The answer for build id (deployment in ns, through k), against the
- * k8s section of doc: a new reference,
- *
- *	{"build", "namespace", "flinkDeployment", "status": "clean" |
- *	 "pending" | "drift", "fields": [{"resource", "field", "applied",
- *	 "live", "manager"}], "changes": [{"resource", "action"}]}
- *
- * where "changes" are the plan's resources of this build that are not
- * "unchanged" against the record.  NULL with a fatal diagnostic in d
- * when there is no answer (see above).
- */
-json_t	*kube_drift_build(const struct kube *k, json_t *doc, const char *id,
-	    const char *ns, const char *deployment, struct diags *d);
 
 /*
  * kubectl get --output=json --ignore-not-found's standard output (len

@@ -584,68 +584,140 @@ fluids(json_t *live, const struct vbuild *vb)
 }
 
 /*
- * Read the FlinkDeployment and fluid apply's record of it, and set the
- * deployment piece.  A cluster that cannot be read makes the piece
- * unavailable (kubectl's words), not verify's own failure.
+ * Set vb's deployment piece from what was read: live, its
+ * FlinkDeployment, and rec, fluid apply's record of it (NULL: it does
+ * not exist).
  */
 static void
-read_deployment(struct vbuild *vb, const struct verify_opts *o)
+judge_deployment(struct vbuild *vb, json_t *live, json_t *rec)
 {
 	json_t *dep = json_object_get(vb->cb, "deployment");
 	const char *ns = jstr(dep, "namespace"), *name = jstr(dep, "name");
 	struct piece *p = &vb->p[2];
 	struct vfy_reading r = { VFY_UNAVAILABLE, false, NULL, NULL };
-	json_t *live = NULL, *rec = NULL, *list = NULL, *applied;
+	json_t *list = NULL, *applied;
 	const char *job;
-	struct diags kd;
-	struct kube k;
-	char *recn = xasprintf("%s-fluid-last-applied", name);
-	int has_fd = -1, has_rec = -1;
 
-	diags_init(&kd);
-	free(p->endpoint);
-	p->endpoint = xasprintf("kubectl --context=%s: flinkdeployment "
-	    "%s/%s, configmap %s/%s", jstr(dep, "context"), ns, name, ns, recn);
-	if (kube_init(&k, jstr(dep, "context"), o->env, &kd) == -1 ||
-	    (has_fd = kube_get(&k, "flinkdeployment", ns, name, &live,
-	    &kd)) == -1 || (has_rec = kube_get(&k, "configmap", ns, recn,
-	    &rec, &kd)) == -1) {
-		set(p, OUT_UNAVAILABLE, true, "%s", kd.n > 0 ?
-		    kd.v[kd.n - 1].msg : "kubectl failed");
-		goto out;
-	}
 	/* The job the checkpoint piece asks the JobManager about. */
 	free(vb->job);
 	job = jstr(json_object_get(json_object_get(live, "status"),
 	    "jobStatus"), "jobId");
-	vb->job = has_fd && job != NULL ? xstrdup(job) : NULL;
-	if (!has_fd)
+	vb->job = live != NULL && job != NULL ? xstrdup(job) : NULL;
+	if (live == NULL)
 		set(p, OUT_FAIL, true, "FlinkDeployment %s/%s does not exist",
 		    ns, name);
 	else if (!fluids(live, vb))
 		set(p, OUT_FAIL, true, "FlinkDeployment %s/%s is not fluid's "
 		    "for product '%s' build '%s' (its labels)", ns, name,
 		    jstr(vb->cb, "product"), vb->id);
-	else if (!has_rec || !fluids(rec, vb))
+	else if (rec == NULL || !fluids(rec, vb))
 		set(p, OUT_FAIL, true, "no record of fluid apply (ConfigMap "
-		    "%s/%s, fluid's): this build was not applied by fluid",
-		    ns, recn);
+		    "%s/%s-fluid-last-applied, fluid's): this build was not "
+		    "applied by fluid", ns, name);
 	else if ((applied = json_object_get(record_fd(rec, &list),
 	    "spec")) == NULL)
-		set(p, OUT_FAIL, true, "ConfigMap %s/%s holds no applied "
-		    "FlinkDeployment spec (data resources.json)", ns, recn);
+		set(p, OUT_FAIL, true, "ConfigMap %s/%s-fluid-last-applied "
+		    "holds no applied FlinkDeployment spec (data "
+		    "resources.json)", ns, name);
 	else {
 		vfy_judge_status(live, applied, jstr(dep, "state"), &r);
 		vb->judged = true;
 		set(p, from[r.outcome], r.final, "%s", r.detail);
 		free(r.detail);
 	}
-out:
 	json_decref(list);
-	json_decref(live);
-	json_decref(rec);
-	diags_release(&kd);
+}
+
+/* Whether build i's deployment piece is read in this round. */
+static bool
+to_read(const struct vbuild *vb)
+{
+	return !vb->cfk && vb->p[2].outcome != OUT_PASS && !vb->p[2].final;
+}
+
+/* Whether a and b are the same string (neither NULL). */
+static bool
+same_s(const char *a, const char *b)
+{
+	return a != NULL && b != NULL && strcmp(a, b) == 0;
+}
+
+/*
+ * Read the FlinkDeployments and fluid apply's records of the builds whose
+ * deployment piece is still open, and set it: for the builds that share
+ * a context and a namespace, one kubectl run per kind.  A cluster that
+ * cannot be read makes the piece unavailable (kubectl's words), not
+ * verify's own failure.
+ */
+static void
+read_deployments(struct vbuild *vb, size_t n, const struct verify_opts *o)
+{
+	const char **fdn = xcalloc(n + 1, sizeof(*fdn));
+	const char **recn = xcalloc(n + 1, sizeof(*recn));
+	char **owned = xcalloc(n + 1, sizeof(*owned));
+	bool *done = xcalloc(n + 1, sizeof(*done));
+	size_t *idx = xcalloc(n + 1, sizeof(*idx));
+	json_t *dep, *d2, *fds, *recs;
+	const char *ctx, *ns;
+	struct diags kd;
+	struct kube k;
+	size_t i, j, m;
+
+	for (i = 0; i < n; i++) {
+		if (done[i] || !to_read(&vb[i]))
+			continue;
+		dep = json_object_get(vb[i].cb, "deployment");
+		ctx = jstr(dep, "context");
+		ns = jstr(dep, "namespace");
+		/* The builds of this context and namespace, read together. */
+		for (j = i, m = 0; j < n; j++) {
+			d2 = json_object_get(vb[j].cb, "deployment");
+			if (done[j] || !to_read(&vb[j]) ||
+			    !same_s(jstr(d2, "context"), ctx) ||
+			    !same_s(jstr(d2, "namespace"), ns))
+				continue;
+			done[j] = true;
+			idx[m] = j;
+			fdn[m] = jstr(d2, "name");
+			owned[m] = xasprintf("%s-fluid-last-applied", fdn[m]);
+			recn[m] = owned[m];
+			m++;
+			free(vb[j].p[2].endpoint);
+			vb[j].p[2].endpoint = xasprintf("kubectl --context=%s: "
+			    "flinkdeployment %s/%s, configmap %s/%s", ctx, ns,
+			    fdn[m - 1], ns, recn[m - 1]);
+		}
+		diags_init(&kd);
+		fds = recs = NULL;
+		if (kube_init(&k, ctx, o->env, &kd) == -1 ||
+		    kube_get_names(&k, "flinkdeployment", ns, fdn, m, &fds,
+		    &kd) == -1 || kube_get_names(&k, "configmap", ns, recn, m,
+		    &recs, &kd) == -1) {
+			for (j = i; j < n; j++) {
+				d2 = json_object_get(vb[j].cb, "deployment");
+				if (to_read(&vb[j]) &&
+				    same_s(jstr(d2, "context"), ctx) &&
+				    same_s(jstr(d2, "namespace"), ns))
+					set(&vb[j].p[2], OUT_UNAVAILABLE, true,
+					    "%s", kd.n > 0 ? kd.v[kd.n - 1].msg :
+					    "kubectl failed");
+			}
+		} else
+			for (j = 0; j < m; j++)
+				judge_deployment(&vb[idx[j]],
+				    json_object_get(fds, fdn[j]),
+				    json_object_get(recs, recn[j]));
+		json_decref(fds);
+		json_decref(recs);
+		diags_release(&kd);
+		for (j = 0; j < m; j++)
+			free(owned[j]);
+	}
+	free(fdn);
 	free(recn);
+	free(owned);
+	free(done);
+	free(idx);
 }
 
 /* A CFK build's two pieces, those not yet settled (verify_cfk.h). */
@@ -700,44 +772,97 @@ read_checkpoint(struct vbuild *vb, const struct verify_opts *o)
 }
 
 /*
+ * The first failed piece of vb when the operator's Events may say why
+ * (the deployment or the checkpoint failed on fluid's deployment), or
+ * NULL.
+ */
+static struct piece *
+events_piece(struct vbuild *vb)
+{
+	if (!vb->judged)
+		return NULL;
+	return vb->p[2].outcome == OUT_FAIL ? &vb->p[2] :
+	    vb->p[3].outcome == OUT_FAIL ? &vb->p[3] : NULL;
+}
+
+/*
  * When the deployment or the checkpoint failed on fluid's deployment,
  * the operator's Events for it say why (SavepointError, a pod's
  * CreateContainerConfigError, ...): add the newest one's reason to the
- * first failed piece.  Read once, after the last reading.
+ * first failed piece.  Read once, after the last reading: one read per
+ * context and namespace, of the FlinkDeployment named when one build
+ * there failed, else of every FlinkDeployment's (vfy_events_reason()
+ * picks each one's own).
  */
 static void
-read_events(struct vbuild *vb, const struct verify_opts *o)
+read_events(struct vbuild *vb, size_t n, const struct verify_opts *o)
 {
-	json_t *dep = json_object_get(vb->cb, "deployment"), *list = NULL;
-	const char *ns = jstr(dep, "namespace"), *name = jstr(dep, "name");
-	struct piece *p = vb->p[2].outcome == OUT_FAIL ? &vb->p[2] :
-	    vb->p[3].outcome == OUT_FAIL ? &vb->p[3] : NULL;
+	bool *done = xcalloc(n + 1, sizeof(*done));
+	json_t *dep, *d2, *list;
+	const char *ctx, *ns, *name;
+	struct piece *p;
 	struct diags kd;
 	struct kube k;
-	char *path, *why = NULL, *reason, *detail;
+	char *path, *why, *reason, *detail;
+	size_t i, j, m;
 	int unreached;
 
-	if (p == NULL || !vb->judged)
-		return;
-	diags_init(&kd);
-	if (kube_init(&k, jstr(dep, "context"), o->env, &kd) == -1) {
+	for (i = 0; i < n; i++) {
+		if (done[i] || events_piece(&vb[i]) == NULL)
+			continue;
+		dep = json_object_get(vb[i].cb, "deployment");
+		ctx = jstr(dep, "context");
+		ns = jstr(dep, "namespace");
+		name = jstr(dep, "name");
+		for (j = i, m = 0; j < n; j++) {
+			d2 = json_object_get(vb[j].cb, "deployment");
+			if (events_piece(&vb[j]) != NULL &&
+			    same_s(jstr(d2, "context"), ctx) &&
+			    same_s(jstr(d2, "namespace"), ns))
+				m++;
+		}
+		diags_init(&kd);
+		if (kube_init(&k, ctx, o->env, &kd) == -1) {
+			diags_release(&kd);
+			break;
+		}
 		diags_release(&kd);
-		return;
+		path = m == 1 ? xasprintf("/api/v1/namespaces/%s/events?"
+		    "fieldSelector=involvedObject.kind%%3DFlinkDeployment%%2C"
+		    "involvedObject.name%%3D%s", ns, name) :
+		    xasprintf("/api/v1/namespaces/%s/events?fieldSelector="
+		    "involvedObject.kind%%3DFlinkDeployment", ns);
+		list = NULL;
+		why = NULL;
+		if (kube_get_raw(&k, path, &list, &why, &unreached) == 1)
+			for (j = i; j < n; j++) {
+				d2 = json_object_get(vb[j].cb, "deployment");
+				if ((p = events_piece(&vb[j])) == NULL ||
+				    !same_s(jstr(d2, "context"), ctx) ||
+				    !same_s(jstr(d2, "namespace"), ns))
+					continue;
+				done[j] = true;
+				reason = vfy_events_reason(list, jstr(d2,
+				    "name"));
+				if (reason == NULL)
+					continue;
+				detail = xasprintf("%s; %s", p->detail, reason);
+				free(p->detail);
+				p->detail = detail;
+				free(reason);
+			}
+		else
+			for (j = i; j < n; j++) {
+				d2 = json_object_get(vb[j].cb, "deployment");
+				if (same_s(jstr(d2, "context"), ctx) &&
+				    same_s(jstr(d2, "namespace"), ns))
+					done[j] = true;
+			}
+		free(why);
+		free(path);
+		json_decref(list);
 	}
-	diags_release(&kd);
-	path = xasprintf("/api/v1/namespaces/%s/events?fieldSelector="
-	    "involvedObject.kind%%3DFlinkDeployment%%2CinvolvedObject.name"
-	    "%%3D%s", ns, name);
-	if (kube_get_raw(&k, path, &list, &why, &unreached) == 1 &&
-	    (reason = vfy_events_reason(list, name)) != NULL) {
-		detail = xasprintf("%s; %s", p->detail, reason);
-		free(p->detail);
-		p->detail = detail;
-		free(reason);
-	}
-	free(why);
-	free(path);
-	json_decref(list);
+	free(done);
 }
 
 /* --- the options ------------------------------------------------------- */
@@ -978,9 +1103,7 @@ verify_run(json_t *doc, const struct verify_opts *o, struct diags *d)
 		for (i = 0; i < n; i++)
 			if (vb[i].cfk)
 				read_cfk(&vb[i], o);
-			else if (vb[i].p[2].outcome != OUT_PASS &&
-			    !vb[i].p[2].final)
-				read_deployment(&vb[i], o);
+		read_deployments(vb, n, o);
 		/* After the deployment: its status names the job. */
 		for (i = 0; i < n; i++)
 			if (!vb[i].cfk && vb[i].p[3].outcome != OUT_PASS &&
@@ -1004,8 +1127,7 @@ verify_run(json_t *doc, const struct verify_opts *o, struct diags *d)
 	}
 	if (o->progress != NULL)
 		o->progress(o->arg, NULL);
-	for (i = 0; i < n; i++)
-		read_events(&vb[i], o);
+	read_events(vb, n, o);
 	report = json_pack("{s:i, s:s, s:s?, s:s?, s:b, s:I, s:s, s:o, s:[]}",
 	    "fluidDelivery", 1, "notice", NOTICE,
 	    "contract", o->contract,
