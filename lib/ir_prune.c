@@ -13,11 +13,17 @@
 const char *
 ir_prune_string_end(const char *p, const char *end)
 {
-	for (p++; p < end; p++) {
-		if (*p == '\\')
-			p++;
-		else if (*p == '"')
-			return p + 1;
+	const char *q;
+	size_t n;
+
+	/* memchr() to each quote; an odd run of backslashes escapes it. */
+	for (p++; p < end; p = q + 1) {
+		if ((q = memchr(p, '"', (size_t)(end - p))) == NULL)
+			return NULL;
+		for (n = 0; q - n > p && q[-1 - (ptrdiff_t)n] == '\\'; n++)
+			;
+		if (n % 2 == 0)
+			return q + 1;
 	}
 	return NULL;
 }
