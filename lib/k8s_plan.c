@@ -128,17 +128,50 @@ action(const json_t *r, const json_t *last)
 	return "new";
 }
 
+/*
+ * A copy of o's member key (an object) in the copy o, replacing it there,
+ * or NULL.  json_copy() copies one object's table, not its values.
+ */
+static json_t *
+copy_member(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key), *c;
+
+	if (!json_is_object(v) || (c = json_copy(v)) == NULL)
+		return NULL;
+	json_object_set_new(o, key, c);
+	return c;
+}
+
+/*
+ * The plan without its digest and each resource's plan annotation.  Only
+ * the path to what is left out is copied; the rest (the SQL, the bundle:
+ * megabytes for a large contract) is shared with plan, which is never
+ * changed.
+ */
 json_t *
 k8s_plan_content(const json_t *plan)
 {
-	json_t *c = json_deep_copy(plan), *e;
+	json_t *c = json_copy((json_t *)plan), *res, *e, *r, *m, *a;
 	size_t i;
 
+	if (c == NULL)
+		return NULL;
 	json_object_del(c, "digest");
-	json_array_foreach(json_object_get(c, "resources"), i, e)
-		json_object_del(json_object_get(json_object_get(
-		    json_object_get(e, "resource"), "metadata"),
-		    "annotations"), K8S_ANN_PLAN);
+	res = json_object_get(c, "resources");
+	if (!json_is_array(res) || (res = json_copy(res)) == NULL)
+		return c;
+	json_object_set_new(c, "resources", res);
+	for (i = 0; i < json_array_size(res); i++) {
+		e = json_array_get(res, i);
+		if (!json_is_object(e) || (e = json_copy(e)) == NULL)
+			continue;
+		json_array_set_new(res, i, e);
+		if ((r = copy_member(e, "resource")) != NULL &&
+		    (m = copy_member(r, "metadata")) != NULL &&
+		    (a = copy_member(m, "annotations")) != NULL)
+			json_object_del(a, K8S_ANN_PLAN);
+	}
 	return c;
 }
 

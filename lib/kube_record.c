@@ -54,9 +54,13 @@ json_t *
 kube_record_make(const json_t *plan, const json_t *cm, const json_t *fd)
 {
 	char digest[DIGEST_STRLEN], *text, *name;
-	json_t *item = json_deep_copy(cm), *list, *rec;
+	json_t *item = json_copy((json_t *)cm), *list, *rec;
 
-	/* The script stays in its own immutable ConfigMap: only its digest. */
+	/*
+	 * The script stays in its own immutable ConfigMap: only its digest.
+	 * A copy of cm's table, not of its data: the members deleted here
+	 * are deleted from the copy only.
+	 */
 	kube_record_data_digest(cm, digest);
 	json_object_del(item, "data");
 	json_object_del(item, "binaryData");
