@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "jget.h"
 #include "kube.h"
 #include "proc.h"
 
@@ -619,4 +620,27 @@ out:
 	kube_run_release(&r);
 	free(raw);
 	return rc;
+}
+
+void
+kube_names_add(const char **names, size_t *n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (strcmp(names[i], s) == 0)
+			return;
+	names[(*n)++] = s;
+}
+
+json_t *
+kube_item_named(const json_t *items, const char *name)
+{
+	json_t *it;
+	size_t i;
+
+	json_array_foreach(items, i, it)
+		if (name != NULL && jstreq(jstr2(it, "metadata", "name"), name))
+			return it;
+	return NULL;
 }

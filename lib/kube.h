@@ -166,4 +166,9 @@ int	kube_apply_list(const struct kube *k, const json_t *objs,
 int	kube_get_raw(const struct kube *k, const char *path, json_t **obj,
 	    char **why, int *unreached);
 
+/* Append s to names (n of them, room for one more) unless it is there. */
+void	 kube_names_add(const char **names, size_t *n, const char *s);
+/* The item of a List's items named name (borrowed), or NULL. */
+json_t	*kube_item_named(const json_t *items, const char *name);
+
 #endif

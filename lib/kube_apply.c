@@ -260,18 +260,6 @@ check_build(const json_t *plan, const struct kube_apply_opts *o,
 	}
 }
 
-/* Append s to names (n of them) unless it is there. */
-static void
-add_name(const char **names, size_t *n, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < *n; i++)
-		if (strcmp(names[i], s) == 0)
-			return;
-	names[(*n)++] = s;
-}
-
 /*
  * Read every build's FlinkDeployment, ConfigMap and record: per group,
  * one kubectl run per kind (the records are ConfigMaps).  Fatal in d
@@ -290,9 +278,9 @@ read_groups(struct build *bs, size_t n, struct group *gs, size_t ng,
 		for (i = 0; i < n; i++) {
 			if (bs[i].id == NULL || bs[i].g != g)
 				continue;
-			add_name(fdn, &nf, bs[i].fdn);
-			add_name(cmn, &nc, bs[i].cmn);
-			add_name(cmn, &nc, bs[i].recn);
+			kube_names_add(fdn, &nf, bs[i].fdn);
+			kube_names_add(cmn, &nc, bs[i].cmn);
+			kube_names_add(cmn, &nc, bs[i].recn);
 		}
 		if (kube_get_names(&bs[gs[g].first].k, "flinkdeployment",
 		    gs[g].ns, fdn, nf, &gs[g].fds, d) == -1)

@@ -164,19 +164,6 @@ kube_cfk_drift_allow(const json_t *plan, const json_t *b,
 	cfk_allow_hosts_free(hosts, n);
 }
 
-/* The item of list named name (borrowed), or NULL. */
-static json_t *
-named(const json_t *list, const char *name)
-{
-	json_t *it;
-	size_t i;
-
-	json_array_foreach(list, i, it)
-		if (name != NULL && jstreq(jstr2(it, "metadata", "name"), name))
-			return it;
-	return NULL;
-}
-
 struct answer {
 	const char		*ns;
 	json_t			*fields, *changes;
@@ -311,7 +298,7 @@ statements(struct answer *a, const json_t *plan, const json_t *b,
 		name = json_string_value(json_array_get(json_object_get(b,
 		    "statements"), j));
 		r = plan_resource(plan, "FlinkStatement", name);
-		lv = named(live, name);
+		lv = kube_item_named(live, name);
 		lab = label("FlinkStatement", a->ns, name ? name : "");
 		olds = 0;
 		json_array_foreach(live, i, it)
@@ -397,9 +384,9 @@ kube_cfk_drift_build(const struct kube *k, const json_t *plan,
 	}
 	if (pool != NULL) {
 		lab = label("FlinkComputePool", ns, pool);
-		if (named(pools, pool) != NULL)
+		if (kube_item_named(pools, pool) != NULL)
 			compare(&a, lab, plan_resource(plan,
-			    "FlinkComputePool", pool), named(pools, pool));
+			    "FlinkComputePool", pool), kube_item_named(pools, pool));
 		else
 			whole(&a, lab, "missing");
 		free(lab);

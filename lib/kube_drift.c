@@ -542,18 +542,6 @@ answer(const json_t *plan, const struct dbuild *b, const json_t *fd,
 	return res;
 }
 
-/* Append s to names (n of them) unless it is there. */
-static void
-add_name(const char **names, size_t *n, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < *n; i++)
-		if (strcmp(names[i], s) == 0)
-			return;
-	names[(*n)++] = s;
-}
-
 /*
  * Every build's record and FlinkDeployment, then the ConfigMaps the
  * records name: per group, one kubectl run each, by names fluid renders
@@ -571,8 +559,8 @@ read_all(json_t *doc, struct dbuild *bs, size_t n, struct dgroup *gs,
 	for (g = 0; g < ng; g++) {
 		for (i = nr = nf = 0; i < n; i++)
 			if (bs[i].g == g) {
-				add_name(rn, &nr, bs[i].recn);
-				add_name(fn, &nf, bs[i].deployment);
+				kube_names_add(rn, &nr, bs[i].recn);
+				kube_names_add(fn, &nf, bs[i].deployment);
 			}
 		if (drift_read(&bs[gs[g].first].k, "configmap", gs[g].ns, rn,
 		    nr, &gs[g].recs, d) == -1 ||
@@ -590,7 +578,7 @@ read_all(json_t *doc, struct dbuild *bs, size_t n, struct dgroup *gs,
 	for (g = 0; g < ng; g++) {
 		for (i = nr = 0; i < n; i++)
 			if (bs[i].g == g && bs[i].applied != NULL)
-				add_name(rn, &nr, jstr2(applied_cm(&bs[i]),
+				kube_names_add(rn, &nr, jstr2(applied_cm(&bs[i]),
 				    "metadata", "name"));
 		if (nr == 0)
 			gs[g].cms = json_object();

@@ -83,18 +83,6 @@ rendered_of(const json_t *res, const char *kind, const char *role)
 	return NULL;
 }
 
-static json_t *
-named(const json_t *list, const char *name)
-{
-	json_t *it;
-	size_t i;
-
-	json_array_foreach(list, i, it)
-		if (name != NULL && jstreq(jstr2(it, "metadata", "name"), name))
-			return it;
-	return NULL;
-}
-
 /*
  * CFK's sync of one object (what), the common part of its status: 1 when
  * CFK synced this generation with CMF, 0 after setting r.
@@ -169,7 +157,7 @@ static int
 judge_pool(const struct cfkb *b, const json_t *pools, struct vfy_reading *r)
 {
 	const char *name = jstr2(b->pool, "metadata", "name"), *phase;
-	json_t *lv = named(pools, name);
+	json_t *lv = kube_item_named(pools, name);
 	char *what;
 	int ok;
 
@@ -209,7 +197,7 @@ judge_statements(const struct cfkb *b, const json_t *sts,
 		name = jstr2(b->st[j], "metadata", "name");
 		what = xasprintf("FlinkStatement %s/%s (%s)", b->ns, name,
 		    roles[j]);
-		lv = named(sts, name);
+		lv = kube_item_named(sts, name);
 		if (lv == NULL) {
 			vfy_set(r, VFY_FAIL, true, "%s does not exist with "
 			    "fluid's labels for product '%s' build '%s': not "
