@@ -2,7 +2,8 @@
 # lane's real API server: the CFK 3.3.0 CRDs rebuilt from CFK's JSON
 # Schemas (tests/k8s/cfk-crds/) installed server-side, fluid plan and
 # fluid apply of a CFK contract, a changed SQL, CFK's CEL rules, and
-# fluid's refusals when CMF reports a failure.
+# fluid's refusals when CMF reports a failure; and every example rendered
+# for both targets, each resource accepted by the API server.
 #
 # Real: the API server, its storage, server-side apply, field ownership,
 # strict validation against the rebuilt CRDs' schemas and their CEL rules.
@@ -24,6 +25,7 @@
 # timeout-s check_cfk_apply_new_sql 480
 # timeout-s check_cfk_cel_rules 300
 # timeout-s check_cfk_refusals 300
+# timeout-s check_cfk_every_example 300
 
 CFK_HOLD=lane.fluid.test/held-by-check
 
@@ -404,4 +406,118 @@ check_cfk_refusals() {
 	done
 	cfk_standin_wrote_only_status || return
 	cfk_calls_clean
+}
+
+# --- every example, both targets ----------------------------------------------------------
+# The examples fluid refuses as a CFK build, each with the start of
+# fluid's reason (fluid-check(1), CFK TARGET); every other one must render.
+declare -A CFK_REFUSED_EXAMPLES=(
+	[changes/customers-cdc.fluid.yaml]='a change stream is not supported with management: cfk'
+)
+
+# cfk_dry_apply WHAT DOC : the API server accepts DOC by server-side apply
+# as fluid, with strict field validation, in a dry run.
+cfk_dry_apply() {
+	must "$1" kc apply --server-side --field-manager=fluid --dry-run=server --validate=strict -f - <<<"$2" || return
+	grep -q 'serverside-applied (server dry run)$' "$OUT" || { fail "$1: not applied: $(head -c 300 "$OUT")"; return 1; }
+}
+
+# cfk_render_filters DIR CONTRACT OUT : fluid-resolve | fluid-check |
+# fluid-sqlgen | fluid-k8s render --resources of CONTRACT (relative to DIR,
+# the tree its $refs resolve in), the rendered objects as an array in OUT.
+cfk_render_filters() {
+	(cd "$1" && "$FLUID_BIN/fluid-resolve" "$2" | "$FLUID_BIN/fluid-check" | "$FLUID_BIN/fluid-sqlgen" |
+		"$FLUID_BIN/fluid-k8s" render --resources) >"$3.list" 2>"$ERR" &&
+		jq '.items' "$3.list" >"$3" || { fail "$2: the filters did not render it: $(head -c 600 "$ERR")"; return 1; }
+}
+
+cfk_check_file() { "$FLUID_BIN/fluid-check" <"$1"; }
+
+# Every contract of examples/ (each *.fluid.yaml), none left out: for the
+# operator target, fluid plan of the example as it is and the filters
+# render the same objects (fluid plan adds its plan-digest annotation),
+# one FlinkDeployment of the deployment's name and its ConfigMap, each
+# accepted by the API server (server-side apply as fluid, strict field
+# validation, dry run, in CHECK_NS).  For the CFK target, the example made
+# a CFK build by tests/cfk/variant: fluid plan and the filters render the
+# same objects, the FlinkComputePool and a FlinkStatement for each
+# statement the plan names (a source, a sink and an INSERT among them),
+# each accepted the same way against the rebuilt CRDs (schemas and CEL
+# rules).  An example of CFK_REFUSED_EXAMPLES must instead be refused as
+# a CFK build, by fluid plan and by fluid-check, exit 1, with its reason.
+# The examples covered are as many as examples/ holds; nothing was created.
+check_cfk_every_example() {
+	local all rel n=0 rendered=0 refused=0 ex dir c op ff i doc kind name why
+	cfk_crds_ready || return
+	all=$(cd "$CFK_EXAMPLES" && find . -name '*.fluid.yaml' -type f | sed 's,^\./,,' | LC_ALL=C sort)
+	[ -n "$all" ] || { fail "no *.fluid.yaml in $CFK_EXAMPLES"; return 1; }
+	for rel in "${!CFK_REFUSED_EXAMPLES[@]}"; do
+		grep -qFx -- "$rel" <<<"$all" || { fail "CFK_REFUSED_EXAMPLES names $rel, not an example"; return 1; }
+	done
+	for rel in $all; do
+		n=$((n + 1))
+		ex=$CHECK_DIR/ex$n
+		mkdir -p "$ex"
+		# Its tree: the directory above its own (the workspace file, the fragments).
+		dir=$(cd "$CFK_EXAMPLES/$(dirname "$rel")/.." && pwd)
+		c=$(basename "$(dirname "$rel")")/$(basename "$rel")
+
+		# The operator target, the example as it is.
+		op=$ex/operator-plan.json
+		(cd "$dir" && "$FLUID_BIN/fluid" plan --mode amend-and-build --out "$op" "$c") >"$OUT" 2>"$ERR" ||
+			{ fail "$rel: fluid plan (operator): exit $?: $(head -c 600 "$ERR")"; return 1; }
+		cfk_render_filters "$dir" "$c" "$ex/operator-render.json" || return
+		eq "$rel (operator): fluid plan and the filters render the same" \
+			"$(jq -S '[.resources[].resource | del(.metadata.annotations["fluid.dev/plan-digest"])]' "$op")" \
+			"$(jq -S . "$ex/operator-render.json")" || return
+		eq "$rel (operator): the kinds" "$(jq -c '[.resources[].resource.kind] | sort' "$op")" \
+			'["ConfigMap","FlinkDeployment"]' || return
+		name=$(sed -n '/^ *deployment:$/,$s/^ *name: *//p' "$CFK_EXAMPLES/$rel" | head -n 1)
+		eq "$rel (operator): the FlinkDeployment's name" \
+			"$(jq -r '.resources[].resource | select(.kind == "FlinkDeployment") | .metadata.name' "$op")" "$name" || return
+		for (( i=0; i<$(jq '.resources | length' "$op"); i++ )); do
+			doc=$(jq -c --arg ns "$CHECK_NS" ".resources[$i].resource | .metadata.namespace = \$ns" "$op")
+			kind=$(jq -r .kind <<<"$doc")
+			cfk_dry_apply "$rel (operator): $kind $(jq -r .metadata.name <<<"$doc")" "$doc" || return
+		done
+
+		# The CFK target: the example made a CFK build.
+		c=$(cfk_variant "$rel" "$ex/cfk-tree") || return
+		ff=$ex/cfk-plan.json
+		if [ -n "${CFK_REFUSED_EXAMPLES[$rel]+x}" ]; then
+			why=${CFK_REFUSED_EXAMPLES[$rel]}
+			must_refuse "$rel (cfk): fluid plan" "error: .*: $why" \
+				"$FLUID_BIN/fluid" plan --mode amend-and-build --out "$ff" "$c" || return
+			[ ! -e "$ff" ] || { fail "$rel (cfk): fluid plan refused it but wrote $ff"; return 1; }
+			(cd "$ex/cfk-tree" && "$FLUID_BIN/fluid-resolve" "${c#"$ex/cfk-tree/"}") >"$ex/cfk-resolved.json" ||
+				{ fail "$rel (cfk): fluid-resolve failed"; return 1; }
+			must_refuse "$rel (cfk): fluid-check" "$why" cfk_check_file "$ex/cfk-resolved.json" || return
+			refused=$((refused + 1))
+			echo "k8s:     $rel: operator target rendered and accepted; CFK target refused, as fluid-check(1) says"
+			continue
+		fi
+		must "$rel (cfk): fluid plan" "$FLUID_BIN/fluid" plan --mode amend-and-build --out "$ff" "$c" || return
+		cfk_render_filters "$ex/cfk-tree" "${c#"$ex/cfk-tree/"}" "$ex/cfk-render.json" || return
+		eq "$rel (cfk): fluid plan and the filters render the same" \
+			"$(jq -S '[.resources[].resource]' "$ff")" "$(jq -S . "$ex/cfk-render.json")" || return
+		eq "$rel (cfk): the pool, then a statement for each the plan names" \
+			"$(jq -c '[.resources[].resource | [.kind, .metadata.name]]' "$ff")" \
+			"$(jq -c '[["FlinkComputePool", "fluid-dedicated"]] + [.builds[0].statements[] | ["FlinkStatement", .]]' "$ff")" || return
+		for i in src snk ins; do
+			[ -n "$(cfk_statement_of "$ff" "$i")" ] || { fail "$rel (cfk): no $i statement: $(jq -c .builds "$ff")"; return 1; }
+		done
+		for (( i=0; i<$(jq '.resources | length' "$ff"); i++ )); do
+			doc=$(jq -c ".resources[$i].resource" "$ff")
+			eq "$rel (cfk): resource $i's namespace" "$(jq -r .metadata.namespace <<<"$doc")" "$CHECK_NS" || return
+			cfk_dry_apply "$rel (cfk): $(jq -r '.kind + " " + .metadata.name' <<<"$doc")" "$doc" || return
+		done
+		rendered=$((rendered + 1))
+		echo "k8s:     $rel: operator target rendered and accepted; CFK target: $(jq '.resources | length' "$ff") objects accepted"
+	done
+	eq "examples covered (both targets rendered, or CFK refused as listed)" "$((rendered + refused))" \
+		"$(wc -l <<<"$all")" || return
+	eq "examples refused as a CFK build" "$refused" "${#CFK_REFUSED_EXAMPLES[@]}" || return
+	echo "k8s:     $n examples: $rendered rendered for both targets, $refused for the operator target only"
+	eq "nothing was created" "$(kc -n "$CHECK_NS" get flinkcomputepools,flinkstatements,flinkdeployments,configmaps \
+		-l app.kubernetes.io/managed-by=fluid -o name)" ""
 }

@@ -89,15 +89,28 @@ cfk_standin_wrote_only_status() {
 cfk_contract() {
 	local c=$CHECK_DIR/tree/reshaped/orders-reshaped.fluid.yaml e
 	if [ ! -f "$c" ]; then
-		"$K8S_HERE/../cfk/variant" "$CFK_EXAMPLES/shapes/reshaped/orders-reshaped.fluid.yaml" \
-			"$CHECK_DIR/tree" || { fail "tests/cfk/variant failed"; return 1; }
-		sed -i -e "s/^\( *\)context: development$/\1context: $K8S_CONTEXT/" \
-			-e "s/^\( *\)namespace: data-products$/\1namespace: $CHECK_NS/" "$c"
+		c=$(cfk_variant shapes/reshaped/orders-reshaped.fluid.yaml "$CHECK_DIR/tree") || return
 	fi
 	for e in "$@"; do sed -i -e "$e" "$c"; done
-	grep -q "management: cfk" "$c" && grep -q "context: $K8S_CONTEXT" "$c" &&
-		grep -q "namespace: $CHECK_NS" "$c" || { fail "test bug: $c is not a lane CFK contract"; return 1; }
+	cfk_is_lane_contract "$c" || return
 	echo "$c"
+}
+
+# cfk_variant EXAMPLE DIR : EXAMPLE (a path under examples/) made a CFK
+# build by tests/cfk/variant in DIR (a copy of its tree), its deployment
+# in the lane's context and CHECK_NS; prints the copy's path.
+cfk_variant() {
+	local c
+	c=$2/$(basename "$(dirname "$1")")/$(basename "$1")
+	"$K8S_HERE/../cfk/variant" "$CFK_EXAMPLES/$1" "$2" || { fail "tests/cfk/variant $1 failed"; return 1; }
+	sed -i -e "s/^\( *\)context: development$/\1context: $K8S_CONTEXT/" \
+		-e "s/^\( *\)namespace: data-products$/\1namespace: $CHECK_NS/" "$c"
+	cfk_is_lane_contract "$c" || return
+	echo "$c"
+}
+cfk_is_lane_contract() {
+	grep -q "management: cfk" "$1" && grep -q "context: $K8S_CONTEXT" "$1" &&
+		grep -q "namespace: $CHECK_NS" "$1" || { fail "test bug: $1 is not a lane CFK contract"; return 1; }
 }
 
 # cfk_fluid CMD... : CMD with the lane's kubeconfig, the allowlists of the
