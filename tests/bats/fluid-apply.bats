@@ -151,24 +151,20 @@ would apply FlinkDeployment data-products/commerce-orders-landed (new)" "standar
 @test "apply: a kubectl that never answers is killed at fluid's deadline (exit 2), called with --context and --request-timeout" {
 	allow_landed
 	plan amend
-	cat >fake/slow <<-EOF2
-	#!/bin/sh
-	printf '%s\n' "\$*" >>"$TMP/slow.calls"
-	sleep 60 &
-	echo \$! >"$TMP/slow.child"
-	wait
-	EOF2
-	chmod +x fake/slow
+	# The fake in mode hang: it records its argv, starts a child and
+	# waits for it, never answering.
+	fake_kubectl hang
 	SECONDS=0
-	KUBECTL=$TMP/fake/slow FLUID_KUBECTL_DEADLINE_S=1 tool apply --mode amend --yes p.json
+	FLUID_KUBECTL_DEADLINE_S=1 tool apply --mode amend --yes p.json
 	assert_status 2
 	[ "$SECONDS" -lt 10 ] || fail "apply took $SECONDS s with a 1 s deadline"
 	assert_match "$stderr" "^fluid: kubectl --context=development did not finish read flinkdeployment data-products/commerce-orders-landed within 1 s \(fluid's deadline"
-	assert_equal "$(cat slow.calls)" "--context=development --request-timeout=1s get --namespace=data-products --output=json --ignore-not-found -- flinkdeployment commerce-orders-landed" "argv"
+	assert_equal "$(cat kubectl.calls)" "--context=development --request-timeout=1s get --namespace=data-products --output=json --ignore-not-found -- flinkdeployment commerce-orders-landed" "argv"
+	[ -s hang.child ] || fail "the fake kubectl started no child" ""
 	# Its process group was killed: the child it started, too (gone, or a
 	# zombie when nothing reaps orphans here).
 	sleep 0.2
-	st=$(ps -o stat= -p "$(cat slow.child)" || true)
+	st=$(ps -o stat= -p "$(cat hang.child)" || true)
 	[[ -z $st || $st == Z* ]] || fail "kubectl's child outlived the deadline: state $st" ""
 }
 
@@ -421,27 +417,16 @@ FlinkDeployment data-products/commerce-orders-landed: the operator took generati
 	kubectl_not_called
 }
 
-# The live FlinkDeployment: the plan's own (fluid's labels and script),
-# its job.state STATE, and status.error ERROR as the operator (1.13)
-# writes it: a FlinkResourceException as JSON.  kubectl answers its reads
-# with it, no ConfigMap exists, and an apply echoes what it was given.
+# fake_live_with_error STATE ERROR [OBSERVED]: the fake in mode
+# live-error: the live FlinkDeployment is the plan's own (fluid's labels
+# and script) at generation 3, its job.state STATE, and status.error
+# ERROR as the operator (1.13) writes it: a FlinkResourceException as
+# JSON; status.observedGeneration OBSERVED (none if not given).  kubectl
+# answers its reads with it, the Events with events.json, no ConfigMap
+# exists, and an apply echoes what it was given.
 fake_live_with_error() {
-	jq --arg st "$1" --arg err "$2" '.resources[] | .resource | select(.kind == "FlinkDeployment") |
-	    .metadata.generation = 3 | .spec.job.state = $st |
-	    .status = {lifecycleState: "STABLE", error: $err,
-	        jobStatus: {state: "RUNNING", savepointInfo: {}},
-	        reconciliationStatus: {state: "DEPLOYED"}}' p.json >live-fd.json
-	cat >fake/kubectl <<-EOF2
-	#!/bin/sh
-	printf '%s\n' "\$*" >>"$TMP/kubectl.calls"
-	case "\$*" in
-	*" apply "*) cat ;;
-	*" get --raw"*) cat "$TMP/events.json" ;;
-	*" get "*" flinkdeployment "*) cat "$TMP/live-fd.json" ;;
-	*) exit 0 ;;
-	esac
-	EOF2
-	chmod +x fake/kubectl
+	export FAKE_PLAN=$TMP/p.json FAKE_JOB_STATE=$1 FAKE_FD_ERROR=$2 FAKE_OBSERVED=${3-}
+	fake_kubectl live-error
 }
 
 # What the operator 1.13 wrote in the Kubernetes lane when a
@@ -503,8 +488,7 @@ events() {
 	plan amend
 	# 1.13 clears status.error each time it observes the job healthy,
 	# before it tries the savepoint again: its Events keep saying why.
-	fake_live_with_error suspended ""
-	jq '.status.observedGeneration = 2' live-fd.json >x && mv x live-fd.json
+	fake_live_with_error suspended "" 2
 	events SpecChanged:Normal SavepointError:Warning
 	tool apply --mode amend --yes --wait 0 p.json
 	assert_status 1
@@ -517,8 +501,7 @@ events() {
 @test "apply: an older SavepointError, or one while the operator has taken the last change, does not block a change" {
 	allow_landed
 	plan amend
-	fake_live_with_error suspended ""
-	jq '.status.observedGeneration = 2' live-fd.json >x && mv x live-fd.json
+	fake_live_with_error suspended "" 2
 	# Resolved since: a newer event.
 	events SavepointError:Warning Suspended:Normal
 	tool apply --mode amend --yes --wait 0 p.json
@@ -526,7 +509,7 @@ events() {
 	assert_equal "$(grep -c ' apply ' kubectl.calls)" 3 "applies"
 	# The operator took the last change: its Events are not read.
 	rm -f kubectl.calls
-	jq '.status.observedGeneration = 3' live-fd.json >x && mv x live-fd.json
+	export FAKE_OBSERVED=3
 	events SpecChanged:Normal SavepointError:Warning
 	tool apply --mode amend --yes --wait 0 p.json
 	assert_status 0
