@@ -7,6 +7,7 @@
 
 #include "check_cfk.h"
 #include "imageref.h"
+#include "jget.h"
 
 /* CFK's deployment keys: name, namespace, context and state are both's. */
 const char *const chk_cfk_only_keys[] = {
@@ -369,13 +370,19 @@ chk_cfk_build(struct chk *c, struct chk_loc *l, json_t *ir, int xi)
 		chk_loc_reset(l, m);
 		ok = false;
 	}
-	if (json_is_object(json_object_get(st, "changes"))) {
+	/*
+	 * An upsert's changelog is the Kafka table's own (its change
+	 * format); append-with-op's rows are a view's (sqlgen_cdc.c).
+	 */
+	if (jstreq(jstr(json_object_get(st, "changes"), "landing"),
+	    "append-with-op")) {
 		chk_loc_key(l, "properties");
-		chk_err(c, l, "stream: a change stream is not supported with "
-		    "management: cfk: its changes are read through a "
-		    "temporary view in the job's SQL session, and CMF runs "
-		    "each statement on its own, with no session between "
-		    "them");
+		chk_loc_key(l, "landing");
+		chk_err_at(c, l, "mode", "append-with-op is not supported with "
+		    "management: cfk: its rows are taken out of the change "
+		    "envelopes by a temporary view in the job's SQL session, "
+		    "and CMF runs each statement on its own, with no session "
+		    "between them: land the changes as upsert");
 		chk_loc_reset(l, m);
 		ok = false;
 	}

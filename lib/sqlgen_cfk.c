@@ -64,16 +64,18 @@ source_def(struct gen *g, const json_t *st)
 	src = json_object_get(st, "source");
 	et = json_object_get(st, "eventTime");
 	sb_adds(&g->out, " (");
-	json_array_foreach(json_object_get(st, "columns"), i, c) {
-		sb_adds(&g->out, i ? ",\n  " : "\n  ");
-		sqlgen_column(g, c);
-		origin = jstr(c, "origin");
-		if (origin != NULL && strcmp(origin, "metadata") == 0) {
-			sb_adds(&g->out, " METADATA FROM ");
-			sqlgen_literal(g, jstr(c, "from"));
-			sb_adds(&g->out, " VIRTUAL");
+	/* An append-with-op envelope's (refused before: unsupported()). */
+	if (!sqlgen_cdc_columns(g, st, false))
+		json_array_foreach(json_object_get(st, "columns"), i, c) {
+			sb_adds(&g->out, i ? ",\n  " : "\n  ");
+			sqlgen_column(g, c);
+			origin = jstr(c, "origin");
+			if (origin != NULL && strcmp(origin, "metadata") == 0) {
+				sb_adds(&g->out, " METADATA FROM ");
+				sqlgen_literal(g, jstr(c, "from"));
+				sb_adds(&g->out, " VIRTUAL");
+			}
 		}
-	}
 	if (json_is_object(et)) {
 		sb_adds(&g->out, ",\n  WATERMARK FOR ");
 		sqlgen_ident(g, jstr(et, "column"));
@@ -90,8 +92,11 @@ source_def(struct gen *g, const json_t *st)
 	sqlgen_option(g, "properties.group.id", jstr(src, "groupId"), &first);
 	sqlgen_kafka_startup(g, src, &first);
 	sqlgen_kafka_key(g, key, jstr(src, "schemaRegistryUrl"), &first);
-	sqlgen_option(g, "value.format", fmt, &first);
-	if (fmt != NULL && strcmp(fmt, "json") == 0) {
+	sqlgen_option(g, "value.format", sqlgen_cdc_value_format(st, fmt),
+	    &first);
+	if (sqlgen_cdc_value_options(g, st, &first))
+		;	/* a change stream's (sqlgen_cdc.c) */
+	else if (fmt != NULL && strcmp(fmt, "json") == 0) {
 		sqlgen_option(g, "value.json.fail-on-missing-field", "false",
 		    &first);
 		sqlgen_option(g, "value.json.ignore-parse-errors", "false",
@@ -117,6 +122,8 @@ sink_def(struct gen *g, const json_t *t)
 		sb_adds(&g->out, i ? ",\n  " : "\n  ");
 		sqlgen_column(g, c);
 	}
+	/* An upsert's key: Iceberg's identifier fields (sqlgen_cdc.c). */
+	sqlgen_cdc_key(g, t);
 	sb_adds(&g->out, "\n)");
 	if (json_array_size(parts) > 0) {
 		sb_adds(&g->out, " PARTITIONED BY (");
@@ -143,6 +150,11 @@ sink_def(struct gen *g, const json_t *t)
 	sqlgen_option(g, "format-version", fv, &first);
 	sqlgen_option(g, "write.format.default", jstr(t, "fileFormat"),
 	    &first);
+	/*
+	 * The connector creates the Iceberg table with its other options
+	 * as the table's properties, write.upsert.enabled among them.
+	 */
+	sqlgen_cdc_table_options(g, t, &first);
 	sb_adds(&g->out, "\n);\n");
 }
 
@@ -166,17 +178,16 @@ unsupported(const json_t *b)
 	if (present(json_object_get(json_object_get(st, "source"),
 	    "security")))
 		return "Kafka security";
-	if (present(json_object_get(st, "changes")))
-		return "a change stream";
+	/* A changelog (upsert) stream is two tables and an INSERT. */
+	if (jstreq(jstr(json_object_get(st, "changes"), "landing"),
+	    "append-with-op"))
+		return "an append-with-op change stream";
 	json_array_foreach(json_object_get(st, "columns"), i, c)
 		if (present(json_object_get(c, "physical")))
 			return "a converted stream column";
 	if (present(json_object_get(json_object_get(json_object_get(b,
 	    "table"), "catalog"), "auth")))
 		return "catalog credentials";
-	if (present(json_object_get(json_object_get(b, "table"),
-	    "primaryKey")))
-		return "a primary key";
 	return NULL;
 }
 

@@ -58,7 +58,7 @@ edit() {
 	    skip "no python3 with jsonschema: run make check-k8s-schema once (its venv has it)"
 	run --separate-stderr env FLUID_BIN="$BIN" "$TOP/tests/cfk/run"
 	assert_status 0
-	assert_match "$output" "^16 CFK resource\(s\) checked, 0 problem\(s\)$"
+	assert_match "$output" "^20 CFK resource\(s\) checked, 0 problem\(s\)$"
 	local f
 	for f in "$EXAMPLES"/shapes/*/*.fluid.yaml; do
 		run --separate-stderr bash -c "cd '$EXAMPLES/shapes' &&
@@ -87,9 +87,9 @@ edit() {
 
 @test "cfk: golden: each example's statements, source, sink and insert" {
 	local s f
-	for s in landed flattened reshaped; do
+	for s in landed flattened reshaped customers-cdc; do
 		rm -rf tree
-		f=$(variant "$s")
+		if [ "$s" = customers-cdc ]; then f=$(cdc); else f=$(variant "$s"); fi
 		run --separate-stderr pipe "$f" sqlgen
 		assert_status 0
 		assert_jq '[.sqlgen.builds[0].statements[].role] == ["source", "sink", "insert"]'
@@ -216,15 +216,79 @@ edit() {
 	    "^tree/landed/orders-landed\.fluid\.yaml:[0-9]+:[0-9]+: error: .*exposes\[0\]\.binding\.catalogAuth: is not supported with management: cfk: the catalog credential is read from the environment"
 }
 
-@test "cfk: refuses a change stream: CMF runs each statement without a session" {
-	mkdir -p tree
-	cp "$EXAMPLES/changes/customers-cdc.fluid.yaml" c.yaml
-	"$TOP/tests/cfk/variant" c.yaml | grep -v '^ *landing:\|^ *mode:' >tree/c.yaml || true
-	grep -q 'management: cfk' tree/c.yaml
-	TOOL=fluid tool validate tree/c.yaml
+# cdc: the CFK variant of examples/changes/customers-cdc.fluid.yaml in
+# ./tree, its path relative to ./tree printed.
+cdc() {
+	"$TOP/tests/cfk/variant" "$EXAMPLES/changes/customers-cdc.fluid.yaml" tree
+	echo changes/customers-cdc.fluid.yaml
+}
+
+@test "cfk: a change stream landed as upsert renders: its change format, the sink's key and write.upsert.enabled" {
+	local f src snk
+	f=$(cdc)
+	grep -q 'management: cfk' "tree/$f"
+	run --separate-stderr "$BIN/fluid" validate "tree/$f"
+	assert_status 0
+	run --separate-stderr pipe "$f" sqlgen
+	assert_status 0
+	assert_jq '[.sqlgen.builds[0].statements[].role] == ["source", "sink", "insert"]'
+	src=$(jqo '.sqlgen.builds[0].statements[0].sql')
+	snk=$(jqo '.sqlgen.builds[0].statements[1].sql')
+	# The Kafka table reads the envelope into the row's changes.
+	grep -qxF "  'value.format' = 'debezium-json'," <<<"$src" || fail "no debezium-json" "$src"
+	grep -qxF "  'value.debezium-json.schema-include' = 'false'" <<<"$src" || fail "no schema-include" "$src"
+	! grep -q "before\|TEMPORARY" <<<"$src" || fail "an envelope or a view" "$src"
+	# The sink keys each row and upserts.
+	grep -qxF '  PRIMARY KEY (`customer_id`) NOT ENFORCED' <<<"$snk" || fail "no key" "$snk"
+	grep -qxF "  'write.upsert.enabled' = 'true'" <<<"$snk" || fail "no upsert" "$snk"
+	grep -qxF "  'format-version' = '2'," <<<"$snk" || fail "not v2" "$snk"
+	run --separate-stderr pipe "$f"
+	assert_status 0
+	assert_jq '[.items[].kind] == ["FlinkComputePool", "FlinkStatement", "FlinkStatement", "FlinkStatement"]'
+}
+
+@test "cfk: a canal-json change stream renders with canal-json's options" {
+	local f src
+	f=$(cdc)
+	edit "$f" 's/^        format: debezium-json$/        format: canal-json/'
+	run --separate-stderr pipe "$f" sqlgen
+	assert_status 0
+	src=$(jqo '.sqlgen.builds[0].statements[0].sql')
+	grep -qxF "  'value.format' = 'canal-json'," <<<"$src" || fail "no canal-json" "$src"
+	grep -qxF "  'value.canal-json.ignore-parse-errors' = 'false'" <<<"$src" || fail "no option" "$src"
+	! grep -q "debezium" <<<"$src" || fail "a debezium option" "$src"
+}
+
+@test "cfk: refuses append-with-op: its rows are a temporary view's, and CMF runs each statement without a session" {
+	local f
+	f=$(cdc)
+	edit "$f" '/^      primaryKey: \[customer_id\]$/d'
+	edit "$f" 's/^        mode: upsert$/        mode: append-with-op\n        operationColumn: op_type/'
+	edit "$f" 's/^\(        - {name: updated_at, type: timestamp_ltz(3)}\)$/\1\n        - {name: op_type, type: string, required: true}/'
+	grep -q 'mode: append-with-op' "tree/$f"
+	validate_refuses "tree/$f" \
+	    "^tree/changes/customers-cdc\.fluid\.yaml:[0-9]+:[0-9]+: error: .*properties\.landing\.mode: append-with-op is not supported with management: cfk: its rows are taken out of the change envelopes by a temporary view in the job's SQL session, and CMF runs each statement on its own"
+	# The line and column are the mode's.
+	local at
+	at=$(grep -n '^        mode: append-with-op$' "tree/$f" | cut -d: -f1)
+	[[ $stderr =~ customers-cdc\.fluid\.yaml:$at:15: ]] || fail "not at line $at column 15" "$(show)"
+}
+
+@test "cfk: fluid-sqlgen refuses an append-with-op build given as a CFK one" {
+	local f
+	f=$(cdc)
+	# A checked document of the upsert build, made append-with-op after
+	# fluid-check: fluid-sqlgen does not trust it.
+	(cd tree && "$BIN/fluid-resolve" "$f" | "$BIN/fluid-check") >doc.json
+	jq '.check.builds[0].stream.changes.landing = "append-with-op" |
+	    .check.builds[0].stream.changes.operationColumn = "op_type"' \
+	    doc.json >bad.json
+	run --separate-stderr "$BIN/fluid-sqlgen" <bad.json
 	assert_status 1
-	[[ $stderr =~ "a change stream is not supported with management: cfk" ]] ||
-	    fail "no change-stream refusal" "$(show)"
+	assert_stderr_line "error: Flink build land-customers: an append-with-op change stream cannot be run by CMF \(management: cfk\): fluid-check refuses it"
+	[ -z "$output" ] || fail "output on a refusal" "$(show)"
+	run --separate-stderr "$BIN/fluid-sqlgen" <doc.json
+	assert_status 0
 }
 
 @test "cfk: refuses a deployment name that would make statement names over 45" {
