@@ -19,13 +19,7 @@ setup() {
 	MANY=shapes/landed/many.fluid.yaml
 	python3 "$TOP/tests/bench/k8s-apply-contract.py" "$LANDED" 20 >"$MANY" ||
 	    fail "k8s-apply-contract.py failed" ""
-	export FLUID_FLINK_KUBE_CONTEXT_ALLOWLIST=development
-	export FLUID_FLINK_NAMESPACE_ALLOWLIST=data-products
-	export FLUID_FLINK_IMAGE_ALLOWLIST=registry.example.com/forge-flink
-	export FLUID_FLINK_SERVICE_ACCOUNT_ALLOWLIST=data-products/flink
-	export FLUID_FLINK_SECRET_ALLOWLIST=data-products/flink-storage
-	export FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST=catalog.example.com,s3.example.com,kafka
-	export FLUID_ACQUISITION_SECRET_REF_ALLOWLIST=ICEBERG_TOKEN@catalog.example.com
+	allow_landed
 	export FAKE_CALLS=$TMP/calls
 	fake_kubectl objects
 }

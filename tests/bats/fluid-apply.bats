@@ -22,17 +22,6 @@ setup() {
 
 teardown() { fluid_teardown; }
 
-# What the landed example needs, each list with exactly its entries.
-allow_landed() {
-	export FLUID_FLINK_KUBE_CONTEXT_ALLOWLIST=development
-	export FLUID_FLINK_NAMESPACE_ALLOWLIST=data-products
-	export FLUID_FLINK_IMAGE_ALLOWLIST=registry.example.com/forge-flink
-	export FLUID_FLINK_SERVICE_ACCOUNT_ALLOWLIST=data-products/flink
-	export FLUID_FLINK_SECRET_ALLOWLIST=data-products/flink-storage
-	export FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST=catalog.example.com,s3.example.com,kafka
-	export FLUID_ACQUISITION_SECRET_REF_ALLOWLIST=ICEBERG_TOKEN@catalog.example.com
-}
-
 plan() { "$BIN/fluid" plan --mode "$1" --out "${2:-p.json}" "$LANDED" >/dev/null; }
 
 @test "apply: a dry run checks the allowlists, prints what it would apply and calls no kubectl" {

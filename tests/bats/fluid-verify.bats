@@ -14,16 +14,8 @@ FAKE_PID=
 setup() {
 	TOOL=fluid
 	fluid_setup
-	command -v openssl >/dev/null || skip "openssl is not installed"
 	command -v python3 >/dev/null || skip "python3 is not installed"
-	openssl req -x509 -newkey rsa:2048 -sha256 -nodes -days 2 \
-	    -subj "/CN=fluid fake test CA" -keyout ca.key -out ca.pem 2>/dev/null &&
-	openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" \
-	    -keyout key.pem -out srv.csr 2>/dev/null &&
-	printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n' >ext.cnf &&
-	openssl x509 -req -sha256 -days 2 -in srv.csr -CA ca.pem -CAkey ca.key \
-	    -CAcreateserial -extfile ext.cnf -out cert.pem 2>/dev/null ||
-	    fail "openssl could not make the test CA" ""
+	make_test_ca
 	cp -R "$EXAMPLES/shapes" shapes
 	export FLUID_FLINK_KUBE_CONTEXT_ALLOWLIST=development
 	export FLUID_FLINK_NAMESPACE_ALLOWLIST=data-products

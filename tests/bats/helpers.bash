@@ -247,3 +247,30 @@ readonly_dir() {
 files_in() {
 	(cd "$1" && LC_ALL=C ls -A)
 }
+
+# allow_landed: the allowlists the landed example (shapes/landed) needs
+# to be applied, each list with exactly its entries.
+allow_landed() {
+	export FLUID_FLINK_KUBE_CONTEXT_ALLOWLIST=development
+	export FLUID_FLINK_NAMESPACE_ALLOWLIST=data-products
+	export FLUID_FLINK_IMAGE_ALLOWLIST=registry.example.com/forge-flink
+	export FLUID_FLINK_SERVICE_ACCOUNT_ALLOWLIST=data-products/flink
+	export FLUID_FLINK_SECRET_ALLOWLIST=data-products/flink-storage
+	export FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST=catalog.example.com,s3.example.com,kafka
+	export FLUID_ACQUISITION_SECRET_REF_ALLOWLIST=ICEBERG_TOKEN@catalog.example.com
+}
+
+# make_test_ca: in the current directory, a throwaway CA (ca.pem) and a
+# server certificate it signed for 127.0.0.1 and localhost (cert.pem,
+# key.pem), for the fake servers' TLS; skips without openssl.
+make_test_ca() {
+	command -v openssl >/dev/null || skip "openssl is not installed"
+	openssl req -x509 -newkey rsa:2048 -sha256 -nodes -days 2 \
+	    -subj "/CN=fluid fake test CA" -keyout ca.key -out ca.pem 2>/dev/null &&
+	openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" \
+	    -keyout key.pem -out srv.csr 2>/dev/null &&
+	printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n' >ext.cnf &&
+	openssl x509 -req -sha256 -days 2 -in srv.csr -CA ca.pem -CAkey ca.key \
+	    -CAcreateserial -extfile ext.cnf -out cert.pem 2>/dev/null ||
+	    fail "openssl could not make the test CA" ""
+}
