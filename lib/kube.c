@@ -407,8 +407,10 @@ kube_apply(const struct kube *k, const json_t *obj, json_t **live,
 }
 
 /*
- * Whether it is an object of kind (the lower-case name kubectl is asked
- * by: "flinkdeployment" for FlinkDeployment), in ns when it says.
+ * Whether the cluster's it is an object of kind (the lower-case name
+ * kubectl is asked by: "flinkdeployment" for FlinkDeployment) in ns: the
+ * API server always says both of a namespaced object, so an answer that
+ * does not is not taken.
  */
 static int
 item_of(const json_t *it, const char *kind, const char *ns)
@@ -417,10 +419,9 @@ item_of(const json_t *it, const char *kind, const char *ns)
 	const json_t *n = json_object_get(json_object_get(it, "metadata"),
 	    "namespace");
 
-	return json_is_object(it) && (k == NULL || (json_is_string(k) &&
-	    strcasecmp(json_string_value(k), kind) == 0)) &&
-	    (n == NULL || (json_is_string(n) &&
-	    strcmp(json_string_value(n), ns) == 0));
+	return json_is_object(it) && json_is_string(k) &&
+	    strcasecmp(json_string_value(k), kind) == 0 &&
+	    json_is_string(n) && strcmp(json_string_value(n), ns) == 0;
 }
 
 /* Whether s is one of names. */

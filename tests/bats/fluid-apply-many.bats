@@ -92,7 +92,7 @@ live_from_applies() {
 	assert_equal "$(grep -c ' apply ' calls)" 3 "writes"
 }
 
-@test "apply-many: a LIST's other objects are skipped; an item twice, or from another namespace, is no answer (exit 2), nothing written" {
+@test "apply-many: a LIST's other objects are skipped; an item twice, from another namespace, or without its kind or namespace, is no answer (exit 2), nothing written" {
 	apply_contract "$MANY"
 	live_from_applies
 	# Someone's ConfigMap in the namespace: not fluid's name, not read.
@@ -111,6 +111,17 @@ live_from_applies() {
 	assert_status 2
 	assert_match "$stderr" "is not one of the flinkdeployment objects asked for, once"
 	[ "$(grep -c ' apply ' calls)" = 0 ] || fail "written" "$(cat calls)"
+	# The API server says the kind and namespace of every item: an
+	# item that does not is not taken on its name alone.
+	for drop in .metadata.namespace .kind; do
+		rm calls
+		jq ".metadata.name = \"commerce-orders-landed-3\" | del($drop)" \
+		    fake/flinkdeployment-commerce-orders-landed-4.json >fake/flinkdeployment-commerce-orders-landed-3.json
+		tool apply --mode amend --yes --wait 0 p.json
+		assert_status 2
+		assert_match "$stderr" "is not one of the flinkdeployment objects asked for, once"
+		[ "$(grep -c ' apply ' calls)" = 0 ] || fail "written without $drop" "$(cat calls)"
+	done
 }
 
 @test "apply-many: diff --exit-on-drift reads as many times for 20 builds as for 1: the records, the deployments, the ConfigMaps" {
