@@ -21,3 +21,10 @@ kubectl_not_called() {
 	local calls=${FAKE_CALLS:-$FAKE_DIR/kubectl.calls}
 	[ ! -e "$calls" ] || fail "kubectl was called" "$(cat "$calls")"
 }
+
+# kubectl_wrote_nothing: the fake in mode store logged no apply, patch
+# or delete.
+kubectl_wrote_nothing() {
+	! grep -q '^\(apply\|patch\|delete\) ' "$FAKE_STORE/calls" 2>/dev/null ||
+	    fail "kubectl wrote" "$(cat "$FAKE_STORE/calls")"
+}

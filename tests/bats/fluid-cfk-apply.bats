@@ -34,10 +34,6 @@ plan() { "$BIN/fluid" plan --mode "$1" --out "${2:-p.json}" "$C" >/dev/null ||
 	fail "fluid plan failed" ""; }
 calls() { cat kube/calls 2>/dev/null; }
 no_kubectl() { [ ! -e kube/calls ] || fail "kubectl was called" "$(calls)"; }
-no_write() {
-	! grep -q '^\(apply\|patch\|delete\) ' kube/calls 2>/dev/null ||
-	    fail "kubectl wrote" "$(calls)"
-}
 # name ROLE [PLAN]: the plan's FlinkStatement of ROLE (src, snk, ins).
 name() { jq -r --arg r "$1" '.builds[0].statements[] | select(test("-" + $r + "-"))' "${2:-p.json}"; }
 
@@ -190,7 +186,7 @@ apply flinkstatement $(name ins)" "writes"
 	assert_status 1
 	[[ $stderr =~ "build 'land-orders': the script changed (statements of another digest run in data-products): amend keeps the running script" ]] ||
 	    fail "no amend refusal" "$(show)"
-	no_write
+	kubectl_wrote_nothing
 	plan amend-and-build
 	rm kube/calls
 	tool apply --mode amend-and-build --yes p.json
@@ -218,7 +214,7 @@ apply flinkstatement $(name ins)" "writes"
 	assert_status 1
 	[[ $stderr =~ "FlinkStatement data-products/$(name snk) exists and is not fluid's for product 'commerce.orders-landed' build 'land-orders' (its labels: app.kubernetes.io/managed-by=someone" ]] ||
 	    fail "no ownership refusal" "$(show)"
-	no_write
+	kubectl_wrote_nothing
 	rm kube/flinkstatement/data-products/*.json
 	printf '{"kind":"FlinkStatement","metadata":{"name":"stray","labels":{"app.kubernetes.io/managed-by":"fluid","app.kubernetes.io/name":"commerce.orders-landed","fluid.dev/build":"land-orders"}},"spec":{"statement":"x"}}' \
 	    >kube/flinkstatement/data-products/stray.json
@@ -226,7 +222,7 @@ apply flinkstatement $(name ins)" "writes"
 	assert_status 1
 	[[ $stderr =~ "FlinkStatement data-products/stray carries the build's labels but no role fluid writes" ]] ||
 	    fail "no role refusal" "$(show)"
-	no_write
+	kubectl_wrote_nothing
 }
 
 @test "cfk apply: create-only refuses a build whose statements exist" {
@@ -239,5 +235,5 @@ apply flinkstatement $(name ins)" "writes"
 	assert_status 1
 	[[ $stderr =~ "build 'land-orders': its FlinkStatements exist in data-products: create-only creates, never changes" ]] ||
 	    fail "no create-only refusal" "$(show)"
-	no_write
+	kubectl_wrote_nothing
 }

@@ -45,10 +45,6 @@ edit() {
 	jq "$2 | $mf" "$1" >edit.tmp && mv edit.tmp "$1"
 }
 drift() { tool diff --exit-on-drift "$C"; }
-no_write() {
-	! grep -q '^\(apply\|patch\|delete\) ' kube/calls 2>/dev/null ||
-	    fail "kubectl wrote" "$(cat kube/calls)"
-}
 sel="app.kubernetes.io/managed-by=fluid,app.kubernetes.io/name=commerce.orders-landed,fluid.dev/build=land-orders"
 
 @test "cfk drift: just applied is clean: one labelled read per kind, with managedFields, nothing written" {
@@ -90,7 +86,7 @@ list flinkcomputepool $sel" "reads"
 	assert_status 1
 	assert_jq '.builds[0].status == "drift"'
 	assert_jq --arg r "FlinkStatement $NS/$(name snk)" '.builds[0].fields == [{"resource": $r, "field": "", "applied": "exists", "live": null, "manager": null, "kind": "missing"}]'
-	no_write
+	kubectl_wrote_nothing
 }
 
 @test "cfk drift: a spec field another manager changed is drift with its manager; one fluid applied differently is pending" {
@@ -141,7 +137,7 @@ list flinkcomputepool $sel" "reads"
 	drift
 	assert_status 1
 	assert_jq --arg r "FlinkStatement $NS/$(name ins old.json)" '.builds[0].fields == [{"resource": $r, "field": "", "applied": null, "live": "exists", "manager": null, "kind": "left-over"}]'
-	no_write
+	kubectl_wrote_nothing
 }
 
 @test "cfk drift: a cluster that cannot be read is no answer (exit 2), nothing on stdout" {

@@ -38,15 +38,8 @@ teardown() {
 
 # catalog: start the fake catalog and point the contract at it.
 catalog() {
-	local n
-	python3 "$TOP/tests/net/fake_catalog.py" --dir "$TMP" --no-auth --age 10 3>&- &
-	FAKE_PID=$!
-	for (( n=0; n<100; n++ )); do
-		[ -s "$TMP/port" ] && break
-		sleep 0.1
-	done
-	[ -s "$TMP/port" ] || fail "the fake catalog did not start" ""
-	sed -i "s|https://catalog.example.com/api/catalog|https://127.0.0.1:$(cat "$TMP/port")/api/catalog|" "$C"
+	start_fake fake_catalog.py --no-auth --age 10 || return
+	sed -i "s|https://catalog.example.com/api/catalog|https://127.0.0.1:$PORT/api/catalog|" "$C"
 }
 
 # seed [STATE]: the rendered resources in the store, each at generation
@@ -84,10 +77,6 @@ st() { echo "kube/flinkstatement/$NS/$(jq -r --arg r "$1" '.builds[0].statements
 verify() {
 	run --separate-stderr "$BIN/fluid" verify "$C" --streaming-timeout 0 "$@"
 }
-no_write() {
-	! grep -q '^\(apply\|patch\|delete\) ' kube/calls 2>/dev/null ||
-	    fail "kubectl wrote" "$(cat kube/calls)"
-}
 sel="app.kubernetes.io/managed-by=fluid,app.kubernetes.io/name=commerce.orders-landed,fluid.dev/build=land-orders"
 
 @test "cfk verify: synced statements and a RUNNING FlinkDeployment pass, one read per kind, and the report says what CFK does not refresh" {
@@ -105,7 +94,7 @@ get flinkenvironment flink-env1
 get flinkdeployment $INS" "reads"
 	grep -q -- "--namespace=$JOBS --output=json --ignore-not-found -- flinkdeployment $INS$" kubectl.calls ||
 	    fail "the FlinkDeployment not read in the environment's namespace" "$(cat kubectl.calls)"
-	no_write
+	kubectl_wrote_nothing
 	jq -e '.builds[0].note | test("CFK does not refresh status.phase of a running streaming FlinkStatement")' delivery.json >/dev/null ||
 	    fail "no note on phase" "$(cat delivery.json)"
 	jq -e '.builds[0].evidence[2].detail | test("its phase PENDING, which CFK does not refresh for a running streaming statement")' delivery.json >/dev/null ||

@@ -401,12 +401,9 @@ PY
 	local f
 	f=$(variant landed)
 	command -v python3 >/dev/null || skip "python3 is not installed"
-	python3 "$TOP/tests/net/fake_gateway.py" --dir "$TMP" 3>&- &
-	FAKE_PID=$!
-	for (( n=0; n<100; n++ )); do [ -s "$TMP/port" ] && break; sleep 0.1; done
-	[ -s "$TMP/port" ] || { kill "$FAKE_PID"; fail "the fake gateway did not start" ""; }
+	start_fake fake_gateway.py || { kill "$FAKE_PID"; return 1; }
 	printf 'targets:\n  local:\n    backend: flink\n    flink: {gateway: "http://127.0.0.1:%s"}\n' \
-	    "$(cat "$TMP/port")" >tree/fluid.targets.yaml
+	    "$PORT" >tree/fluid.targets.yaml
 	export FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST=catalog.example.com,s3.example.com,kafka
 	(cd tree && run --separate-stderr "$BIN/fluid" apply --target local "$f"
 	 echo "$status" >../st; printf '%s' "$stderr" >../err)

@@ -19,19 +19,12 @@ setup() {
 	export FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST=catalog.example.com,s3.example.com,kafka
 	export FLUID_ACQUISITION_SECRET_REF_ALLOWLIST=ICEBERG_TOKEN@catalog.example.com
 	unset FLUID_FLINK_CONTRACT_SQL_ALLOWLIST
-	python3 "$TOP/tests/net/fake_gateway.py" --dir "$TMP" 3>&- &
-	FAKE_PID=$!
-	local n
-	for (( n=0; n<100; n++ )); do
-		[ -s "$TMP/port" ] && break
-		sleep 0.1
-	done
-	[ -s "$TMP/port" ] || fail "the fake gateway did not start" ""
+	start_fake fake_gateway.py || return
 	mkfile shapes/fluid.targets.yaml <<-EOF2
 	targets:
 	  local:
 	    backend: flink
-	    flink: {gateway: "http://127.0.0.1:$(cat "$TMP/port")"}
+	    flink: {gateway: "http://127.0.0.1:$PORT"}
 	EOF2
 }
 

@@ -38,15 +38,7 @@ targets() {
 
 # fake ARGS...: start the fake gateway; the only target points at it.
 fake() {
-	local n
-	python3 "$TOP/tests/net/fake_gateway.py" --dir "$TMP" "$@" 3>&- &
-	FAKE_PID=$!
-	for (( n=0; n<100; n++ )); do
-		[ -s "$TMP/port" ] && break
-		sleep 0.1
-	done
-	[ -s "$TMP/port" ] || fail "the fake gateway did not start" ""
-	PORT=$(cat "$TMP/port")
+	start_fake fake_gateway.py "$@" || return
 	targets "http://127.0.0.1:$PORT"
 }
 

@@ -37,16 +37,8 @@ teardown() {
 
 # fake ARGS...: start the fake catalog and point the contract at it.
 fake() {
-	local n
-	python3 "$TOP/tests/net/fake_catalog.py" --dir "$TMP" --token "$TOKEN" \
-	    --client "fluid-client:$SECRET" "$@" 3>&- &
-	FAKE_PID=$!
-	for (( n=0; n<100; n++ )); do
-		[ -s "$TMP/port" ] && break
-		sleep 0.1
-	done
-	[ -s "$TMP/port" ] || fail "the fake catalog did not start" ""
-	PORT=$(cat "$TMP/port")
+	start_fake fake_catalog.py --token "$TOKEN" \
+	    --client "fluid-client:$SECRET" "$@" || return
 	sed -i "s|https://catalog.example.com/api/catalog|https://127.0.0.1:$PORT/api/catalog|" "$C"
 }
 

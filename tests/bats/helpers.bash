@@ -274,3 +274,21 @@ make_test_ca() {
 	    -CAcreateserial -extfile ext.cnf -out cert.pem 2>/dev/null ||
 	    fail "openssl could not make the test CA" ""
 }
+
+# start_fake SCRIPT ARGS...: start the fake server tests/net/SCRIPT
+# (--dir $TMP ARGS) in the background and wait for the port it writes to
+# $TMP/port; sets FAKE_PID (for teardown to kill) and PORT.
+start_fake() {
+	local script=$1 n
+	shift
+	rm -f "$TMP/port"
+	python3 "$TOP/tests/net/$script" --dir "$TMP" "$@" 3>&- &
+	FAKE_PID=$!
+	for (( n=0; n<100; n++ )); do
+		[ -s "$TMP/port" ] && break
+		sleep 0.1
+	done
+	[ -s "$TMP/port" ] || fail "tests/net/$script did not start" "" ||
+	    return
+	PORT=$(cat "$TMP/port")
+}
