@@ -152,13 +152,17 @@ pending(const json_t *live)
 }
 
 /*
- * The message of the operator's newest Event for FlinkDeployment name
- * in ns when it is a failed savepoint (new), else NULL, also when the
- * Events cannot be read (the writes that follow say why).
+ * The message of the operator's newest SavepointError Event for live,
+ * FlinkDeployment name in ns, since the operator last took its spec
+ * (new), else NULL, also when the Events cannot be read (the writes that
+ * follow say why).
  */
 static char *
-savepoint_event(const struct kube *k, const char *ns, const char *name)
+savepoint_event(const struct kube *k, const char *ns, const char *name,
+    const json_t *live)
 {
+	const json_t *ts = json_object_get(json_object_get(json_object_get(
+	    live, "status"), "reconciliationStatus"), "reconciliationTimestamp");
 	json_t *list = NULL;
 	char *path, *why = NULL, *msg = NULL;
 
@@ -166,7 +170,8 @@ savepoint_event(const struct kube *k, const char *ns, const char *name)
 	    "involvedObject.kind%%3DFlinkDeployment%%2CinvolvedObject.name"
 	    "%%3D%s", ns, name);
 	if (kube_get_raw(k, path, &list, &why, NULL) == 1)
-		msg = kube_savepoint_event(list, name);
+		msg = kube_savepoint_event(list, name, json_is_integer(ts) ?
+		    (long long)json_integer_value(ts) : -1);
 	json_decref(list);
 	free(why);
 	free(path);
@@ -248,14 +253,14 @@ check_build(const json_t *plan, const struct kube_apply_opts *o,
 		    "first", b->id, b->ns, b->fdn, msg);
 		free(msg);
 	} else if (pending(live_fd) &&
-	    (msg = savepoint_event(&b->k, b->ns, b->fdn)) != NULL) {
+	    (msg = savepoint_event(&b->k, b->ns, b->fdn, live_fd)) != NULL) {
 		/* Only a change still pending reads the Events: rare. */
 		diag_pos(d, DIAG_ERROR, o->path, 0, 0, "build '%s': "
 		    "FlinkDeployment %s/%s: the operator reports a failed "
-		    "savepoint (its latest event, SavepointError: %s) and has "
-		    "not taken the last change: fluid changes no job whose "
-		    "state could be lost; resolve it with the operator first",
-		    b->id, b->ns, b->fdn, msg);
+		    "savepoint (its event SavepointError since it last took a "
+		    "spec: %s) and has not taken the last change: fluid "
+		    "changes no job whose state could be lost; resolve it "
+		    "with the operator first", b->id, b->ns, b->fdn, msg);
 		free(msg);
 	}
 }

@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -75,27 +76,37 @@ when(const json_t *ev)
 }
 
 char *
-kube_savepoint_event(const json_t *list, const char *name)
+kube_savepoint_event(const json_t *list, const char *name,
+    long long since_ms)
 {
 	const json_t *ev, *obj, *newest = NULL;
 	const char *type, *msg;
+	char since[32] = "";
+	time_t t;
+	struct tm tm;
 	size_t i;
 
+	/* The events' times are RFC 3339 in UTC: compared as text. */
+	if (since_ms >= 0) {
+		t = (time_t)(since_ms / 1000);
+		if (gmtime_r(&t, &tm) != NULL)
+			strftime(since, sizeof(since), "%Y-%m-%dT%H:%M:%S", &tm);
+	}
 	json_array_foreach(json_object_get(list, "items"), i, ev) {
 		obj = json_object_get(ev, "involvedObject");
 		type = jstr(obj, "kind");
 		if (type == NULL || strcmp(type, "FlinkDeployment") != 0 ||
 		    jstr(obj, "name") == NULL || strcmp(jstr(obj, "name"),
-		    name) != 0)
+		    name) != 0 || !jstreq(jstr(ev, "type"), "Warning") ||
+		    !jstreq(jstr(ev, "reason"), "SavepointError"))
 			continue;
-		/* RFC 3339 times in UTC: compared as text. */
+		/* To the second: one in the same second as since counts. */
+		if (strncmp(when(ev), since, 19) < 0)
+			continue;
 		if (newest == NULL || strcmp(when(ev), when(newest)) >= 0)
 			newest = ev;
 	}
-	if (newest == NULL || jstr(newest, "type") == NULL ||
-	    strcmp(jstr(newest, "type"), "Warning") != 0 ||
-	    jstr(newest, "reason") == NULL ||
-	    strcmp(jstr(newest, "reason"), "SavepointError") != 0)
+	if (newest == NULL)
 		return NULL;
 	msg = jstr(newest, "message");
 	return cut(msg != NULL ? msg : "(no message)");

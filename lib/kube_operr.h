@@ -20,13 +20,17 @@
 char	*kube_operator_error(const char *error);
 
 /*
- * When the newest of the operator's Events for FlinkDeployment name (an
- * EventList, as GET .../events returned it) is a Warning SavepointError,
- * its message, bounded (new); else NULL.  The operator clears
- * status.error whenever it observes the job healthy, before each new
- * attempt: while it keeps failing to take a savepoint, its Events say so
- * throughout.
+ * The message of the newest Warning SavepointError among the operator's
+ * Events for FlinkDeployment name (an EventList, as GET .../events
+ * returned it) at or after since_ms (milliseconds since the epoch, to
+ * the second; -1: any), bounded (new); else NULL.  The operator clears
+ * status.error before each new attempt and records a Normal event
+ * (Suspended) as it starts one: while it keeps failing to take a
+ * savepoint, a SavepointError stands among its Events since it last took
+ * a spec (status.reconciliationStatus.reconciliationTimestamp), whatever
+ * came after it.
  */
-char	*kube_savepoint_event(const json_t *list, const char *name);
+char	*kube_savepoint_event(const json_t *list, const char *name,
+	    long long since_ms);
 
 #endif

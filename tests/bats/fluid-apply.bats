@@ -472,32 +472,47 @@ events() {
 	done | jq -s '{kind: "EventList", items: .}' >events.json
 }
 
-@test "apply: the operator failing a savepoint for a change it has not taken (its latest event SavepointError, status.error cleared) blocks another change" {
+@test "apply: the operator failing a savepoint for a change it has not taken (a SavepointError since it last took a spec, status.error cleared) blocks another change" {
 	allow_landed
 	plan amend
 	# 1.13 clears status.error each time it observes the job healthy,
 	# before it tries the savepoint again: its Events keep saying why.
 	fake_live_with_error suspended "" 2
-	events SpecChanged:Normal SavepointError:Warning
+	local evs
+	# As the Kubernetes lane's operator writes them, each attempt a
+	# Normal Suspended and then the Warning: between the two, as well.
+	for evs in "SpecChanged:Normal SavepointError:Warning" \
+	    "SpecChanged:Normal SavepointError:Warning Suspended:Normal"; do
+		rm -f kubectl.calls
+		events $evs
+		tool apply --mode amend --yes --wait 0 p.json
+		assert_status 1
+		assert_no_stdout
+		assert_equal "$stderr" "p.json: error: build 'land-orders': FlinkDeployment data-products/commerce-orders-landed: the operator reports a failed savepoint (its event SavepointError since it last took a spec: the operator: SavepointError) and has not taken the last change: fluid changes no job whose state could be lost; resolve it with the operator first" "stderr ($evs)"
+		[ "$(grep -c ' apply ' kubectl.calls)" = 0 ] || fail "kubectl apply was called ($evs)" "$(cat kubectl.calls)"
+		assert_match "$(cat kubectl.calls)" "get --raw=/api/v1/namespaces/data-products/events\?fieldSelector=involvedObject.kind%3DFlinkDeployment%2CinvolvedObject.name%3Dcommerce-orders-landed"
+	done
+	# Its reconciliationTimestamp in the second of the SavepointError
+	# (10:01): it still counts.
+	rm -f kubectl.calls
+	export FAKE_RECONCILED_MS=$(( $(date -u -d 2026-12-02T10:01:00Z +%s) * 1000 + 500 ))
 	tool apply --mode amend --yes --wait 0 p.json
 	assert_status 1
-	assert_no_stdout
-	assert_equal "$stderr" "p.json: error: build 'land-orders': FlinkDeployment data-products/commerce-orders-landed: the operator reports a failed savepoint (its latest event, SavepointError: the operator: SavepointError) and has not taken the last change: fluid changes no job whose state could be lost; resolve it with the operator first" "stderr"
-	[ "$(grep -c ' apply ' kubectl.calls)" = 0 ] || fail "kubectl apply was called" "$(cat kubectl.calls)"
-	assert_match "$(cat kubectl.calls)" "get --raw=/api/v1/namespaces/data-products/events\?fieldSelector=involvedObject.kind%3DFlinkDeployment%2CinvolvedObject.name%3Dcommerce-orders-landed"
 }
 
-@test "apply: an older SavepointError, or one while the operator has taken the last change, does not block a change" {
+@test "apply: a SavepointError before the operator last took a spec, or while it has taken the last change, does not block a change" {
 	allow_landed
 	plan amend
 	fake_live_with_error suspended "" 2
-	# Resolved since: a newer event.
-	events SavepointError:Warning Suspended:Normal
+	# Resolved since: the operator took a spec after it (10:01).
+	events SpecChanged:Normal SavepointError:Warning Suspended:Normal
+	export FAKE_RECONCILED_MS=$(( $(date -u -d 2026-12-02T10:02:00Z +%s) * 1000 ))
 	tool apply --mode amend --yes --wait 0 p.json
 	assert_status 0
 	assert_equal "$(grep -c ' apply ' kubectl.calls)" 3 "applies"
 	# The operator took the last change: its Events are not read.
 	rm -f kubectl.calls
+	unset FAKE_RECONCILED_MS
 	export FAKE_OBSERVED=3
 	events SpecChanged:Normal SavepointError:Warning
 	tool apply --mode amend --yes --wait 0 p.json

@@ -476,8 +476,9 @@ check_operator_stream_lifecycle() {
 	rc=$?
 	eq "fluid apply after a failed savepoint: exit (stderr: $(head -c 600 "$ERR"))" "$rc" 1 || return
 	# Said from status.error, or, when the operator has cleared it before
-	# its next attempt, from its newest Event (SavepointError).
-	grep -Eq "FlinkDeployment $CHECK_NS/$NAME: the operator reports a failed savepoint \((status.error: .*avepoint.*|its latest event, SavepointError: .*)\).*fluid changes no job whose state could be lost" "$ERR" ||
+	# its next attempt, from its SavepointError Event since it last took a
+	# spec (a Normal Suspended follows as each new attempt starts).
+	grep -Eq "FlinkDeployment $CHECK_NS/$NAME: the operator reports a failed savepoint \((status.error: .*avepoint.*|its event SavepointError since it last took a spec: .*)\).*fluid changes no job whose state could be lost" "$ERR" ||
 		{ fail "fluid apply does not say why: $(head -c 600 "$ERR")"; return 1; }
 	if tail -n +"$((ncalls + 1))" "$CHECK_DIR/calls.log" | grep -q ' apply '; then
 		fail "fluid apply wrote after the refusal: $(tail -n +"$((ncalls + 1))" "$CHECK_DIR/calls.log" | grep ' apply ' | head -c 300)"
