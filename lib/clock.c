@@ -40,11 +40,17 @@ clk_wall_s(void)
 char *
 clk_utc_now(void)
 {
-	char buf[32];
-	time_t t = time(NULL);
+	return clk_utc_at((long long)time(NULL));
+}
+
+char *
+clk_utc_at(long long s)
+{
+	char buf[32] = "";
+	time_t t = (time_t)s;
 	struct tm tm;
 
-	gmtime_r(&t, &tm);
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (gmtime_r(&t, &tm) != NULL)
+		strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	return xstrdup(buf);
 }

@@ -17,5 +17,7 @@ void		clk_sleep_ms(long ms);
 long long	clk_wall_s(void);
 /* The wall clock as UTC, "YYYY-MM-DDTHH:MM:SSZ", a new string. */
 char		*clk_utc_now(void);
+/* s seconds since the epoch the same way, a new string. */
+char		*clk_utc_at(long long s);
 
 #endif

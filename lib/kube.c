@@ -407,10 +407,10 @@ kube_apply(const struct kube *k, const json_t *obj, json_t **live,
 }
 
 /*
- * Whether the cluster's it is an object of kind (the lower-case name
- * kubectl is asked by: "flinkdeployment" for FlinkDeployment) in ns: the
- * API server always says both of a namespaced object, so an answer that
- * does not is not taken.
+ * Whether it, read from the cluster, is an object of kind (the
+ * lower-case name kubectl is asked by: "flinkdeployment" for
+ * FlinkDeployment) in ns: the API server always says both of a
+ * namespaced object, so an answer that does not is not taken.
  */
 static int
 item_of(const json_t *it, const char *kind, const char *ns)

@@ -5,10 +5,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <jansson.h>
 
+#include "clock.h"
 #include "jget.h"
 #include "kube_operr.h"
 #include "xalloc.h"
@@ -81,17 +81,11 @@ kube_savepoint_event(const json_t *list, const char *name,
 {
 	const json_t *ev, *obj, *newest = NULL;
 	const char *type, *msg;
-	char since[32] = "";
-	time_t t;
-	struct tm tm;
+	/* The events' times are RFC 3339 in UTC: compared as text. */
+	char *since = since_ms >= 0 ? clk_utc_at(since_ms / 1000) :
+	    xstrdup("");
 	size_t i;
 
-	/* The events' times are RFC 3339 in UTC: compared as text. */
-	if (since_ms >= 0) {
-		t = (time_t)(since_ms / 1000);
-		if (gmtime_r(&t, &tm) != NULL)
-			strftime(since, sizeof(since), "%Y-%m-%dT%H:%M:%S", &tm);
-	}
 	json_array_foreach(json_object_get(list, "items"), i, ev) {
 		obj = json_object_get(ev, "involvedObject");
 		type = jstr(obj, "kind");
@@ -106,6 +100,7 @@ kube_savepoint_event(const json_t *list, const char *name,
 		if (newest == NULL || strcmp(when(ev), when(newest)) >= 0)
 			newest = ev;
 	}
+	free(since);
 	if (newest == NULL)
 		return NULL;
 	msg = jstr(newest, "message");
