@@ -13,8 +13,10 @@
 #   make live         the live lane: real Kafka, Flink, Iceberg (tests/live/)
 #   make k8s          the Kubernetes lane: real kube-apiserver, etcd, CRD (tests/k8s/)
 #   make install      into $(DESTDIR)$(PREFIX): tools, man pages, libfluid.a,
-#                     its headers and fluid.pc
+#                     its public header fluid/fluid.h, fluid.pc, LICENSE
+#                     and NOTICE
 #   make install-strip the same, the tools stripped
+#   make uninstall    removes every file make install writes
 #   make clean
 #
 # O=DIR puts objects and executables under DIR instead of the tree
@@ -27,22 +29,32 @@ BINDIR = $(PREFIX)/bin
 LIBDIR = $(PREFIX)/lib
 INCLUDEDIR = $(PREFIX)/include
 MANDIR = $(PREFIX)/share/man
-# The version fluid --version prints (tools/cli.h), for fluid.pc.
-FLUID_VERSION = $(shell sed -n 's/^\#define FLUID_VERSION_STRING[^"]*"\(.*\)"/\1/p' tools/cli.h)
+DOCDIR = $(PREFIX)/share/doc/fluid
+# The version fluid --version prints (the public header's), for fluid.pc.
+FLUID_VERSION = $(shell sed -n 's/^\#define FLUID_VERSION[^_"]*"\(.*\)"/\1/p' $(PUB_HDR))
+# The commit the tools are built from, for --version ("unknown" outside
+# a git checkout).
+FLUID_COMMIT := $(shell tools/git-commit .)
 O ?= .
+OBJCOPY ?= objcopy
 FUZZ_SECONDS ?= 60
 
 WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
        -Wmissing-prototypes -Wformat=2
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
-	$(WARN) $(CFLAGS_CONFIGURED) $(CFLAGS) -Ilib $(PKG_CFLAGS)
+	$(WARN) $(CFLAGS_CONFIGURED) $(CFLAGS) -Ilib -Iinclude $(PKG_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS_CONFIGURED) $(LDFLAGS)
 
 # Every lib/*.c is a module of libfluid.a (the order does not matter to ar).
 LIB_SRCS = $(sort $(wildcard lib/*.c))
 LIB_OBJS = $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
-LIB_HDRS = $(wildcard lib/*.h)
+# The public header, the only one installed: what a program calls.
+PUB_HDR = include/fluid/fluid.h
+LIB_HDRS = $(wildcard lib/*.h) $(PUB_HDR)
 LIBFLUID = $(O)/lib/libfluid.a
+# The installed libfluid.a: the same objects, prelinked into one whose
+# only global symbols are the public header's fluid_ functions.
+LIBFLUID_PUB = $(O)/lib/pub/libfluid.a
 
 TOOLS = fluid fluid-resolve fluid-check fluid-sqlgen fluid-k8s fluid-diff \
 	fluid-verify fluid-odcs fluid-gateway
@@ -82,9 +94,34 @@ $(LIBFLUID): $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $(LIB_OBJS)
 
+# The tools and tests link lib/libfluid.a, where every module's names
+# are global.  A program that links the installed copy must not meet
+# them (its own xmalloc or slurp would clash), and renaming them all
+# would touch every file: so the installed archive holds one object,
+# every module linked by ld -r, in which objcopy leaves global only the
+# functions the public header declares.
+$(LIBFLUID_PUB): $(LIB_OBJS) $(PUB_HDR)
+	@mkdir -p $(O)/lib/pub
+	sed -n 's/.*[^a-z0-9_]\(fluid_[a-z0-9_]*\)(.*/\1/p' $(PUB_HDR) \
+	    >$(O)/lib/pub/public.syms
+	$(LD) -r -o $(O)/lib/pub/fluid.o $(LIB_OBJS)
+	$(OBJCOPY) --keep-global-symbols=$(O)/lib/pub/public.syms \
+	    $(O)/lib/pub/fluid.o
+	rm -f $@
+	$(AR) rcs $@ $(O)/lib/pub/fluid.o
+
 $(O)/tools/%.o: tools/%.c tools/cli.h tools/fluid_cmd.h $(LIB_HDRS) config.mk
 	@mkdir -p $(O)/tools
-	$(CC) $(ALL_CFLAGS) -Itools -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -Itools -I$(O)/tools -c $< -o $@
+
+# Rewritten only when the commit changes: then cli_help.o, which prints
+# it, is rebuilt and the tools relinked, nothing more.
+$(O)/tools/commit.h: FORCE
+	@mkdir -p $(O)/tools
+	@printf '#define FLUID_COMMIT "%s"\n' '$(FLUID_COMMIT)' >$@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(O)/tools/cli_help.o: $(O)/tools/commit.h
+FORCE:
 
 # The driver's main is an object too, for layout.bats's module graph.
 $(O)/bin/fluid: $(O)/tools/fluid.o $(FLUID_CMDS) $(TOOL_COMMON) $(LIBFLUID)
@@ -154,23 +191,25 @@ live: all
 k8s: all
 	FLUID_BIN=$(abspath $(O)/bin) tests/k8s/run
 
-# What a C program that reuses a stage needs: libfluid.a, the headers
-# (#include <fluid/fluid.h>, or -I$(INCLUDEDIR)/fluid through fluid.pc)
-# and fluid.pc for pkg-config.
-install: all
+# What a C program that checks a contract needs: libfluid.a, the
+# public header (#include <fluid/fluid.h>, -I$(INCLUDEDIR) through
+# fluid.pc) and fluid.pc for pkg-config.
+install: all $(LIBFLUID_PUB)
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 \
-	    $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/fluid
+	    $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/fluid \
+	    $(DESTDIR)$(DOCDIR)
 	install -m 755 $(INSTALL_STRIP) $(TOOL_BINS) $(DESTDIR)$(BINDIR)/
-	install -m 644 $(LIBFLUID) $(DESTDIR)$(LIBDIR)/
-	install -m 644 $(LIB_HDRS) $(DESTDIR)$(INCLUDEDIR)/fluid/
+	install -m 644 $(LIBFLUID_PUB) $(DESTDIR)$(LIBDIR)/
+	install -m 644 $(PUB_HDR) $(DESTDIR)$(INCLUDEDIR)/fluid/
+	install -m 644 LICENSE NOTICE $(DESTDIR)$(DOCDIR)/
 	@# The libraries libfluid.a needs, by pkg-config module: then
 	@# `pkg-config --cflags --libs fluid` is all a program's build needs.
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' \
 	    'includedir=$(INCLUDEDIR)' '' 'Name: fluid' \
 	    'Description: the stages of fluid: a data-product contract to Kafka, Flink and Iceberg' \
 	    'Version: $(FLUID_VERSION)' 'Requires: yaml-0.1 jansson libcurl libcrypto' \
-	    'Cflags: -I$${includedir}/fluid' 'Libs: -L$${libdir} -lfluid' \
+	    'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lfluid' \
 	    >$(DESTDIR)$(LIBDIR)/pkgconfig/fluid.pc
 	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	$(if $(MAN5),install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/)
@@ -180,12 +219,25 @@ install: all
 install-strip:
 	$(MAKE) INSTALL_STRIP=-s install
 
+# Every file install writes, and the directories that are fluid's own.
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(TOOLS)) \
+	    $(DESTDIR)$(LIBDIR)/libfluid.a \
+	    $(DESTDIR)$(LIBDIR)/pkgconfig/fluid.pc \
+	    $(DESTDIR)$(INCLUDEDIR)/fluid/fluid.h \
+	    $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
+	    $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5))) \
+	    $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(MAN7))) \
+	    $(DESTDIR)$(DOCDIR)/LICENSE $(DESTDIR)$(DOCDIR)/NOTICE
+	rmdir $(DESTDIR)$(INCLUDEDIR)/fluid $(DESTDIR)$(DOCDIR) 2>/dev/null || :
+
 clean:
-	rm -rf bin lib/*.o lib/libfluid.a tools/*.o build tests/tmp
+	rm -rf bin lib/*.o lib/libfluid.a lib/pub tools/*.o tools/commit.h \
+	    build tests/tmp
 
 distclean: clean
 	rm -rf config.mk config.log config.status configure autom4te.cache
 
 .PHONY: all check check-asan check-k8s-schema check-odcs fuzz bench live k8s install \
-	install-strip \
+	install-strip uninstall FORCE \
 	clean distclean

@@ -70,6 +70,11 @@
  *	gw.h       the SQL Gateway client, gw_             (gw.c, gw_script.c)
  *	git.h      files at a git revision, through git, as a
  *	           resolve_source (resolve.h), git_        (git.c)
+ *	include/fluid/fluid.h
+ *	           the public interface, the only header
+ *	           make install installs; its fluid_ names are
+ *	           the installed libfluid.a's only global
+ *	           symbols (Makefile), fluid_              (api.c)
  *
  * kube.h, net.h, verify.h, gw.h, git.h and proc.h are not included
  * here: only the tools that contact something or start git include

@@ -15,8 +15,6 @@
 
 struct ir;
 
-#define FLUID_VERSION_STRING	"0.1.0"
-
 /*
  * One option of a program: the table that getopt_long()'s arguments,
  * the --help text and the usage errors are all made from, so that none

@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fluid/fluid.h>
+
 #include "cli.h"
+#include "commit.h"	/* FLUID_COMMIT, written by the Makefile */
 #include "xalloc.h"
 
 /* Whether cmd is one of the blank-separated words of list (NULL: all). */
@@ -164,6 +167,7 @@ cli_help_exit(const struct cli *c)
 void
 cli_version_exit(void)
 {
-	printf("%s %s\n", fl_progname(), FLUID_VERSION_STRING);
+	printf("%s %s (commit %s)\n", fl_progname(), FLUID_VERSION,
+	    FLUID_COMMIT);
 	exit(fflush(stdout) == 0 ? EXIT_OK : EXIT_USAGE);
 }
