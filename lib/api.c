@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * api.c - libfluid's public interface (include/fluid/fluid.h): thin
  * fluid_ entry points over the stages, the only names the installed
  * libfluid.a leaves global (the Makefile localizes the rest), so that

@@ -238,3 +238,91 @@ module_cycles() {
 	    fail "the circle's modules not named" "$output"
 	[[ $output != *"m_c"* ]] || fail "m_c is in no circle" "$output"
 }
+
+# --- the licence line: tools/spdx-headers --------------------------------
+# The lead runs tools/spdx-headers on the whole tree at merge time; until
+# then these check the script on a copy of the tree and on a sample of
+# each syntax, not the tree itself.
+
+@test "layout: tools/spdx-headers puts the SPDX line in each syntax's header comment, once" {
+	local s=$TOP/tools/spdx-headers
+	printf '/*\n * a.c - a\n */\nint a;\n' >a.c
+	printf '#include <b.h>\n' >b.h
+	printf '#!/bin/sh\n# run - r\n' >run
+	printf '#!/usr/bin/env python3\n# -*- coding: utf-8 -*-\n"""p"""\n' >p.py
+	printf '"""q"""\n' >q.py
+	printf 'package x;\n' >X.java
+	printf 'package main\n' >m.go
+	printf '# Makefile - m\nall:\n' >Makefile
+	printf 'dnl configure.ac\nAC_INIT([x], [1])\n' >configure.ac
+	printf '.\\" x.1 - x\n.Dd x\n' >x.1
+	printf 'a: 1\n' >data.yaml
+	chmod 755 run
+	run "$s" a.c b.h run p.py q.py X.java m.go Makefile configure.ac x.1 data.yaml
+	assert_status 0
+	assert_equal "$(cat a.c)" $'/*\n * SPDX-License-Identifier: Apache-2.0\n *\n * a.c - a\n */\nint a;' "a.c"
+	assert_equal "$(cat b.h)" $'/* SPDX-License-Identifier: Apache-2.0 */\n#include <b.h>' "b.h"
+	assert_equal "$(cat run)" $'#!/bin/sh\n# SPDX-License-Identifier: Apache-2.0\n# run - r' "run"
+	assert_equal "$(cat p.py)" $'#!/usr/bin/env python3\n# -*- coding: utf-8 -*-\n# SPDX-License-Identifier: Apache-2.0\n"""p"""' "p.py"
+	assert_equal "$(cat q.py)" $'# SPDX-License-Identifier: Apache-2.0\n"""q"""' "q.py"
+	assert_equal "$(cat X.java)" $'// SPDX-License-Identifier: Apache-2.0\npackage x;' "X.java"
+	assert_equal "$(cat m.go)" $'// SPDX-License-Identifier: Apache-2.0\npackage main' "m.go"
+	assert_equal "$(cat Makefile)" $'# SPDX-License-Identifier: Apache-2.0\n# Makefile - m\nall:' "Makefile"
+	assert_equal "$(cat configure.ac)" $'dnl SPDX-License-Identifier: Apache-2.0\ndnl configure.ac\nAC_INIT([x], [1])' "configure.ac"
+	assert_equal "$(cat x.1)" $'.\\" SPDX-License-Identifier: Apache-2.0\n.\\" x.1 - x\n.Dd x' "x.1"
+	assert_equal "$(cat data.yaml)" 'a: 1' "data is not a source"
+	[ -x run ] || fail "run lost its mode"
+	local before
+	before=$(cat a.c b.h run p.py q.py X.java m.go Makefile configure.ac x.1 | sha256sum)
+	run "$s" a.c b.h run p.py q.py X.java m.go Makefile configure.ac x.1 data.yaml
+	assert_status 0
+	assert_equal "$(cat a.c b.h run p.py q.py X.java m.go Makefile configure.ac x.1 | sha256sum)" \
+	    "$before" "a second run"
+	printf 'int c;\n' >c.c
+	run "$s" --check a.c c.c data.yaml
+	assert_status 1
+	assert_equal "$output" c.c "--check"
+}
+
+@test "layout: tools/spdx-headers on a copy of the tree: every tracked source file then carries the line, and still parses" {
+	mkdir tree
+	(cd "$TOP" && git ls-files -z | tar --null -T - -cf -) | tar -xf - -C tree
+	cd tree
+	git init -q && git add -A
+	run -0 "$TOP/tools/spdx-headers" --list
+	local n=${#lines[@]} f syn
+	[ "$n" -gt 300 ] || fail "only $n source files selected" "$output"
+	[[ $output == *"lib/fluid.h c"* && $output == *"Makefile hash"* &&
+	   $output == *"configure.ac dnl"* && $output == *"man/fluid.7 roff"* &&
+	   $output == *"tests/run hash"* ]] || fail "a kind of source not selected" "$output"
+	run -0 "$TOP/tools/spdx-headers"
+	run "$TOP/tools/spdx-headers" --check
+	assert_status 0
+	assert_equal "$output" "" "files without the line"
+	local sum
+	sum=$(git ls-files -z | xargs -0 cat | sha256sum)
+	run -0 "$TOP/tools/spdx-headers"
+	assert_equal "$(git ls-files -z | xargs -0 cat | sha256sum)" "$sum" "a second run"
+	# Each kind still parses: scripts keep their #! line and their mode.
+	while read -r f syn; do
+		case $f in
+		*.c|*.h) ;;
+		*.[1-9]) mandoc -Tlint -W warning "$f" || fail "$f no longer lints" ;;
+		*.py) python3 -c 'import ast, sys; ast.parse(open(sys.argv[1]).read())' "$f" ||
+		    fail "$f no longer parses" ;;
+		*.bats|*.java|*.go|*.ac|Makefile|*.in) ;;
+		*) if [ "$(git show ":$f" | head -c 2)" = '#!' ]; then
+			[ "$(head -c 2 "$f")" = '#!' ] || fail "$f lost its #! line"
+			[ -x "$f" ] || fail "$f lost its mode"
+			case $(head -n 1 "$f") in
+			*bash*) bash -n "$f" || fail "$f no longer parses" ;;
+			*/sh) sh -n "$f" || fail "$f no longer parses" ;;
+			esac
+		   fi ;;
+		esac
+	done < <("$TOP/tools/spdx-headers" --list)
+	autoconf -o /dev/null configure.ac || fail "configure.ac no longer makes configure"
+	gcc -std=c11 -Wall -Werror -fsyntax-only -Ilib -Iinclude \
+	    $(pkg-config --cflags yaml-0.1 jansson libcurl libcrypto) lib/api.c ||
+	    fail "lib/api.c no longer compiles"
+}

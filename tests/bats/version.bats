@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 #
 # version.bats - every tool's --version says the version of the public
 # header (include/fluid/fluid.h) and the commit it was built from, as
