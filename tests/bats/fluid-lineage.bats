@@ -243,3 +243,20 @@ PY
 	assert_no_stdout
 	head -n 1 "$TMP/c.mmd" | grep -qx 'flowchart LR' || fail "not mermaid"
 }
+
+@test "lineage: a build's own SQL is opaque: each column from it, no stream path" {
+	no_mapping
+	subst '      parameters:' '      sql: SELECT event_id, quantity FROM source_events
+      parameters:'
+	tool lineage "$F"
+	assert_status 0
+	# (The checker's warning about own SQL is on stderr.)
+	# As many columns as the expose has, each from the own SQL.
+	local n
+	n=$("$BIN/fluid-resolve" "$F" | "$BIN/fluid-check" | jq '.check.builds[0].outputs | length')
+	[ "$n" -ge 2 ] || fail "only $n outputs"
+	assert_equal "$(grep -c ' <- own SQL (opaque)$' <<<"$output")" "$n"
+	[[ $output != *' <- value '* ]] || fail "a stream path" "$output"
+	"$BIN/fluid-resolve" "$F" | "$BIN/fluid-check" | "$BIN/fluid-lineage" --format dot | dot -Tsvg >/dev/null ||
+	    fail "dot refused the own SQL's graph"
+}
