@@ -238,7 +238,9 @@ walk(struct lwalk *w, const char *out, const json_t *expr)
 		nullif = json_object_get(expr, "nullIf");
 		if (json_is_object(nullif))
 			src = path_src(w, nullif, &nf, &nk);
-		add_col(w, out, src, xstrdup("build"));
+		/* The explode's element kept nested: say it is exploded. */
+		add_col(w, out, src, xstrdup(jstreq(jstr(nullif, "origin"),
+		    "element") ? "explode, build" : "build"));
 		sb_init(&sub);
 		json_array_foreach(json_object_get(expr, "fields"), i, f) {
 			if (jstr(f, "name") == NULL) {

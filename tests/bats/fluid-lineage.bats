@@ -60,7 +60,9 @@ expected_from_binding() {
 	    else error("op " + .op) end;
 	def cols($b; $out):
 	    if .op == "struct" then
-	        (if .nullIf then "  \($out) <- \(.nullIf | src($b)) (build)" else "  \($out) (build)" end),
+	        (if .nullIf == null then "  \($out) (build)"
+	         elif .nullIf.origin == "element" then "  \($out) <- \(.nullIf | src($b)) (explode, build)"
+	         else "  \($out) <- \(.nullIf | src($b)) (build)" end),
 	        (.fields[] as $f | $f.expr | cols($b; $out + "." + $f.name))
 	    elif .op == "sql" then "  \($out) <- own SQL (opaque)"
 	    else leaf($b; $out) as $l | "  \($out) <- \($l.src) (\($l.ops))" end;
@@ -242,6 +244,27 @@ PY
 	assert_status 0
 	assert_no_stdout
 	head -n 1 "$TMP/c.mmd" | grep -qx 'flowchart LR' || fail "not mermaid"
+}
+
+@test "lineage: the explode's element kept nested is an exploded build, its fields exploded and lifted" {
+	cp -R "$EXAMPLES/shapes" shapes
+	cd shapes/flattened
+	# An output named like the explode's "as", of the element's type.
+	subst_in() { python3 -c 'import sys; p, o, n = sys.argv[1:]; s = open(p).read(); assert o in s; open(p, "w").write(s.replace(o, n, 1))' "$@"; }
+	subst_in orders-items.fluid.yaml '        - {name: sku' '        - name: item
+          type: struct
+          fields:
+            - {name: sku, type: string}
+            - {name: quantity, type: long}
+        - {name: sku'
+	"$BIN/fluid-resolve" orders-items.fluid.yaml | "$BIN/fluid-check" >checked.json ||
+	    fail "the edited contract is refused"
+	tool lineage orders-items.fluid.yaml
+	assert_status 0
+	expected_from_binding <checked.json | diff -u - <(grep -v -E '^(build |  (stream|table|explode): |$)' <<<"$output") ||
+	    fail "not the binding"
+	[[ $output == *$'\n  item <- value items[] (explode, build)\n  item.sku <- value items[].sku (explode, lift)\n  item.quantity <- value items[].quantity (explode, lift, widen int to long)\n'* ]] ||
+	    fail "the nested element" "$output"
 }
 
 @test "lineage: a build's own SQL is opaque: each column from it, no stream path" {
