@@ -57,7 +57,7 @@ LIBFLUID = $(O)/lib/libfluid.a
 LIBFLUID_PUB = $(O)/lib/pub/libfluid.a
 
 TOOLS = fluid fluid-resolve fluid-check fluid-sqlgen fluid-k8s fluid-diff \
-	fluid-verify fluid-odcs fluid-gateway
+	fluid-verify fluid-odcs fluid-gateway fluid-lineage
 TOOL_BINS = $(addprefix $(O)/bin/,$(TOOLS))
 # What every tool's main() shares, and the only code that exits.
 TOOL_COMMON = $(O)/tools/cli.o $(O)/tools/cli_opt.o \
@@ -69,7 +69,7 @@ FLUID_CMDS = $(O)/tools/fluid_apply.o $(O)/tools/fluid_export.o \
 	$(O)/tools/fluid_plan.o $(O)/tools/fluid_dep.o \
 	$(O)/tools/fluid_generate.o $(O)/tools/fluid_opts.o \
 	$(O)/tools/fluid_stage.o $(O)/tools/gateway_load.o \
-	$(O)/tools/fluid_validate.o
+	$(O)/tools/fluid_validate.o $(O)/tools/fluid_lineage.o
 # Made by a pattern rule for every tool: not intermediates to delete.
 .SECONDARY: $(TOOL_COMMON) $(FLUID_CMDS) $(O)/tools/fluid.o
 

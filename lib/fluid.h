@@ -50,6 +50,8 @@
  *	allow.h    the operator allowlists, allow_         (allow.c)
  *	diff.h     two checked contracts -> changes, diff_ (diff.c)
  *	odcs.h     IR -> ODCS v3.2.0 data contract, odcs_  (odcs.c)
+ *	lineage.h  IR -> column lineage as text, DOT or
+ *	           mermaid, lineage_    (lineage.c, lineage_graph.c)
  *	proc.h     a program run (posix_spawnp, no shell) with
  *	           its output bounded and a deadline, for
  *	           kube.c and git.c, proc_                 (proc.c)
@@ -89,7 +91,7 @@
  *    stages) join the others; no other module includes stage.h or
  *    pipeline.h, and no module includes fluid.h.
  *  - The checker, the renderers (sqlgen, sqlq, types, path, yemit, k8s,
- *    odcs),
+ *    odcs, lineage),
  *    the stages and everything they include never include net.h or
  *    kube.h, nor call a network or process function (libcurl's easy or
  *    multi interface, sockets, fork, exec, posix_spawn): generate, plan
@@ -133,5 +135,6 @@
 #include "allow.h"
 #include "diff.h"
 #include "odcs.h"
+#include "lineage.h"
 
 #endif

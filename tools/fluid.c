@@ -63,6 +63,7 @@ static const struct {
 	{ "export", cmd_export },
 	{ "verify", cmd_verify },
 	{ "diff", cmd_diff },
+	{ "lineage", cmd_lineage },
 };
 
 /* The table's command argv[1] starts, for "fluid CMD --help". */

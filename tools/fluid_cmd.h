@@ -96,5 +96,7 @@ int	cmd_diff(int argc, char *argv[]);
 int	cmd_plan(int argc, char *argv[]);
 int	cmd_export(int argc, char *argv[]);
 int	cmd_verify(int argc, char *argv[]);
+/* fluid lineage (fluid_lineage.c). */
+int	cmd_lineage(int argc, char *argv[]);
 
 #endif

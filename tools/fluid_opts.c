@@ -64,6 +64,12 @@ static const struct cli_cmd fluid_cmds[] = {
 	    "    [-q] [-o | --out OUTFILE] FILE\n",
 	    "print the contract as an ODCS v3.2.0 data contract (YAML,\n"
 	    "or JSON with --json); offline: nothing is contacted\n" },
+	{ "lineage", "lineage [--diagnostics=text|json] [--format FORMAT]\n"
+	    "    [-q] [-o | --out OUTFILE] FILE\n",
+	    "print each output column, nested fields included, back to\n"
+	    "its stream, key or metadata path, with the operations on\n"
+	    "the way; FORMAT is text (default), dot (Graphviz) or\n"
+	    "mermaid; offline: nothing is contacted\n" },
 	{ "verify", "verify [--diagnostics=text|json] [--strict]\n"
 	    "    [--streaming-timeout S] [-q] [-o | --out DELIVERY] FILE\n",
 	    "evidence that each managed build is live: the catalog's\n"
@@ -73,7 +79,7 @@ static const struct cli_cmd fluid_cmds[] = {
 };
 
 /* The commands that write a result (--out, -q). */
-#define WRITERS	"bundle generate-flink plan diff export-odcs verify"
+#define WRITERS	"bundle generate-flink plan diff export-odcs verify lineage"
 
 static const struct cli_opt fluid_opts[] = {
 	CLI_OPT_DIAGNOSTICS(NULL),
@@ -120,8 +126,9 @@ static const struct cli_opt fluid_opts[] = {
 	    "'-' is the standard output" },
 	{ 'q', "quiet", 'q', NULL, "validate " WRITERS,
 	    "print no 'wrote FILE' line" },
-	{ OPT_FORMAT, "format", 0, "FORMAT", "validate",
-	    "text (a line per FILE) or json (a record per FILE)" },
+	{ OPT_FORMAT, "format", 0, "FORMAT", "validate lineage",
+	    "validate: text (a line per FILE) or json (a record\n"
+	    "per FILE); lineage: text, dot or mermaid" },
 	{ OPT_JUNIT, "junit", 0, "REPORT", "validate",
 	    "also write a JUnit XML report, a test case per FILE" },
 	{ OPT_DEPFILE, "depfile", 0, "DEPFILE",

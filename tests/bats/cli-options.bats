@@ -18,7 +18,7 @@ listed() {
 }
 
 FLUID_CMDS=("validate" "bundle" "generate flink" "plan" "apply" "diff"
-    "export odcs" "verify")
+    "export odcs" "verify" "lineage")
 
 @test "cli: every command and subcommand answers --help and -h with its own usage" {
 	local c p h other bad=0
@@ -91,12 +91,12 @@ FLUID_CMDS=("validate" "bundle" "generate flink" "plan" "apply" "diff"
 	[ "$bad" -eq 0 ]
 }
 
-@test "cli: --out given to validate names the six commands that write a result" {
+@test "cli: --out given to validate names the seven commands that write a result" {
 	TOOL=fluid usage_error validate --out x.json c.fluid.yaml \
-	    "^fluid: --out is for bundle, generate flink, plan, diff, export odcs and verify \(see 'fluid validate --help'\)$"
+	    "^fluid: --out is for bundle, generate flink, plan, diff, export odcs, verify and lineage \(see 'fluid validate --help'\)$"
 	# Each of them takes it.
 	local c
-	for c in bundle "generate flink" plan diff "export odcs" verify; do
+	for c in bundle "generate flink" plan diff "export odcs" verify lineage; do
 		run --separate-stderr "$BIN/fluid" $c --help
 		[[ $output == *"-o, --out"* ]] || fail "fluid $c --help lists no --out" "$output"
 	done

@@ -20,6 +20,14 @@ validate_refuses() {
 	assert_stderr_line "$2"
 }
 
+# cfk_example: examples/cfk/orders-cfk.fluid.yaml, a CFK build as it is,
+# in ./tree, its path relative to ./tree printed.
+cfk_example() {
+	mkdir -p tree
+	cp -R "$EXAMPLES/cfk" tree/
+	echo cfk/orders-cfk.fluid.yaml
+}
+
 # variant SHAPE: the CFK variant of examples/shapes/SHAPE/*.fluid.yaml
 # in ./tree, its path relative to ./tree printed.
 variant() {
@@ -58,7 +66,9 @@ edit() {
 	    skip "no python3 with jsonschema: run make check-k8s-schema once (its venv has it)"
 	run --separate-stderr env FLUID_BIN="$BIN" "$TOP/tests/cfk/run"
 	assert_status 0
-	assert_match "$output" "^20 CFK resource\(s\) checked, 0 problem\(s\)$"
+	# Five examples' variants and examples/cfk as it is: a pool and three
+	# statements each.
+	assert_match "$output" "^24 CFK resource\(s\) checked, 0 problem\(s\)$"
 	local f
 	for f in "$EXAMPLES"/shapes/*/*.fluid.yaml; do
 		run --separate-stderr bash -c "cd '$EXAMPLES/shapes' &&
@@ -87,9 +97,13 @@ edit() {
 
 @test "cfk: golden: each example's statements, source, sink and insert" {
 	local s f
-	for s in landed flattened reshaped customers-cdc; do
+	for s in landed flattened reshaped customers-cdc orders-cfk; do
 		rm -rf tree
-		if [ "$s" = customers-cdc ]; then f=$(cdc); else f=$(variant "$s"); fi
+		case $s in
+		customers-cdc) f=$(cdc) ;;
+		orders-cfk) f=$(cfk_example) ;;
+		*) f=$(variant "$s") ;;
+		esac
 		run --separate-stderr pipe "$f" sqlgen
 		assert_status 0
 		assert_jq '[.sqlgen.builds[0].statements[].role] == ["source", "sink", "insert"]'
@@ -97,6 +111,23 @@ edit() {
 		jqo '.sqlgen.builds[0].sql' | diff -u "$TOP/tests/golden/cfk/$s.sql" - ||
 		    fail "$s: the script differs from tests/golden/cfk/$s.sql"
 	done
+}
+
+@test "cfk: the CFK example validates and renders as it is: its own pool, then a statement per statement" {
+	local f
+	f=$(cfk_example)
+	run --separate-stderr "$BIN/fluid" validate "tree/$f"
+	assert_status 0
+	assert_equal "$output" "tree/$f: ok"
+	run --separate-stderr pipe "$f"
+	assert_status 0
+	assert_jq '[.items[] | .kind] == ["FlinkComputePool", "FlinkStatement", "FlinkStatement", "FlinkStatement"]'
+	assert_jq '.items[0].metadata.name == "orders-pool" and .items[0].spec.type == "DEDICATED"'
+	assert_jq '[.items[1:][] | .metadata.name | test("^orders-cfk-(src|snk|ins)-[0-9a-f]{12}$")] == [true, true, true]'
+	assert_jq '[.items[1:][] | .spec.flinkEnvironment] == ["flink-env1", "flink-env1", "flink-env1"]'
+	# Its README names what it expects to exist.
+	grep -q FlinkEnvironment "$EXAMPLES/cfk/README.md" || fail "README names no FlinkEnvironment"
+	grep -q CMFRestClass "$EXAMPLES/cfk/README.md" || fail "README names no CMFRestClass"
 }
 
 # The live lane's cfk check found it: the sink table declares the event

@@ -55,6 +55,22 @@ teardown() { fluid_teardown; }
 	[ "$n" -ge 1 ] || fail "no change-stream example"
 }
 
+@test "check: fluid validate accepts the CFK example, a build with management: cfk" {
+	local f n=0
+	cd "$EXAMPLES/cfk"
+	for f in *.fluid.yaml; do
+		tool validate "$f"
+		assert_status 0
+		assert_no_stderr
+		assert_equal "$output" "$f: ok"
+		F=$f check
+		ir
+		assert_jq '.check.builds[0].deployment.target == "cfk"'
+		n=$((n + 1))
+	done
+	[ "$n" -ge 1 ] || fail "no CFK example"
+}
+
 @test "check: every example's IR passes fluid-check through the pipeline" {
 	local f
 	cd "$EXAMPLES/shapes"

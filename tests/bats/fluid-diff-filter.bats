@@ -15,6 +15,7 @@ setup() {
 	fluid_setup
 	cp -R "$EXAMPLES/shapes" shapes
 	cp -R "$EXAMPLES/changes" changes
+	cp -R "$EXAMPLES/cfk" cfk
 }
 
 teardown() { fluid_teardown; }
@@ -50,7 +51,7 @@ same() {
 
 @test "fluid-diff --baseline: every example against itself and the others, byte for byte as fluid diff" {
 	local a b n=0
-	for a in shapes/*/*.fluid.yaml changes/*.fluid.yaml; do
+	for a in shapes/*/*.fluid.yaml changes/*.fluid.yaml cfk/*.fluid.yaml; do
 		for b in shapes/landed/orders-landed.fluid.yaml "$a"; do
 			same "$a" "$b" || return
 			n=$((n + 1))

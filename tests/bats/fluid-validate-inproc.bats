@@ -82,7 +82,7 @@ without_contract() {
 @test "inproc: every example validates as the stages do" {
 	local f
 	cd "$EXAMPLES"
-	for f in shapes/*/*.fluid.yaml; do
+	for f in shapes/*/*.fluid.yaml changes/*.fluid.yaml cfk/*.fluid.yaml; do
 		same_as_stages 0 "$f"
 		same_as_stages 0 "$f" --diagnostics=json
 	done

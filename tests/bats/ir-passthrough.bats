@@ -40,7 +40,7 @@ both_ways() {
 
 @test "passthrough: every example and fixture, copied or written whole, is the same" {
 	local f n=0
-	for f in "$EXAMPLES"/shapes/*/*.fluid.yaml \
+	for f in "$EXAMPLES"/shapes/*/*.fluid.yaml "$EXAMPLES"/cfk/*.fluid.yaml \
 	    $(find "$FIXTURES" -name '*.fluid.yaml' | sort); do
 		"$BIN/fluid-resolve" "$f" >"$TMP/r.json" 2>/dev/null || continue
 		both_ways fluid-check "$TMP/r.json" "$TMP/c.json"
@@ -214,7 +214,7 @@ render_both_ways() {
 
 @test "prune: fluid-k8s render, the check section pruned or parsed whole, is the same" {
 	local f n=0
-	for f in "$EXAMPLES"/shapes/*/*.fluid.yaml \
+	for f in "$EXAMPLES"/shapes/*/*.fluid.yaml "$EXAMPLES"/cfk/*.fluid.yaml \
 	    $(find "$FIXTURES" -name '*.fluid.yaml' | sort); do
 		"$BIN/fluid-resolve" "$f" 2>/dev/null |
 		    "$BIN/fluid-check" 2>/dev/null |

@@ -436,9 +436,11 @@ cfk_check_file() { "$FLUID_BIN/fluid-check" <"$1"; }
 # Every contract of examples/ (each *.fluid.yaml), none left out: for the
 # operator target, fluid plan of the example as it is and the filters
 # render the same objects (fluid plan adds its plan-digest annotation),
-# one FlinkDeployment of the deployment's name and its ConfigMap, each
-# accepted by the API server (server-side apply as fluid, strict field
-# validation, dry run, in CHECK_NS).  For the CFK target, the example made
+# one FlinkDeployment of the deployment's name and its ConfigMap (for an
+# example that is a CFK build as it is, examples/cfk, its own pool and a
+# FlinkStatement per statement instead), each accepted by the API server
+# (server-side apply as fluid, strict field validation, dry run, in
+# CHECK_NS).  For the CFK target, the example made
 # a CFK build by tests/cfk/variant: fluid plan and the filters render the
 # same objects, the FlinkComputePool and a FlinkStatement for each
 # statement the plan names (a source, a sink and an INSERT among them),
@@ -470,11 +472,19 @@ check_cfk_every_example() {
 		eq "$rel (operator): fluid plan and the filters render the same" \
 			"$(jq -S '[.resources[].resource | del(.metadata.annotations["fluid.dev/plan-digest"])]' "$op")" \
 			"$(jq -S . "$ex/operator-render.json")" || return
-		eq "$rel (operator): the kinds" "$(jq -c '[.resources[].resource.kind] | sort' "$op")" \
-			'["ConfigMap","FlinkDeployment"]' || return
-		name=$(sed -n '/^ *deployment:$/,$s/^ *name: *//p' "$CFK_EXAMPLES/$rel" | head -n 1)
-		eq "$rel (operator): the FlinkDeployment's name" \
-			"$(jq -r '.resources[].resource | select(.kind == "FlinkDeployment") | .metadata.name' "$op")" "$name" || return
+		if grep -q '^ *management: cfk$' "$CFK_EXAMPLES/$rel"; then
+			# A CFK build as it is (examples/cfk): its own pool, then
+			# its statements, accepted below like the operator's.
+			eq "$rel (as it is, cfk): the pool, then a statement for each the plan names" \
+				"$(jq -c '[.resources[].resource.kind]' "$op")" \
+				"$(jq -c '["FlinkComputePool"] + [.builds[0].statements[] | "FlinkStatement"]' "$op")" || return
+		else
+			eq "$rel (operator): the kinds" "$(jq -c '[.resources[].resource.kind] | sort' "$op")" \
+				'["ConfigMap","FlinkDeployment"]' || return
+			name=$(sed -n '/^ *deployment:$/,$s/^ *name: *//p' "$CFK_EXAMPLES/$rel" | head -n 1)
+			eq "$rel (operator): the FlinkDeployment's name" \
+				"$(jq -r '.resources[].resource | select(.kind == "FlinkDeployment") | .metadata.name' "$op")" "$name" || return
+		fi
 		for (( i=0; i<$(jq '.resources | length' "$op"); i++ )); do
 			doc=$(jq -c --arg ns "$CHECK_NS" ".resources[$i].resource | .metadata.namespace = \$ns" "$op")
 			kind=$(jq -r .kind <<<"$doc")
