@@ -63,6 +63,9 @@ static const struct {
 	{ "export", cmd_export },
 	{ "verify", cmd_verify },
 	{ "diff", cmd_diff },
+	{ "schema", cmd_schema },
+	{ "completion", cmd_completion },
+	{ "init", cmd_init },
 };
 
 /* The table's command argv[1] starts, for "fluid CMD --help". */
@@ -119,5 +122,6 @@ main(int argc, char *argv[])
 	for (i = 0; i < sizeof(commands) / sizeof(*commands); i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].run(argc - 1, argv + 1);
-	cli_usage_error(&cli, "unknown command '%s'", argv[1]);
+	cli_usage_error(&cli, "unknown command '%s'%s", argv[1],
+	    cli_cmd_hint(&fluid_spec, NULL, argv[1]));
 }

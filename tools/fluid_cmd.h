@@ -96,5 +96,11 @@ int	cmd_diff(int argc, char *argv[]);
 int	cmd_plan(int argc, char *argv[]);
 int	cmd_export(int argc, char *argv[]);
 int	cmd_verify(int argc, char *argv[]);
+/* fluid schema, fluid completion SHELL, fluid init [DIR] (fluid_*.c). */
+int	cmd_schema(int argc, char *argv[]);
+int	cmd_completion(int argc, char *argv[]);
+int	cmd_init(int argc, char *argv[]);
+/* share/fluid.schema.json, as fluid schema prints it (fluid_schema.c). */
+extern const char fluid_schema_text[];
 
 #endif
