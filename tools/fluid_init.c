@@ -63,6 +63,15 @@ write_new(const char *path, const char *text)
 	return 0;
 }
 
+/* A file is there: nothing of this run is left; status 1. */
+static int
+refuse(const char *path)
+{
+	fprintf(stderr, "%s: '%s' exists: init wrote nothing (it never "
+	    "replaces a file)\n", fl_progname(), path);
+	return EXIT_REFUSED;
+}
+
 int
 cmd_init(int argc, char *argv[])
 {
@@ -86,10 +95,7 @@ cmd_init(int argc, char *argv[])
 	/* Every refusal before the first write. */
 	for (i = 0; i < NFILES; i++)
 		if (lstat(path[i], &st) == 0) {
-			fprintf(stderr, "fluid: init: '%s' exists: nothing "
-			    "written (fluid init never replaces a file)\n",
-			    path[i]);
-			return EXIT_REFUSED;
+			return refuse(path[i]);
 		}
 	if (atomic_mkdirs(dir) == -1)
 		fl_fatal("cannot create the directory '%s':", dir);
@@ -101,10 +107,7 @@ cmd_init(int argc, char *argv[])
 			unlink(path[j]);
 		errno = e;
 		if (e == EEXIST) {
-			fprintf(stderr, "fluid: init: '%s' exists: nothing "
-			    "written (fluid init never replaces a file)\n",
-			    path[i]);
-			return EXIT_REFUSED;
+			return refuse(path[i]);
 		}
 		fl_fatal("cannot write '%s':", path[i]);
 	}
