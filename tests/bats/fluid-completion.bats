@@ -59,9 +59,14 @@ complete_words() {
 	run complete_words fluid plan --mode ""
 	assert_equal "$(tr '\n' ' ' <<<"$output")" "amend amend-and-build create-only dry-run "
 	for v in $output; do
-		"$BIN/fluid" plan --mode "$v" --help >/dev/null ||
+		"$BIN/fluid" plan -q --mode "$v" -o plan.json \
+		    "$EXAMPLES/shapes/landed/orders-landed.fluid.yaml" ||
 		    fail "--mode $v refused"
 	done
+	# The check above can fail: a mode plan does not take.
+	! "$BIN/fluid" plan -q --mode replace -o plan.json \
+	    "$EXAMPLES/shapes/landed/orders-landed.fluid.yaml" 2>/dev/null ||
+	    fail "plan took --mode replace"
 	run complete_words fluid validate --format ""
 	assert_equal "$(tr '\n' ' ' <<<"$output")" "json text "
 	# --diagnostics=VALUE: bash splits at '='.
