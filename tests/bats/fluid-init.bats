@@ -73,3 +73,23 @@ wrote proj/fluid.schema.json"
 	usage_error init a b "^fluid: init expects at most one DIR"
 	usage_error init --out x "^fluid: --out is for "
 }
+
+@test "init: README's lines run: init, the header and the editors' settings name the file init writes" {
+	local line
+	line=$(grep -E '^    \.\./bin/fluid init ' "$TOP/README.md") || fail "no init line in README"
+	line=${line#    }
+	# README's commands run from examples/, after Quick start's build.
+	line=${line//..\/bin\/fluid/$BIN/fluid}
+	line=${line//\/tmp\/my-product/$TMP/my-product}
+	run bash -c "$line"
+	assert_status 0
+	assert_equal "${lines[-1]}" "$TMP/my-product/product.fluid.yaml: ok"
+	# The header README shows is the starter's first line.
+	grep -qxF "    $(head -n 1 "$TMP/my-product/product.fluid.yaml")" "$TOP/README.md" ||
+	    fail "README does not show the starter's header"
+	# VS Code's and Neovim's settings map the file init writes to contracts.
+	grep -qF '"yaml.schemas": { "./fluid.schema.json": "*.fluid.yaml" }' "$TOP/README.md" ||
+	    fail "no VS Code line"
+	grep -qF "['./fluid.schema.json'] = '*.fluid.yaml'" "$TOP/README.md" || fail "no Neovim line"
+	[ -f "$TMP/my-product/fluid.schema.json" ] || fail "init wrote no fluid.schema.json"
+}
