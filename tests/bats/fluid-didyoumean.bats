@@ -20,6 +20,10 @@ teardown() { fluid_teardown; }
 	usage_error generate flnik x.yaml --out d "^fluid: generate expects a target: generate flink \(did you mean 'flink'\?\)"
 	usage_error export odc x.yaml "^fluid: export expects a format: export odcs \(did you mean 'odcs'\?\)"
 	usage_error completion bsh "^fluid: completion knows bash, zsh and fish, not 'bsh' \(did you mean 'bash'\?\)"
+	TOOL=fluid-k8s
+	usage_error rendr "^fluid-k8s: unknown command 'rendr' \(did you mean 'render'\?\)"
+	TOOL=fluid-gateway
+	usage_error aply x.sql "^fluid-gateway: expects a command: apply \(did you mean 'apply'\?\)"
 }
 
 @test "did you mean: a mistyped option, the command's own first" {
