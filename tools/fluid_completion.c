@@ -279,6 +279,9 @@ bash_script(struct sb *s)
 	sb_release(&tops);
 }
 
+/* fish's complete when the command's last word was seen: FISH_IF "W' ...". */
+#define FISH_IF	"complete -c fluid -n '__fish_seen_subcommand_from "
+
 /* s as a fish single-quoted string: \ and ' escaped. */
 static void
 fish_quote(struct sb *s, const char *t, size_t n)
@@ -330,8 +333,8 @@ fish_script(struct sb *s)
 		/* The condition: the command's last word was seen. */
 		last = sub != NULL ? sub : cmd->name;
 		if (sub != NULL) {
-			sb_addf(s, "complete -c fluid -n '__fish_seen_subcommand_"
-			    "from %.*s; and not __fish_seen_subcommand_from %s' "
+			sb_addf(s, FISH_IF
+			    "%.*s; and not __fish_seen_subcommand_from %s' "
 			    "-a %s -d ", (int)n, cmd->name, sub, sub);
 			fish_line(s, cmd->about);
 			sb_addc(s, '\n');
@@ -339,22 +342,20 @@ fish_script(struct sb *s)
 		sb_truncate(&w, 0);
 		k = operand_kind(cmd, &w);
 		if (k == K_FILES)
-			sb_addf(s, "complete -c fluid -n '__fish_seen_subcommand_"
-			    "from %s' -F\n", last);
+			sb_addf(s, FISH_IF "%s' -F\n", last);
 		else if (k == K_DIRS)
-			sb_addf(s, "complete -c fluid -n '__fish_seen_subcommand_"
-			    "from %s' -a '(__fish_complete_directories)'\n",
+			sb_addf(s, FISH_IF
+			    "%s' -a '(__fish_complete_directories)'\n",
 			    last);
 		else if (k == K_WORDS)
-			sb_addf(s, "complete -c fluid -n '__fish_seen_subcommand_"
-			    "from %s; and not __fish_seen_subcommand_from %s' "
+			sb_addf(s, FISH_IF
+			    "%s; and not __fish_seen_subcommand_from %s' "
 			    "-a '%s'\n", last, w.buf, w.buf);
 		cli_init(&c, &fluid_spec, cmd->name);
 		for (o = fluid_spec.opts; o->name != NULL; o++) {
 			if (!cli_opt_for(&c, o) || o->id == CLI_VERSION)
 				continue;
-			sb_addf(s, "complete -c fluid -n '__fish_seen_subcommand_"
-			    "from %s' -l %s", last, o->name);
+			sb_addf(s, FISH_IF "%s' -l %s", last, o->name);
 			if (o->letter != 0)
 				sb_addf(s, " -s %c", o->letter);
 			sb_truncate(&w, 0);
