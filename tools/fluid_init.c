@@ -63,13 +63,12 @@ write_new(const char *path, const char *text)
 	return 0;
 }
 
-/* A file is there: nothing of this run is left; status 1. */
-static int
+/* A file is there: say so (nothing of this run is left). */
+static void
 refuse(const char *path)
 {
 	fprintf(stderr, "%s: '%s' exists: init wrote nothing (it never "
 	    "replaces a file)\n", fl_progname(), path);
-	return EXIT_REFUSED;
 }
 
 int
@@ -80,7 +79,7 @@ cmd_init(int argc, char *argv[])
 	char *path[NFILES];
 	const char *dir = ".";
 	size_t i, j;
-	int c, e;
+	int c, e, ret = EXIT_REFUSED;
 
 	cli_init(&cli, &fluid_spec, "init");
 	while ((c = cli_next(&cli, argc, argv)) != -1)
@@ -95,7 +94,8 @@ cmd_init(int argc, char *argv[])
 	/* Every refusal before the first write. */
 	for (i = 0; i < NFILES; i++)
 		if (lstat(path[i], &st) == 0) {
-			return refuse(path[i]);
+			refuse(path[i]);
+			goto cleanup;
 		}
 	if (atomic_mkdirs(dir) == -1)
 		fl_fatal("cannot create the directory '%s':", dir);
@@ -106,14 +106,16 @@ cmd_init(int argc, char *argv[])
 		for (j = 0; j < i; j++)
 			unlink(path[j]);
 		errno = e;
-		if (e == EEXIST) {
-			return refuse(path[i]);
-		}
-		fl_fatal("cannot write '%s':", path[i]);
+		if (e != EEXIST)
+			fl_fatal("cannot write '%s':", path[i]);
+		refuse(path[i]);	/* made since the check above */
+		goto cleanup;
 	}
-	for (i = 0; i < NFILES; i++) {
+	for (i = 0; i < NFILES; i++)
 		printf("wrote %s\n", path[i]);
+	ret = cli_flush();
+cleanup:
+	for (i = 0; i < NFILES; i++)
 		free(path[i]);
-	}
-	return cli_flush();
+	return ret;
 }
