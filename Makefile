@@ -61,7 +61,7 @@ TOOLS = fluid fluid-resolve fluid-check fluid-sqlgen fluid-k8s fluid-diff \
 TOOL_BINS = $(addprefix $(O)/bin/,$(TOOLS))
 # What every tool's main() shares, and the only code that exits.
 TOOL_COMMON = $(O)/tools/cli.o $(O)/tools/cli_opt.o \
-	$(O)/tools/cli_help.o
+	$(O)/tools/cli_help.o $(O)/tools/cli_suggest.o
 # The driver's commands that have a file of their own (tools/fluid_*.c).
 FLUID_CMDS = $(O)/tools/fluid_apply.o $(O)/tools/fluid_export.o \
 	$(O)/tools/fluid_verify.o $(O)/tools/fluid_diff.o \
@@ -69,7 +69,9 @@ FLUID_CMDS = $(O)/tools/fluid_apply.o $(O)/tools/fluid_export.o \
 	$(O)/tools/fluid_plan.o $(O)/tools/fluid_dep.o \
 	$(O)/tools/fluid_generate.o $(O)/tools/fluid_opts.o \
 	$(O)/tools/fluid_stage.o $(O)/tools/gateway_load.o \
-	$(O)/tools/fluid_validate.o $(O)/tools/fluid_lineage.o
+	$(O)/tools/fluid_validate.o $(O)/tools/fluid_lineage.o \
+	$(O)/tools/fluid_schema.o $(O)/tools/fluid_completion.o \
+	$(O)/tools/fluid_init.o
 # Made by a pattern rule for every tool: not intermediates to delete.
 .SECONDARY: $(TOOL_COMMON) $(FLUID_CMDS) $(O)/tools/fluid.o
 
@@ -128,6 +130,21 @@ $(O)/bin/fluid: $(O)/tools/fluid.o $(FLUID_CMDS) $(TOOL_COMMON) $(LIBFLUID)
 	@mkdir -p $(O)/bin
 	$(CC) $(ALL_CFLAGS) $< -o $@ $(ALL_LDFLAGS) $(FLUID_CMDS) \
 	    $(TOOL_COMMON) $(LIBFLUID) $(PKG_LIBS)
+
+# Text built into bin/fluid as C strings: the schema fluid schema
+# prints, and the starter files fluid init writes.
+SHARE_INC = $(O)/tools/schema.inc $(O)/tools/init_contract.inc \
+	$(O)/tools/init_workspace.inc
+$(O)/tools/schema.inc: share/fluid.schema.json
+$(O)/tools/init_contract.inc: share/init/product.fluid.yaml
+$(O)/tools/init_workspace.inc: share/init/fluid.workspace.yaml
+$(SHARE_INC):
+	@mkdir -p $(O)/tools
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' \
+	    $< >$@.tmp && mv $@.tmp $@
+$(O)/tools/fluid_schema.o $(O)/tools/fluid_init.o: $(SHARE_INC)
+$(O)/tools/fluid_schema.o $(O)/tools/fluid_init.o: \
+    ALL_CFLAGS += -I$(O)/tools
 
 # fluid-gateway apply and fluid apply --target share fluid_gateway.o.
 $(O)/tools/fluid_gateway.o $(O)/tools/fluid_apply.o \
@@ -232,8 +249,8 @@ uninstall:
 	rmdir $(DESTDIR)$(INCLUDEDIR)/fluid $(DESTDIR)$(DOCDIR) 2>/dev/null || :
 
 clean:
-	rm -rf bin lib/*.o lib/libfluid.a lib/pub tools/*.o tools/commit.h \
-	    build tests/tmp
+	rm -rf bin lib/*.o lib/libfluid.a lib/pub tools/*.o tools/*.inc \
+	    tools/commit.h build tests/tmp
 
 distclean: clean
 	rm -rf config.mk config.log config.status configure autom4te.cache

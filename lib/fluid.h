@@ -17,6 +17,8 @@
  *	types.h    FLUID column types, ty_                 (types.c)
  *	path.h     mapping paths                           (path.c)
  *	utf8.h     one UTF-8 character                     (utf8.c)
+ *	suggest.h  "did you mean": one edit away, for keys,
+ *	           commands and options, suggest_        (suggest.c)
  *	digest.h   sha256 digests                          (digest.c)
  *	atomic.h   all-or-nothing file writes              (atomic.c)
  *	outdir.h   a directory of files, replaced as a set (outdir.c)
@@ -136,5 +138,6 @@
 #include "diff.h"
 #include "odcs.h"
 #include "lineage.h"
+#include "suggest.h"
 
 #endif

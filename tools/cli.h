@@ -102,6 +102,16 @@ void	cli_version_exit(void) __attribute__((noreturn));
 const struct cli_cmd *cli_find_cmd(const struct cli_spec *, int argc,
 	    char *argv[], int i);
 /*
+ * "Did you mean" (cli_suggest.c): " (did you mean '--junit'?)" for arg,
+ * an unknown option ("--jnuit", "--jnuit=x"), from the options c's
+ * command takes, else from all; for word, an unknown command (parent
+ * NULL) or subcommand of parent, from spec's commands.  "" when nothing
+ * is one edit away.  The text lives until the next call.
+ */
+const char *cli_opt_hint(const struct cli *, const char *arg);
+const char *cli_cmd_hint(const struct cli_spec *, const char *parent,
+	    const char *word);
+/*
  * A closed pipe is a failed write and standard output must be open: what
  * every tool does first, with its name for messages.
  */

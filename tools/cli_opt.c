@@ -68,7 +68,7 @@ bad_option(const struct cli *c, char *const argv[], int ch,
 		cli_usage_error(c, "option '%s' needs an argument", arg);
 	if (optopt != 0 && o == NULL)
 		cli_usage_error(c, "unknown option '-%c'", optopt);
-	cli_usage_error(c, "unknown option '%s'", arg);
+	cli_usage_error(c, "unknown option '%s'%s", arg, cli_opt_hint(c, arg));
 }
 
 int

@@ -29,7 +29,8 @@ main(int argc, char *argv[])
 	if (argc >= 2 && strcmp(argv[1], "--version") == 0)
 		cli_version_exit();
 	if (argc < 2 || strcmp(argv[1], "apply") != 0)
-		cli_usage_error(&cli, "expects a command: apply");
+		cli_usage_error(&cli, "expects a command: apply%s", argc < 2 ?
+		    "" : cli_cmd_hint(&gateway_spec, NULL, argv[1]));
 	st = gateway_apply(argc - 1, argv + 1, &gateway_spec);
 	net_cleanup();
 	return st;

@@ -183,7 +183,8 @@ main(int argc, char *argv[])
 	cmd = argv[optind];
 	if (strcmp(cmd, "render") != 0 && strcmp(cmd, "plan") != 0 &&
 	    strcmp(cmd, "apply") != 0)
-		cli_usage_error(&cli, "unknown command '%s'", cmd);
+		cli_usage_error(&cli, "unknown command '%s'%s", cmd,
+		    cli_cmd_hint(cli.spec, NULL, cmd));
 	if (optind + 1 != argc)
 		cli_usage_error(&cli, "%s reads standard input; no FILE", cmd);
 	if (yaml && !resources)

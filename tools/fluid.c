@@ -64,6 +64,9 @@ static const struct {
 	{ "verify", cmd_verify },
 	{ "diff", cmd_diff },
 	{ "lineage", cmd_lineage },
+	{ "schema", cmd_schema },
+	{ "completion", cmd_completion },
+	{ "init", cmd_init },
 };
 
 /* The table's command argv[1] starts, for "fluid CMD --help". */
@@ -120,5 +123,6 @@ main(int argc, char *argv[])
 	for (i = 0; i < sizeof(commands) / sizeof(*commands); i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].run(argc - 1, argv + 1);
-	cli_usage_error(&cli, "unknown command '%s'", argv[1]);
+	cli_usage_error(&cli, "unknown command '%s'%s", argv[1],
+	    cli_cmd_hint(&fluid_spec, NULL, argv[1]));
 }

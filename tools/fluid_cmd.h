@@ -98,5 +98,11 @@ int	cmd_export(int argc, char *argv[]);
 int	cmd_verify(int argc, char *argv[]);
 /* fluid lineage (fluid_lineage.c). */
 int	cmd_lineage(int argc, char *argv[]);
+/* fluid schema, fluid completion SHELL, fluid init [DIR] (fluid_*.c). */
+int	cmd_schema(int argc, char *argv[]);
+int	cmd_completion(int argc, char *argv[]);
+int	cmd_init(int argc, char *argv[]);
+/* share/fluid.schema.json, as fluid schema prints it (fluid_schema.c). */
+extern const char fluid_schema_text[];
 
 #endif

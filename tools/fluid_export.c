@@ -32,7 +32,9 @@ cmd_export(int argc, char *argv[])
 
 	cli_init(&cli, &fluid_spec, "export odcs");
 	if (argc < 2 || strcmp(argv[1], "odcs") != 0)
-		cli_usage_error(&cli, "export expects a format: export odcs");
+		cli_usage_error(&cli, "export expects a format: export odcs%s",
+		    argc < 2 ? "" :
+		    cli_cmd_hint(&fluid_spec, "export", argv[1]));
 	argc--;
 	argv++;
 	while ((c = cli_next(&cli, argc, argv)) != -1) {

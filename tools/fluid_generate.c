@@ -112,7 +112,8 @@ cmd_generate(int argc, char *argv[])
 	cli_init(&cli, &fluid_spec, "generate flink");
 	if (argc < 2 || strcmp(argv[1], "flink") != 0)
 		cli_usage_error(&cli, "generate expects a target: "
-		    "generate flink");
+		    "generate flink%s", argc < 2 ? "" :
+		    cli_cmd_hint(&fluid_spec, "generate", argv[1]));
 	parse_args(argc - 1, argv + 1, &a, "generate flink", 0);
 	if (a.out == NULL)
 		cli_usage_error(&cli, "generate flink needs --out DIR");

@@ -74,6 +74,15 @@ static const struct cli_cmd fluid_cmds[] = {
 	    "    [--streaming-timeout S] [-q] [-o | --out DELIVERY] FILE\n",
 	    "evidence that each managed build is live: the catalog's\n"
 	    "schema and a young enough snapshot (fluid-verify(1))\n" },
+	{ "schema", "schema\n",
+	    "print the JSON Schema (draft 2020-12) of the contract format,\n"
+	    "for editors; structural only: fluid validate judges the rest\n" },
+	{ "completion", "completion bash|zsh|fish\n",
+	    "print the shell's completion script, made from this table\n"
+	    "of commands and options\n" },
+	{ "init", "init [DIR]\n",
+	    "write a commented starter contract, fluid.workspace.yaml and\n"
+	    "fluid.schema.json into DIR (default .); never over a file\n" },
 	{ NULL, "[COMMAND] --help | -h;  fluid --version\n", NULL },
 	{ NULL, NULL, NULL }
 };
