@@ -52,9 +52,9 @@ static const struct cli_cmd fluid_cmds[] = {
 	    "with --target, run a build's script through that target's\n"
 	    "Flink SQL Gateway (fluid-gateway(1))\n" },
 	{ "diff", "diff [--diagnostics=text|json] --baseline OLD\n"
-	    "    [--exit-on-breaking] [-q] [-o | --out CHANGES] FILE\n"
+	    "    [--exit-on-breaking] [--report] [-q] [-o | --out CHANGES] FILE\n"
 	    "diff [--diagnostics=text|json] --baseline-rev REV\n"
-	    "    [--exit-on-breaking] [-q] [-o | --out CHANGES] FILE\n"
+	    "    [--exit-on-breaking] [--report] [-q] [-o | --out CHANGES] FILE\n"
 	    "diff [--diagnostics=text|json] --exit-on-drift\n"
 	    "    [-q] [-o | --out DRIFT] FILE\n",
 	    "every change from the baseline contract OLD, or from FILE\n"
@@ -109,6 +109,9 @@ static const struct cli_opt fluid_opts[] = {
 	    "the baseline: FILE and its fragments at git revision\nREV" },
 	{ OPT_EXIT_ON_BREAKING, "exit-on-breaking", 0, NULL, "diff",
 	    "with a baseline: exit 1 when a change is breaking" },
+	{ OPT_REPORT, "report", 0, NULL, "diff",
+	    "with a baseline: print the summary for a person,\n"
+	    "not the JSON (which goes to --out only)" },
 	{ OPT_EXIT_ON_DRIFT, "exit-on-drift", 0, NULL, "diff",
 	    "the cluster against the record; exit 1 on drift" },
 	{ OPT_JSON, "json", 0, NULL, "export-odcs", "write JSON, not YAML" },
