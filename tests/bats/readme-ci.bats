@@ -108,9 +108,11 @@ run_job() {
 	[ -n "$setpath" ] || fail "examples/README.md has no PATH line"
 	cmd=$(grep -m1 '^fluid validate --schema-version' "$TOP/examples/README.md")
 	[ -n "$cmd" ] || fail "no fluid validate command in examples/README.md"
+	# A source tree whose bin/ is the build under test.
+	mkdir src && cp -R "$TOP/examples" src/examples && ln -s "$BIN" src/bin
 	# A PATH without fluid, as a new user's.
-	run -127 env -i PATH=/usr/bin:/bin bash -c "cd '$TOP/examples' && $cmd"
-	run env -i PATH=/usr/bin:/bin bash -c "cd '$TOP/examples' && $setpath && $cmd"
+	run -127 env -i PATH=/usr/bin:/bin bash -c "cd src/examples && $cmd"
+	run env -i PATH=/usr/bin:/bin bash -c "cd src/examples && $setpath && $cmd"
 	assert_status 0
 	assert_equal "$output" "shapes/fragments/streams/orders.yaml: ok"
 }
