@@ -87,3 +87,20 @@ commit() {
 	assert_status 2
 	assert_stderr_line "^fluid: --baseline-rev: unknown revision 'nosuch' \(no such commit\)\$"
 }
+
+@test "fluid-diff --summary: the summary on standard output, off a terminal, as fluid diff --report prints it" {
+	cd up
+	local old=shapes/landed/old.fluid.yaml
+	git show main:"$C" >"$old"
+	"$BIN/fluid-resolve" "$old" | "$BIN/fluid-check" >old.checked.json
+	run --separate-stderr bash -o pipefail -c "'$BIN/fluid-resolve' '$C' | '$BIN/fluid-check' | '$BIN/fluid-diff' --summary --baseline old.checked.json"
+	assert_status 0
+	assert_no_stderr
+	local filter=$output
+	run -0 "$BIN/fluid" diff --report --baseline "$old" "$C"
+	assert_equal "$filter" "$output" "fluid-diff --summary and fluid diff --report"
+	[[ ${lines[0]} == "info (1):" ]] || fail "no summary" "$(show)"
+	run --separate-stderr "$BIN/fluid-diff" --summary --report --baseline old.checked.json </dev/null
+	assert_status 2
+	assert_stderr_first "^fluid-diff: --summary goes with --baseline, without --report"
+}
