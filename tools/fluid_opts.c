@@ -115,9 +115,10 @@ static const struct cli_opt fluid_opts[] = {
 	{ OPT_EXIT_ON_DRIFT, "exit-on-drift", 0, NULL, "diff",
 	    "the cluster against the record; exit 1 on drift" },
 	{ OPT_JSON, "json", 0, NULL, "export-odcs", "write JSON, not YAML" },
-	{ OPT_STRICT, "strict", 0, NULL, "validate verify",
-	    "validate: a warning is an error (exit 1); verify:\n"
-	    "the deployment and checkpoint are required" },
+	{ OPT_STRICT, "strict", 0, NULL,
+	    "validate bundle generate-flink plan verify",
+	    "a warning is an error (exit 1); verify: the\n"
+	    "deployment and checkpoint are required" },
 	{ OPT_STREAMING_TIMEOUT, "streaming-timeout", 0, "S", "verify",
 	    "read again until S seconds (default 120; 0: read\n"
 	    "once)" },
@@ -213,6 +214,7 @@ parse_args(int argc, char *argv[], struct args *a, const char *cmd,
 			break;
 		case OPT_STRICT:
 			a->strict = 1;
+			pipeline_strict(1);
 			break;
 		default:
 			cli_usage_error(&cli, "%s takes no --%s", cmd,

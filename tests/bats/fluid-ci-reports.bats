@@ -52,10 +52,28 @@ sarif_valid() {
 	    fail "the record is not refused" "$(show)"
 }
 
-@test "--strict is for validate and verify only" {
-	tool bundle --strict good.yaml
+@test "--strict is for the commands that check a contract, not export odcs" {
+	tool export odcs --strict good.yaml
 	assert_status 2
-	assert_stderr_first "^fluid: --strict is for validate and verify"
+	assert_stderr_first "^fluid: --strict is for validate, bundle, generate flink, plan and verify"
+}
+
+@test "generate flink and plan --strict: a warning refuses the run, and nothing is written" {
+	cp "$TOP/tests/bats/fixtures/check/base.fluid.yaml" tls.yaml
+	sed -i 's/bootstrapServers: kafka:9092/bootstrapServers: kafka.example.com:9092/
+	    s/^            # +source$/            security:\n              protocol: PLAINTEXT/' tls.yaml
+	tool generate flink -q --out out tls.yaml
+	assert_status 0
+	assert_match "$stderr" ": warning: .*PLAINTEXT sends to broker 'kafka\.example\.com' without TLS"
+	tool generate flink -q --strict --out strict-out tls.yaml
+	assert_status 1
+	assert_match "$stderr" ": error: .*PLAINTEXT sends to broker 'kafka\.example\.com' without TLS.* \[--strict\]"
+	[ ! -e strict-out ] || fail "strict-out was written" "$(ls -R strict-out)"
+	tool plan --strict --mode amend -o p.json tls.yaml
+	assert_status 1
+	[ ! -e p.json ] || fail "a plan was written"
+	tool plan --mode amend -q -o p.json tls.yaml
+	assert_status 0
 }
 
 @test "validate --diagnostics=github: workflow commands on the lines, escaped" {
