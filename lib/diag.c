@@ -314,6 +314,8 @@ diag_format_parse(const char *s)
 		return DIAG_FORMAT_TEXT;
 	if (strcmp(s, "json") == 0)
 		return DIAG_FORMAT_JSON;
+	if (strcmp(s, "github") == 0)
+		return DIAG_FORMAT_GITHUB;
 	return -1;
 }
 
@@ -365,6 +367,10 @@ diag_print_contract(const struct diags *d, FILE *fp, enum diag_format fmt,
 	c = contract != NULL ? diag_escape(contract, 0) : NULL;
 	for (i = 0; i < d->n; i++) {
 		g = &d->v[i];
+		if (fmt == DIAG_FORMAT_GITHUB) {
+			diag_print_github(fp, g, prog, c);
+			continue;
+		}
 		if (g->level == DIAG_FATAL) {
 			fprintf(fp, "%s: %s\n", prog, g->msg);
 			continue;
@@ -396,6 +402,22 @@ diag_print_contract(const struct diags *d, FILE *fp, enum diag_format fmt,
 	}
 	free(c);
 	fflush(fp);
+}
+void
+diags_strict(struct diags *d)
+{
+	char *m;
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (d->v[i].level == DIAG_WARNING) {
+			d->v[i].level = DIAG_ERROR;
+			m = xasprintf("%s [--strict]", d->v[i].msg);
+			free(d->v[i].msg);
+			d->v[i].msg = m;
+		}
+	d->nerrors += d->nwarnings;
+	d->nwarnings = 0;
 }
 
 int

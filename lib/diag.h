@@ -57,7 +57,8 @@ enum diag_level {
 
 enum diag_format {
 	DIAG_FORMAT_TEXT,	/* FILE:LINE:COL: error: MESSAGE */
-	DIAG_FORMAT_JSON	/* {"level":..,"file":..,"line":..,...} */
+	DIAG_FORMAT_JSON,	/* {"level":..,"file":..,"line":..,...} */
+	DIAG_FORMAT_GITHUB	/* ::error file=F,line=L,col=C,title=T::MSG */
 };
 
 struct diag {
@@ -127,6 +128,25 @@ char	*diag_escape(const char *s, int flags);
  */
 int	diag_locate(struct diags *, const char *ptr,
 	    const char **file, int *line, int *col);
+
+/*
+ * --strict: d's warnings become errors (diag_status() then refuses), each
+ * message ending " [--strict]" so that the reader sees why, as gcc's
+ * [-Werror] does.
+ */
+void	diags_strict(struct diags *);
+
+/*
+ * One diagnostic as a GitHub Actions workflow command, the line
+ * --diagnostics=github prints so that the error shows on its line of a
+ * pull request: "::error file=F,line=L,col=C,title=PROG::MESSAGE"
+ * (::warning for a warning), escaped as GitHub's toolkit does (%, CR
+ * and LF in the message; also ':' and ',' in the properties).  A
+ * message about another file than contract (not NULL) ends
+ * " [contract: CONTRACT]", as the text form does.  (diag_ci.c)
+ */
+void	diag_print_github(FILE *, const struct diag *, const char *prog,
+	    const char *contract);
 
 /* Parse "--diagnostics=" values; returns -1 for an unknown one. */
 int	diag_format_parse(const char *);

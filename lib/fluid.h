@@ -7,7 +7,8 @@
  * what it owns:
  *
  *	xalloc.h   xmalloc() and friends, struct sb        (xalloc.c)
- *	diag.h     diagnostics, exit statuses, diag_*()    (diag.c)
+ *	diag.h     diagnostics, exit statuses, diag_*(); as
+ *	           GitHub workflow commands  (diag.c, diag_ci.c)
  *	bounds.h   the fixed input limits
  *	jptr.h     JSON pointers, jptr_ and jptab_         (jptr.c)
  *	yload.h    YAML -> JSON with positions             (yload.c)
@@ -49,6 +50,7 @@
  *	           kept to report it as a line, a JSON
  *	           record or a test case, validate_     (validate.c)
  *	junit.h    JUnit XML reports, junit_               (junit.c)
+ *	sarif.h    SARIF 2.1.0 logs of diagnostics, sarif_ (sarif.c)
  *	allow.h    the operator allowlists, allow_         (allow.c)
  *	diff.h     two checked contracts -> changes, diff_ (diff.c)
  *	odcs.h     IR -> ODCS v3.2.0 data contract, odcs_  (odcs.c)
@@ -134,6 +136,7 @@
 #include "pipeline.h"
 #include "validate.h"
 #include "junit.h"
+#include "sarif.h"
 #include "allow.h"
 #include "diff.h"
 #include "odcs.h"

@@ -221,12 +221,65 @@ first_line(const struct proc_run *r)
 	return xstrndup(r->out.buf, n);
 }
 
+/*
+ * Why a revision may be missing from this checkout, and what to fetch,
+ * or "" when the clone is whole and on a branch.  CI checkouts are
+ * often shallow (one commit) and detached (no local branch): the base
+ * branch is not there until fetched.  One commit is enough: the
+ * baseline is read from REV's tree, not from its history.
+ */
+static char *
+missing_rev_hint(const char *rev)
+{
+	const char *argv[5] = { "git", "rev-parse",
+	    "--is-shallow-repository", NULL, NULL };
+	const char *branch = rev;
+	struct proc_run r;
+	char *s = NULL, *kind, *hint;
+	int shallow, detached;
+
+	shallow = git_exec(argv, GIT_META_MAX, &r) == 0 &&
+	    (s = first_line(&r)) != NULL && strcmp(s, "true") == 0;
+	free(s);
+	proc_run_release(&r);
+	argv[1] = "symbolic-ref";
+	argv[2] = "-q";
+	argv[3] = "HEAD";
+	/* symbolic-ref exits 1, saying nothing, on a detached HEAD. */
+	detached = git_exec(argv, GIT_META_MAX, &r) == -1 && r.status == 1 &&
+	    r.spawn_errno == 0 && !r.timed_out;
+	proc_run_release(&r);
+	if (!shallow && !detached)
+		return xstrdup("");
+	kind = xasprintf("this checkout is %s%s%s", shallow ? "shallow" : "",
+	    shallow && detached ? " and " : "", detached ? "detached" : "");
+	if (strncmp(rev, "origin/", 7) == 0)
+		branch = rev + 7;
+	/* A branch's name (main, origin/release-1.2), not HEAD~2 or a hash. */
+	if (strspn(branch, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789._/-") == strlen(branch) && strncmp(branch, "HEAD",
+	    4) != 0 && strspn(branch, "0123456789abcdef") != strlen(branch))
+		hint = xasprintf("; %s: fetch the baseline first, e.g. 'git "
+		    "fetch --depth=1 origin %s:refs/remotes/origin/%s', then "
+		    "give --baseline-rev origin/%s", kind, branch, branch,
+		    branch);
+	else if (shallow)
+		hint = xasprintf("; %s: fetch the history that holds it "
+		    "first, e.g. 'git fetch --unshallow origin' (or "
+		    "--deepen=N)", kind);
+	else
+		hint = xasprintf("; %s: fetch it first, e.g. 'git fetch "
+		    "origin %s'", kind, rev);
+	free(kind);
+	return hint;
+}
+
 int
 git_rev_open(struct git_rev *g, const char *rev, struct diags *d)
 {
 	const char *argv[8];
 	struct proc_run r;
-	char *spec, *why;
+	char *spec, *why, *hint;
 	const unsigned char *p;
 
 	memset(g, 0, sizeof(*g));
@@ -272,8 +325,10 @@ git_rev_open(struct git_rev *g, const char *rev, struct diags *d)
 	    strspn(g->commit, "0123456789abcdef") != strlen(g->commit)) {
 		why = r.status == 1 && r.err.len == 0 ? xstrdup("no such "
 		    "commit") : git_why(&r);
-		diag_fatal(d, "--baseline-rev: unknown revision '%s' (%s)",
-		    rev, why);
+		hint = missing_rev_hint(rev);
+		diag_fatal(d, "--baseline-rev: unknown revision '%s' (%s)%s",
+		    rev, why, hint);
+		free(hint);
 		free(why);
 		free(spec);
 		proc_run_release(&r);

@@ -91,6 +91,8 @@ junit_xml(const char *suite, const struct junit_case *cases, size_t n)
 		junit_escape(&o, cases[i].name, 1);
 		sb_adds(&o, "\" file=\"");
 		junit_escape(&o, cases[i].name, 1);
+		if (cases[i].line > 0)
+			sb_addf(&o, "\" line=\"%d", cases[i].line);
 		if (cases[i].result == JUNIT_PASS &&
 		    (cases[i].text == NULL || *cases[i].text == '\0')) {
 			sb_adds(&o, "\"/>\n");

@@ -28,11 +28,14 @@ struct junit_case {
 	const char		*text;		/* its diagnostics, or for a
 						   pass its warnings; may be
 						   NULL */
+	int			 line;		/* its first error's line in
+						   the contract, or 0 */
 };
 
 /*
  * The report of suite: a <testsuites> with one <testsuite> of n cases,
- * each a <testcase classname="suite" name="NAME">, with <failure> or
+ * each a <testcase classname="suite" name="NAME" file="NAME"> (and
+ * line="LINE" when known), with <failure> or
  * <error> (message, then text) or, for a pass with text, <system-out>.
  * A new string.
  */

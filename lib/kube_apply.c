@@ -298,6 +298,18 @@ read_groups(struct build *bs, size_t n, struct group *gs, size_t ng,
 	free(cmn);
 }
 
+/* The wait's line: a minute of silence looks like a hang. */
+static void
+wait_progress(const struct kube_apply_opts *o, size_t left, long secs)
+{
+	char *line = xasprintf("waiting for the operator to take %zu "
+	    "FlinkDeployment%s (%lds left of --wait %d)", left, left == 1 ?
+	    "" : "s", secs, o->wait_s);
+
+	o->progress(o->parg, line);
+	free(line);
+}
+
 /*
  * Wait, up to o->wait_s, for the operator to take each generation
  * written: status.observedGeneration at least b->gen.  Each round reads
@@ -348,8 +360,12 @@ wait_taken(const struct kube_apply_opts *o, struct build *bs, size_t n,
 				left++;
 		if (left == 0 || time(NULL) + KUBE_APPLY_POLL_S > end)
 			break;
+		if (o->progress != NULL)
+			wait_progress(o, left, (long)(end - time(NULL)));
 		sleep(KUBE_APPLY_POLL_S);
 	}
+	if (o->progress != NULL)
+		o->progress(o->parg, NULL);
 	for (i = 0; i < n; i++) {
 		if (bs[i].id == NULL || bs[i].gen <= 0)
 			continue;

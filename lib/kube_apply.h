@@ -32,6 +32,13 @@ struct kube_apply_opts {
 	/* Each line of what was done ("FlinkDeployment ns/name: ..."). */
 	void		(*say)(void *arg, const char *line);
 	void		 *arg;
+	/*
+	 * While it waits for the operator, a line per re-read of the
+	 * status (verify.h's progress), then NULL when the wait ends; may
+	 * be NULL: say nothing.
+	 */
+	void		(*progress)(void *parg, const char *line);
+	void		 *parg;
 };
 
 /*

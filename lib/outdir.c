@@ -177,6 +177,41 @@ unlock(struct outdir *od)
 	od->lock = -1;
 }
 
+/*
+ * Where this machine keeps what runs into dir wrote, with each file's
+ * inode: outside dir, so that dir holds only what two runs on the same
+ * contract write byte for byte alike (a committed DIR does not change
+ * when generated again, in another clone too), and so that nobody who
+ * can commit to a checkout can plant it.  $XDG_STATE_HOME/fluid/outdir/
+ * (default ~/.local/state), one file per directory and tag, named after
+ * the sha256 of dir's real path and tag.  NULL when there is no such
+ * place: then no run removes an old file, as none can prove it wrote it.
+ */
+static char *
+proof_path(const char *dir, const char *tag)
+{
+	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	char d[DIGEST_STRLEN], *real, *key, *root;
+
+	if (state != NULL && state[0] == '/')
+		root = xasprintf("%s/fluid/outdir", state);
+	else if (home != NULL && home[0] == '/')
+		root = xasprintf("%s/.local/state/fluid/outdir", home);
+	else
+		return NULL;
+	if ((real = realpath(dir, NULL)) == NULL) {
+		free(root);
+		return NULL;
+	}
+	key = xasprintf("%s%c%s", real, '\0', tag);
+	digest_bytes(key, strlen(real) + 1 + strlen(tag), d);
+	free(key);
+	free(real);
+	key = xasprintf("%s/%s", root, d + strlen("sha256:"));
+	free(root);
+	return key;
+}
+
 int
 outdir_open(struct outdir *od, const char *dir, const char *tag)
 {
@@ -195,6 +230,7 @@ outdir_open(struct outdir *od, const char *dir, const char *tag)
 	if (lock(od) == -1)
 		return -1;
 	remove_stale(od);
+	od->proof = proof_path(dir, tag);
 	od->stage = xasprintf("%s.%s", od->base, STAGE_SUFFIX);
 	if (mkdtemp(od->stage) == NULL) {
 		free(od->stage);
@@ -235,7 +271,7 @@ outdir_add(struct outdir *od, const char *name, const void *buf,
 }
 
 /*
- * A manifest line: "sha256:<64 hex> <inode> <name>".  Sets *name to
+ * A line of the proof (proof_path()): "sha256:<64 hex> <inode> <name>".  Sets *name to
  * the name in line and ends the stamp before it; 0 when line is not one.
  */
 static int
@@ -263,8 +299,8 @@ parse_line(char *line, char **name)
 }
 
 /*
- * The files the last run recorded, plain names with a stamp only: a
- * manifest is not trusted, and whatever it says, nothing outside DIR
+ * The files the runs on this machine recorded (the proof, outside DIR),
+ * plain names with a stamp only: even that is not trusted, and whatever it says, nothing outside DIR
  * is removed, nor anything inside that is not what a run wrote (see
  * still_ours()).  0, or -1 with errno set; a missing manifest lists
  * nothing.
@@ -272,7 +308,7 @@ parse_line(char *line, char **name)
 static int
 read_manifest(struct outdir *od, char ***names, char ***stamps, size_t *n)
 {
-	char *path = xasprintf("%s.manifest", od->base), *line = NULL, *name;
+	char *line = NULL, *name;
 	size_t cap = 0, total = 0;
 	ssize_t len;
 	FILE *fp;
@@ -280,8 +316,9 @@ read_manifest(struct outdir *od, char ***names, char ***stamps, size_t *n)
 
 	*names = *stamps = NULL;
 	*n = 0;
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	free(path);
+	if (od->proof == NULL)
+		return 0;
+	fd = open(od->proof, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd == -1)
 		return errno == ENOENT || errno == ELOOP ? 0 : -1;
 	if ((fp = fdopen(fd, "r")) == NULL) {
@@ -347,10 +384,42 @@ still_ours(const char *path, const char *stamp)
 	return ok;
 }
 
-/* Write the manifest listing names, then more, by rename into place. */
-static int
-write_manifest(struct outdir *od, char **names, char **stamps, size_t n,
+/*
+ * Record names, then more, with their stamps, outside DIR (proof_path()),
+ * whole or not at all.  Failing to is no failure of the run: the next
+ * run then removes fewer files, never more.
+ */
+static void
+write_proof(struct outdir *od, char **names, char **stamps, size_t n,
     char **more, char **mstamps, size_t nmore)
+{
+	struct sb m;
+	size_t i;
+
+	if (od->proof == NULL)
+		return;
+	sb_init(&m);
+	for (i = 0; i < n + nmore; i++) {
+		sb_adds(&m, i < n ? stamps[i] : mstamps[i - n]);
+		sb_addc(&m, ' ');
+		sb_adds(&m, i < n ? names[i] : more[i - n]);
+		sb_addc(&m, '\n');
+	}
+	if (m.buf == NULL)
+		sb_adds(&m, "");
+	if (atomic_mkparents(od->proof) == 0)
+		(void)atomic_write(od->proof, m.buf, m.len);
+	sb_release(&m);
+}
+
+/*
+ * The manifest in DIR: the names this run wrote, each after the sha256
+ * of its bytes, by rename into place.  Nothing in it depends on the
+ * machine, the directory or the time: two runs on the same contract
+ * write the same manifest.
+ */
+static int
+write_manifest(struct outdir *od)
 {
 	const char *tag = strrchr(od->base, '/') + strlen("/.fluid-");
 	char *tmp, *path;
@@ -361,13 +430,15 @@ write_manifest(struct outdir *od, char **names, char **stamps, size_t n,
 	sb_init(&m);
 	sb_adds(&m, "# fluid ");
 	sb_adds(&m, tag);
-	sb_adds(&m, ": the files it wrote here, one a line, each after the\n"
-	    "# sha256 and inode it wrote.  The next run removes those it does\n"
-	    "# not write again, if they are still that file; no other file.\n");
-	for (i = 0; i < n + nmore; i++) {
-		sb_adds(&m, i < n ? stamps[i] : mstamps[i - n]);
+	sb_adds(&m, ": the files it wrote here, one a line, each after its\n"
+	    "# sha256.  A run removes the files an earlier run on this\n"
+	    "# machine wrote here and it does not write again, if they are\n"
+	    "# still that file (the proof is kept outside this directory);\n"
+	    "# no other file.\n");
+	for (i = 0; i < od->n; i++) {
+		sb_addn(&m, od->stamps[i], strcspn(od->stamps[i], " "));
 		sb_addc(&m, ' ');
-		sb_adds(&m, i < n ? names[i] : more[i - n]);
+		sb_adds(&m, od->names[i]);
 		sb_addc(&m, '\n');
 	}
 	tmp = xasprintf("%s/.manifest", od->stage);
@@ -433,12 +504,9 @@ outdir_commit(struct outdir *od)
 	 * whatever happens next, every file that a run of ours put in DIR
 	 * is listed there for the next run to find.
 	 */
-	if (nold < od->n + ngone &&
-	    write_manifest(od, od->names, od->stamps, od->n, gone, gstamp,
-	    ngone) == -1) {
-		e = errno;
-		goto failed;
-	}
+	if (nold < od->n + ngone)
+		write_proof(od, od->names, od->stamps, od->n, gone, gstamp,
+		    ngone);
 	for (i = 0; i < od->n; i++) {
 		from = xasprintf("%s/%s", od->stage, od->names[i]);
 		to = xasprintf("%s/%s", od->dir, od->names[i]);
@@ -473,8 +541,8 @@ outdir_commit(struct outdir *od)
 		}
 		free(to);
 	}
-	e = write_manifest(od, od->names, od->stamps, od->n, keep, kstamp,
-	    nkeep) == -1 ? errno : 0;
+	write_proof(od, od->names, od->stamps, od->n, keep, kstamp, nkeep);
+	e = write_manifest(od) == -1 ? errno : 0;
 	free(keep);
 	free(kstamp);
 	free(gone);
@@ -488,13 +556,6 @@ outdir_commit(struct outdir *od)
 	od->stage = NULL;
 	unlock(od);
 	return 0;
-
-failed:
-	free(gone);
-	free(gstamp);
-	free_names(old, nold);
-	free_names(ostamp, nold);
-	return fail(od, e, "cannot write '%s.manifest'", od->base);
 }
 
 void
@@ -516,6 +577,7 @@ outdir_close(struct outdir *od)
 	free_names(od->stamps, od->n);
 	free(od->dir);
 	free(od->base);
+	free(od->proof);
 	free(od->msg);
 	memset(od, 0, sizeof(*od));
 	od->lock = -1;

@@ -9,14 +9,20 @@
  * before that leaves DIR as it was.
  *
  * DIR then holds exactly the last run's files: a manifest in DIR
- * records the names a run wrote, each with the sha256 of what it wrote
- * and the file's inode, and the next run removes those it does not write
+ * records the names a run wrote, each with the sha256 of what it wrote,
+ * and nothing that depends on the machine or the directory, so that two
+ * runs on one contract, into two directories or two clones, give
+ * byte-identical trees (a committed generated tree stays up to date).
+ * What a run may remove is kept apart, outside DIR: a proof file under
+ * $XDG_STATE_HOME/fluid/outdir/ (default ~/.local/state), named after
+ * DIR's real path, lists each name this machine's runs wrote there with
+ * its sha256 and inode.  The next run removes those it does not write
  * again, but only a file that is still that very file with those very
- * bytes.  A manifest is not trusted (anyone who can commit to a checkout
- * can plant one): a file it names that no run wrote, or that a user has
- * since edited or replaced, is never touched, even when its digest is
- * known, as a planted manifest cannot know the inode of what a run
- * wrote.  Runs on
+ * bytes.  The manifest is never trusted for removal (anyone who can
+ * commit to a checkout can plant one), and a file that no run on this
+ * machine wrote, or that a user has since edited or replaced, is never
+ * touched; in a fresh clone, with no proof, no old file is removed.
+ * Runs on
  * one DIR are serialised by a lock, so two of them cannot interleave
  * their renames, and a staging directory that a killed run left behind
  * is removed by the next run.  The files of the writer's own are named
@@ -39,6 +45,8 @@
 struct outdir {
 	char	*dir;		/* DIR, as given */
 	char	*base;		/* DIR/.fluid-TAG: the writer's own files */
+	char	*proof;		/* what runs wrote into DIR, kept outside it,
+				   or NULL (see below) */
 	char	*stage;		/* the staging directory, or NULL */
 	int	 lock;		/* the locked DIR/.fluid-TAG.lock, or -1 */
 	char	**names;	/* the files added, in order */

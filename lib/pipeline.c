@@ -26,9 +26,19 @@ struct out {
  * order), so it would only cost time: at 10,000 columns it was more
  * than half of what fluid spent.
  */
+static int strict;	/* pipeline_strict() */
+
+void
+pipeline_strict(int on)
+{
+	strict = on;
+}
+
 static void
 finish(enum diag_format fmt, struct diags *d, json_t *doc, struct out *o)
 {
+	if (strict)
+		diags_strict(d);
 	diag_print(d, stderr, fmt, fl_progname());
 	o->status = diag_status(d);
 	o->doc = o->status == EXIT_OK && doc != NULL ? json_incref(doc) : NULL;

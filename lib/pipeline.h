@@ -39,5 +39,10 @@ enum pipeline_last {
  */
 int	pipeline_run(const struct resolve_opts *ro, enum diag_format fmt,
 	    enum pipeline_last last, json_t **doc, const char *progname);
+/*
+ * --strict: from now on every stage's warnings are errors (diags_strict()),
+ * so that a run that would warn is refused, status 1.
+ */
+void	pipeline_strict(int on);
 
 #endif

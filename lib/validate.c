@@ -10,6 +10,7 @@
 
 #include "ir.h"
 #include "stage.h"
+#include "sarif.h"
 #include "validate.h"
 #include "xalloc.h"
 
@@ -22,6 +23,7 @@ validate_file(const struct resolve_opts *ro, const struct resolve_source *src,
 	json_t *doc;
 
 	memset(res, 0, sizeof(*res));
+	res->prog = progname;
 	res->file = xstrdup(file);
 	/* resolve names standard input "<stdin>" in its diagnostics. */
 	res->contract = ro->path == NULL ? xstrdup("<stdin>") : src != NULL ?
@@ -85,8 +87,8 @@ validate_print(const struct validate_result *res, FILE *fp,
 	int i;
 
 	for (i = 0; i < res->nstages; i++)
-		diag_print_contract(&res->d[i], fp, fmt, res->stage[i],
-		    res->contract);
+		diag_print_contract(&res->d[i], fp, fmt, res->prog != NULL ?
+		    res->prog : res->stage[i], res->contract);
 }
 
 char *
@@ -102,6 +104,28 @@ validate_text(const struct validate_result *res)
 	if (fclose(fp) != 0 || buf == NULL)
 		xalloc_die("validate_text");
 	return buf;
+}
+
+int
+validate_strict(struct validate_result *res)
+{
+	int i;
+
+	for (i = 0; i < res->nstages; i++) {
+		diags_strict(&res->d[i]);
+		if (diag_status(&res->d[i]) > res->status)
+			res->status = diag_status(&res->d[i]);
+	}
+	return res->status;
+}
+
+void
+validate_sarif(json_t *log, const struct validate_result *res)
+{
+	int i;
+
+	for (i = 0; i < res->nstages; i++)
+		sarif_add(log, &res->d[i], res->stage[i], res->contract);
 }
 
 const char *

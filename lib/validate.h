@@ -26,6 +26,8 @@ struct validate_result {
 	struct diags	 d[VALIDATE_STAGES];	/* each stage's that ran */
 	const char	*stage[VALIDATE_STAGES];	/* its program name */
 	int		 nstages;
+	const char	*prog;		/* what a line of its own starts
+					   with: progname (the command) */
 	json_t		*doc;		/* with keep_doc and status 0: the
 					   checked document (a reference) */
 };
@@ -45,13 +47,23 @@ void	validate_release(struct validate_result *);
 size_t	validate_nerrors(const struct validate_result *);
 
 /*
- * Print the diagnostics as the stages would (diag_print()), each with
- * its contract (diag_print_contract()).
+ * Print the diagnostics (diag_print_contract(): each with its contract),
+ * a line of their own ("cannot open ...") starting with the command's
+ * name, progname, not the stage's: the user ran "fluid validate".
  */
 void	validate_print(const struct validate_result *, FILE *,
 	    enum diag_format);
 /* The same in text form, as a new string ("" when there are none). */
 char	*validate_text(const struct validate_result *);
+
+/*
+ * --strict: the warnings of res become errors (diags_strict()); returns
+ * the status again, now "refused" when there were any.
+ */
+int	validate_strict(struct validate_result *);
+
+/* Add res's diagnostics to a SARIF log (sarif.h), each stage as a rule. */
+void	validate_sarif(json_t *log, const struct validate_result *);
 
 /* "ok", "refused" or "error" (a usage or environment error). */
 const char *validate_status_name(int status);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fluid.h"
 #include "kube_apply.h"
@@ -70,18 +71,24 @@ int
 apply_plan_file(FILE *fp, const char *path, enum k8s_mode mode, int yes,
     int wait_s, enum diag_format fmt)
 {
+	static int tty;
 	struct kube_apply_opts o = { mode, wait_s, getenv, path, print_line,
-	    NULL };
+	    NULL, NULL, &tty };
 	json_error_t err;
 	struct allow al;
 	struct diags d;
 	json_t *plan;
 	int st;
 
+	/* The wait's progress on a terminal only: a CI log gets the result. */
+	if ((tty = isatty(STDERR_FILENO)))
+		o.progress = cli_progress;
 	plan = json_loadf(fp, JSON_REJECT_DUPLICATES, &err);
 	if (plan == NULL)
-		fl_fatal("cannot read '%s': %d:%d: %s", path, err.line,
-		    err.column, err.text);
+		fl_fatal("'%s' is not a plan (%d:%d: %s): apply reads the "
+		    "output of fluid plan or fluid-k8s plan, not a contract: "
+		    "make one with 'fluid plan --mode MODE CONTRACT > "
+		    "plan.json'", path, err.line, err.column, err.text);
 	warn_dotenv(".env");
 	allow_load(&al, getenv);
 	diags_init(&d);

@@ -38,7 +38,8 @@ struct cli_opt {
 #define CLI_HELP	0x1002
 #define CLI_VERSION	0x1003
 #define CLI_OPT_DIAGNOSTICS(cmds) { CLI_DIAGNOSTICS, "diagnostics", 0, \
-	"FORMAT", cmds, "print diagnostics as text (default) or json lines" }
+	"FORMAT", cmds, "print diagnostics as text (default), json lines\n" \
+	"or github (GitHub Actions workflow commands)" }
 #define CLI_OPT_HELP(cmds) { CLI_HELP, "help", 'h', NULL, cmds, \
 	"print this usage and exit" }
 #define CLI_OPT_VERSION(cmds) { CLI_VERSION, "version", 0, NULL, cmds, \

@@ -121,8 +121,8 @@ cli_next(struct cli *c, int argc, char *argv[])
 			cli_version_exit();
 		case CLI_DIAGNOSTICS:
 			if ((f = diag_format_parse(optarg)) == -1)
-				cli_usage_error(c, "--diagnostics takes text "
-				    "or json");
+				cli_usage_error(c, "--diagnostics takes text, "
+				    "json or github");
 			c->diagfmt = (enum diag_format)f;
 			continue;
 		default:

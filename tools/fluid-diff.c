@@ -19,10 +19,10 @@
 #include "cli.h"
 
 enum { OPT_BASELINE = 0x100, OPT_EXIT_ON_BREAKING, OPT_LIVE,
-    OPT_EXIT_ON_DRIFT, OPT_REPORT };
+    OPT_EXIT_ON_DRIFT, OPT_REPORT, OPT_SUMMARY };
 
 static const struct cli_cmd cmds[] = {
-	{ NULL, "--baseline BASELINE [--exit-on-breaking] [--report]\n"
+	{ NULL, "--baseline BASELINE [--exit-on-breaking] [--report | --summary]\n"
 	    "    [--diagnostics=text|json] < CHECKED\n"
 	    "--live [--exit-on-drift] [--report]\n"
 	    "    [--diagnostics=text|json] < RENDERED\n",
@@ -47,6 +47,9 @@ static const struct cli_opt opts[] = {
 	    "with --live: exit 1 when a build drifted" },
 	{ OPT_REPORT, "report", 0, NULL, NULL,
 	    "print only the section, as fluid diff prints it" },
+	{ OPT_SUMMARY, "summary", 0, NULL, NULL,
+	    "with --baseline: print the summary for a person,\n"
+	    "as fluid diff --report does" },
 	CLI_OPT_DIAGNOSTICS(NULL),
 	CLI_OPT_HELP(NULL),
 	CLI_OPT_VERSION(NULL),
@@ -103,7 +106,7 @@ main(int argc, char *argv[])
 {
 	struct cli cli;
 	const char *baseline = NULL, *count, *name;
-	int c, live = 0, on_breaking = 0, on_drift = 0, rep = 0, st;
+	int c, live = 0, on_breaking = 0, on_drift = 0, rep = 0, st, summ = 0;
 	struct ir *in = NULL, *base = NULL;
 	json_t *section = NULL;
 	struct diags d;
@@ -128,6 +131,9 @@ main(int argc, char *argv[])
 		case OPT_REPORT:
 			rep = 1;
 			break;
+		case OPT_SUMMARY:
+			summ = 1;
+			break;
 		}
 	}
 	if (optind != argc)
@@ -135,6 +141,9 @@ main(int argc, char *argv[])
 	if (live == (baseline != NULL))
 		cli_usage_error(&cli, "needs --baseline BASELINE or --live, "
 		    "not both");
+	if (summ && (live || rep))
+		cli_usage_error(&cli, "--summary goes with --baseline, "
+		    "without --report");
 	if ((on_breaking && live) || (on_drift && !live))
 		cli_usage_error(&cli, "--exit-on-breaking goes with "
 		    "--baseline, --exit-on-drift with --live");
@@ -152,21 +161,22 @@ main(int argc, char *argv[])
 		section = stage_diff(ir_doc(in), ir_doc(base),
 		    name ? name : "-", stage_diff_name(ir_doc(base)) ?
 		    stage_diff_name(ir_doc(base)) : baseline);
-		if (section != NULL && isatty(STDERR_FILENO)) {
+		/* --summary: it is the output, on a terminal or not. */
+		if (section != NULL && (summ || isatty(STDERR_FILENO))) {
 			sb_init(&sum);
 			diff_summary(json_object_get(section, "changes"), &sum);
-			fputs(sum.buf, stderr);
+			fputs(sum.buf, summ ? stdout : stderr);
 			sb_release(&sum);
 		}
 	}
 	count = live ? "drift" : "breaking";
 	c = json_integer_value(json_object_get(json_object_get(section,
 	    "counts"), count)) > 0 && (on_breaking || on_drift);
-	if (section == NULL || rep) {
+	if (section == NULL || rep || summ) {
 		diag_print(&d, stderr, cli.diagfmt, fl_progname());
 		st = diag_status(&d);
 		if (st == EXIT_OK && section != NULL)
-			st = report(section);
+			st = summ ? cli_flush() : report(section);
 		json_decref(section);
 	} else {
 		ir_add_stage(ir_doc(in), live ? "drift" : "diff", section);

@@ -24,7 +24,7 @@ enum {
 	OPT_YES, OPT_WAIT, OPT_TARGET, OPT_TARGETS, OPT_BUILD, OPT_TIMEOUT,
 	OPT_DRY_RUN, OPT_BASELINE, OPT_EXIT_ON_BREAKING, OPT_EXIT_ON_DRIFT,
 	OPT_JSON, OPT_STRICT, OPT_STREAMING_TIMEOUT, OPT_DEPFILE, OPT_FORMAT,
-	OPT_JUNIT, OPT_BASELINE_REV
+	OPT_JUNIT, OPT_BASELINE_REV, OPT_SARIF, OPT_REPORT
 };
 
 /* Standard input was closed when fluid started (main() sets it). */
@@ -62,6 +62,8 @@ struct args {
 	char	*depfile;	/* --depfile (validate, bundle, generate, plan) */
 	int	 json;		/* --format json (validate) */
 	char	*junit;		/* --junit REPORT (validate) */
+	char	*sarif;		/* --sarif LOG (validate) */
+	int	 strict;	/* --strict: warnings are errors (validate) */
 	char	*file;		/* the first FILE */
 	char	**files;	/* every FILE (validate takes several) */
 	size_t	 nfiles;

@@ -107,7 +107,7 @@ baseline_at(const char *contract, const char *rev, enum diag_format fmt,
  */
 static int
 diff_baseline(const char *contract, const char *baseline, const char *rev,
-    int on_breaking, const char *out, enum diag_format fmt)
+    int on_breaking, int report, const char *out, enum diag_format fmt)
 {
 	struct resolve_opts ro;
 	json_t *old, *cur, *res;
@@ -144,16 +144,24 @@ diff_baseline(const char *contract, const char *baseline, const char *rev,
 	ir_keep_to_end(cur);
 	res = stage_diff(cur, old, contract, baseline);
 	free(name);	/* the answer holds its copy */
-	if (isatty(STDERR_FILENO)) {
+	/*
+	 * --report: the summary is the output, on a terminal or not (a CI
+	 * log, a pull-request comment); the JSON answer only to --out.
+	 */
+	if (report || isatty(STDERR_FILENO)) {
 		sb_init(&sum);
 		diff_summary(json_object_get(res, "changes"), &sum);
-		fputs(sum.buf, stderr);
+		fputs(sum.buf, report ? stdout : stderr);
 		sb_release(&sum);
 	}
 	st = on_breaking && json_integer_value(json_object_get(
 	    json_object_get(res, "counts"), "breaking")) > 0 ?
 	    EXIT_REFUSED : EXIT_OK;
-	wst = diff_write(res, out);
+	if (report && out == NULL) {
+		json_decref(res);
+		wst = cli_flush();
+	} else
+		wst = diff_write(res, out);
 	return wst != 0 ? wst : st;
 }
 
@@ -167,7 +175,7 @@ cmd_diff(int argc, char *argv[])
 {
 	struct cli cli;
 	const char *baseline = NULL, *rev = NULL, *out = NULL;
-	int c, on_breaking = 0, on_drift = 0;
+	int c, on_breaking = 0, on_drift = 0, report = 0;
 
 	cli_init(&cli, &fluid_spec, "diff");
 	while ((c = cli_next(&cli, argc, argv)) != -1) {
@@ -184,6 +192,9 @@ cmd_diff(int argc, char *argv[])
 		case OPT_EXIT_ON_DRIFT:
 			on_drift = 1;
 			break;
+		case OPT_REPORT:
+			report = 1;
+			break;
 		case 'o':
 			out = optarg;
 			break;
@@ -198,6 +209,9 @@ cmd_diff(int argc, char *argv[])
 		cli_usage_error(&cli, "--exit-on-drift compares the cluster "
 		    "with the contract: not with --baseline or "
 		    "--exit-on-breaking");
+	if (on_drift && report)
+		cli_usage_error(&cli, "--report summarizes the changes from a "
+		    "baseline: not with --exit-on-drift");
 	if (on_drift)
 		return diff_drift(argv[optind], out, cli.diagfmt);
 	if (baseline != NULL && rev != NULL)
@@ -207,14 +221,14 @@ cmd_diff(int argc, char *argv[])
 		cli_usage_error(&cli, "--baseline-rev reads FILE at REV by "
 		    "its path: not standard input");
 	if (rev != NULL)
-		return diff_baseline(argv[optind], NULL, rev, on_breaking, out,
-		    cli.diagfmt);
+		return diff_baseline(argv[optind], NULL, rev, on_breaking,
+		    report, out, cli.diagfmt);
 	if (baseline == NULL)
 		cli_usage_error(&cli, "diff needs --baseline OLD or "
 		    "--baseline-rev REV, the contract to compare with");
 	if (strcmp(baseline, "-") == 0 && strcmp(argv[optind], "-") == 0)
 		cli_usage_error(&cli, "standard input can be read once: give "
 		    "the baseline or the contract as a file");
-	return diff_baseline(argv[optind], baseline, NULL, on_breaking, out,
-	    cli.diagfmt);
+	return diff_baseline(argv[optind], baseline, NULL, on_breaking, report,
+	    out, cli.diagfmt);
 }

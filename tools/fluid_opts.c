@@ -13,14 +13,16 @@
 #include "fluid_cmd.h"
 
 static const struct cli_cmd fluid_cmds[] = {
-	{ "validate", "validate [--diagnostics=text|json] [--format text|json]\n"
-	    "    [--junit REPORT] [--depfile FILE.d] FILE...\n"
+	{ "validate", "validate [--diagnostics=text|json|github] [--strict]\n"
+	    "    [--format text|json] [--junit REPORT] [--sarif LOG]\n"
+	    "    [--depfile FILE.d] FILE...\n"
 	    "validate --schema-version VERSION --fragment KIND FILE\n",
 	    "check a contract (or one fragment) against every static rule;\n"
 	    "per FILE a line FILE: ok, FILE: refused (N errors) or FILE:\n"
 	    "error, or with --format json a record {file, status,\n"
 	    "diagnostics}; --junit REPORT writes a JUnit XML report,\n"
-	    "a test case per FILE\n" },
+	    "a test case per FILE, --sarif LOG a SARIF 2.1.0 log, a\n"
+	    "result per diagnostic; --strict refuses warnings\n" },
 	{ "bundle", "bundle [--diagnostics=text|json] [-q] [-o | --out "
 	    "OUTFILE]\n"
 	    "    [--depfile DEPFILE] FILE\n",
@@ -50,9 +52,9 @@ static const struct cli_cmd fluid_cmds[] = {
 	    "with --target, run a build's script through that target's\n"
 	    "Flink SQL Gateway (fluid-gateway(1))\n" },
 	{ "diff", "diff [--diagnostics=text|json] --baseline OLD\n"
-	    "    [--exit-on-breaking] [-q] [-o | --out CHANGES] FILE\n"
+	    "    [--exit-on-breaking] [--report] [-q] [-o | --out CHANGES] FILE\n"
 	    "diff [--diagnostics=text|json] --baseline-rev REV\n"
-	    "    [--exit-on-breaking] [-q] [-o | --out CHANGES] FILE\n"
+	    "    [--exit-on-breaking] [--report] [-q] [-o | --out CHANGES] FILE\n"
 	    "diff [--diagnostics=text|json] --exit-on-drift\n"
 	    "    [-q] [-o | --out DRIFT] FILE\n",
 	    "every change from the baseline contract OLD, or from FILE\n"
@@ -122,11 +124,16 @@ static const struct cli_opt fluid_opts[] = {
 	    "the baseline: FILE and its fragments at git revision\nREV" },
 	{ OPT_EXIT_ON_BREAKING, "exit-on-breaking", 0, NULL, "diff",
 	    "with a baseline: exit 1 when a change is breaking" },
+	{ OPT_REPORT, "report", 0, NULL, "diff",
+	    "with a baseline: print the summary for a person,\n"
+	    "not the JSON (which goes to --out only)" },
 	{ OPT_EXIT_ON_DRIFT, "exit-on-drift", 0, NULL, "diff",
 	    "the cluster against the record; exit 1 on drift" },
 	{ OPT_JSON, "json", 0, NULL, "export-odcs", "write JSON, not YAML" },
-	{ OPT_STRICT, "strict", 0, NULL, "verify",
-	    "the deployment and checkpoint are required" },
+	{ OPT_STRICT, "strict", 0, NULL,
+	    "validate bundle generate-flink plan verify",
+	    "a warning is an error (exit 1); verify: the\n"
+	    "deployment and checkpoint are required" },
 	{ OPT_STREAMING_TIMEOUT, "streaming-timeout", 0, "S", "verify",
 	    "read again until S seconds (default 120; 0: read\n"
 	    "once)" },
@@ -140,6 +147,8 @@ static const struct cli_opt fluid_opts[] = {
 	    "per FILE); lineage: text, dot or mermaid" },
 	{ OPT_JUNIT, "junit", 0, "REPORT", "validate",
 	    "also write a JUnit XML report, a test case per FILE" },
+	{ OPT_SARIF, "sarif", 0, "LOG", "validate",
+	    "also write a SARIF 2.1.0 log, a result per diagnostic" },
 	{ OPT_DEPFILE, "depfile", 0, "DEPFILE",
 	    "validate bundle generate-flink plan",
 	    "write a make rule: the output (validate: DEPFILE\n"
@@ -212,6 +221,16 @@ parse_args(int argc, char *argv[], struct args *a, const char *cmd,
 				cli_usage_error(&cli, "--junit names the file "
 				    "to write the report to");
 			a->junit = optarg;
+			break;
+		case OPT_SARIF:
+			if (strcmp(optarg, "-") == 0 || *optarg == '\0')
+				cli_usage_error(&cli, "--sarif names the file "
+				    "to write the log to");
+			a->sarif = optarg;
+			break;
+		case OPT_STRICT:
+			a->strict = 1;
+			pipeline_strict(1);
 			break;
 		default:
 			cli_usage_error(&cli, "%s takes no --%s", cmd,

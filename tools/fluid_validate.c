@@ -22,21 +22,40 @@
 #include "junit.h"
 #include "validate.h"
 
-/* --junit FILE: the report, whole or not at all.  Errors exit 2. */
+/* --junit or --sarif FILE: the report, whole or not at all.  Errors exit 2. */
 static void
-write_junit(const char *path, const struct junit_case *cases, size_t n)
+write_report(const char *path, char *text)
 {
-	char *xml = junit_xml("fluid validate", cases, n);
-
 	if (atomic_mkparents(path) == -1)
 		fl_fatal("cannot create the directory of '%s':", path);
-	if (atomic_write(path, xml, strlen(xml)) == -1) {
+	if (atomic_write(path, text, strlen(text)) == -1) {
 		if (errno == EEXIST || errno == EISDIR)
 			fl_fatal("'%s' is not a regular file: not replaced",
 			    path);
 		fl_fatal("cannot write '%s':", path);
 	}
-	free(xml);
+	free(text);
+}
+
+/* The first diagnostic that counts (or else any), placed in the contract. */
+static int
+first_line(const struct validate_result *res)
+{
+	const struct diag *g;
+	int i, pass, line = 0;
+	size_t j;
+
+	for (pass = 0; pass < 2 && line == 0; pass++)
+		for (i = 0; i < res->nstages && line == 0; i++)
+			for (j = 0; j < res->d[i].n && line == 0; j++) {
+				g = &res->d[i].v[j];
+				if ((pass == 0 && g->level == DIAG_WARNING) ||
+				    g->file == NULL ||
+				    strcmp(g->file, res->contract) != 0)
+					continue;
+				line = g->line;
+			}
+	return line;
 }
 
 /* The case of one result; its strings are new (freed by free_case()). */
@@ -49,6 +68,7 @@ make_case(struct junit_case *c, const struct validate_result *res)
 
 	c->name = xstrdup(res->file);
 	c->text = validate_text(res);
+	c->line = first_line(res);
 	if (res->status == EXIT_OK) {
 		c->result = JUNIT_PASS;
 		c->message = NULL;
@@ -110,6 +130,7 @@ cmd_validate(int argc, char *argv[])
 {
 	struct validate_result res;
 	struct junit_case *cases = NULL;
+	json_t *sarif = NULL;
 	struct args a;
 	char *target;
 	size_t i;
@@ -121,10 +142,14 @@ cmd_validate(int argc, char *argv[])
 		cli_usage_error(NULL, "validate --depfile takes one FILE");
 	if (a.junit != NULL)
 		cases = xreallocarray(NULL, a.nfiles, sizeof(*cases));
+	if (a.sarif != NULL)
+		sarif = sarif_new("fluid", FLUID_VERSION_STRING);
 	for (i = 0; i < a.nfiles; i++) {
 		a.ro.path = input_path(a.files[i]);
 		st = validate_file(&a.ro, NULL, a.files[i], target != NULL,
-		    "fluid", &res);
+		    "fluid validate", &res);
+		if (a.strict)
+			st = validate_strict(&res);
 		if (!a.json)
 			validate_print(&res, stderr, a.diag);
 		if (st == EXIT_OK && target != NULL)
@@ -138,13 +163,19 @@ cmd_validate(int argc, char *argv[])
 		}
 		if (cases != NULL)
 			make_case(&cases[i], &res);
+		if (sarif != NULL)
+			validate_sarif(sarif, &res);
 		refused |= st == EXIT_REFUSED;
 		failed |= st == EXIT_USAGE;
 		validate_release(&res);
 	}
 	free(target);
 	if (a.junit != NULL && failed != -1)
-		write_junit(a.junit, cases, a.nfiles);
+		write_report(a.junit, junit_xml("fluid validate", cases,
+		    a.nfiles));
+	if (sarif != NULL && failed != -1)
+		write_report(a.sarif, sarif_text(sarif));
+	json_decref(sarif);
 	if (cases != NULL) {
 		while (i-- > 0)
 			free_case(&cases[i]);

@@ -520,3 +520,29 @@ events() {
 	assert_equal "$(grep -c ' apply ' kubectl.calls)" 3 "applies"
 	[ "$(grep -c 'get --raw' kubectl.calls)" = 0 ] || fail "the events were read" "$(cat kubectl.calls)"
 }
+
+@test "apply CONTRACT: says a plan is expected and how to make one, not only JSON's error" {
+	tool apply --mode amend --yes "$LANDED"
+	assert_status 2
+	assert_stderr_line "^fluid: '$LANDED' is not a plan \([0-9]+:[0-9]+: .*\): apply reads the output of fluid plan or fluid-k8s plan, not a contract: make one with 'fluid plan --mode MODE CONTRACT > plan\.json'\$"
+	kubectl_not_called
+}
+
+@test "apply --wait: on a terminal a progress line per re-read; off a terminal nothing more" {
+	allow_landed
+	plan amend
+	fake_cluster 1
+	# A terminal: script(1) gives apply a pty.
+	run script -qec "\"$BIN/fluid\" apply --mode amend --yes --wait 3 p.json" /dev/null
+	assert_status 0
+	[[ $output == *"waiting for the operator to take 1 FlinkDeployment ("*"s left of --wait 3)"* ]] ||
+	    fail "no progress line on a terminal" "$output"
+	# Off a terminal: the result and the warning only.
+	rm -f fd.written kubectl.calls
+	fake_cluster 1
+	tool apply --mode amend --yes --wait 3 p.json
+	assert_status 0
+	[[ $stderr != *waiting* && $output != *waiting* ]] ||
+	    fail "progress off a terminal" "$(show)"
+	assert_match "$stderr" "has not taken generation 2 within 3 s"
+}

@@ -123,7 +123,7 @@ tree_state() {
 	tool diff --baseline-rev HEAD shapes/landed/new.fluid.yaml
 	assert_status 2
 	assert_no_stdout
-	[[ $stderr == "fluid-resolve: cannot open 'HEAD:shapes/landed/new.fluid.yaml': No such file"* ]] ||
+	[[ $stderr == "fluid: cannot open 'HEAD:shapes/landed/new.fluid.yaml': No such file"* ]] ||
 	    fail "the file not at HEAD is not named" "$stderr"
 
 	mkdir "$TMP/elsewhere"

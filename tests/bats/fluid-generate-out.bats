@@ -46,9 +46,17 @@ faulty() {
 }
 
 # manifest_names DIR: the names DIR's manifest lists, sorted (each line
-# is "sha256:HEX INODE NAME").
+# is "sha256:HEX NAME").
 manifest_names() {
-	grep -v '^#' "$1/$MANIFEST" | cut -d' ' -f3- | LC_ALL=C sort
+	grep -v '^#' "$1/$MANIFEST" | cut -d' ' -f2- | LC_ALL=C sort
+}
+
+# proof_of DIR: the file outside DIR where runs record what they wrote
+# into it with each file's inode (lib/outdir.h).
+proof_of() {
+	local real
+	real=$(realpath "$1")
+	echo "$XDG_STATE_HOME/fluid/outdir/$(printf '%s\0generate' "$real" | sha256sum | cut -d' ' -f1)"
 }
 
 # --- a contract with no managed build ---------------------------------------
@@ -132,14 +140,46 @@ manifest_names() {
 	    "$(printf 'partitioned.k8s.json\npartitioned.sql\npartitioned.table.json')" "the manifest"
 }
 
-@test "generate: the manifest binds each name to the sha256 and inode of the file written" {
+@test "generate: the manifest binds each name to its sha256; the inode is kept outside DIR" {
 	run -0 "$BIN/fluid" generate flink --out out lift.fluid.yaml
-	local f line want
+	local f line want proof
+	proof=$(proof_of out)
+	[ -f "$proof" ] || fail "no proof at $proof" "$(find "$XDG_STATE_HOME" 2>&1)"
 	for f in lift.k8s.json lift.sql lift.table.json; do
-		want="sha256:$(sha256sum "out/$f" | cut -d' ' -f1) $(stat -c %i "out/$f") $f"
+		want="sha256:$(sha256sum "out/$f" | cut -d' ' -f1) $f"
 		line=$(grep " $f\$" out/$MANIFEST)
 		assert_equal "$line" "$want" "the line for $f"
+		want="sha256:$(sha256sum "out/$f" | cut -d' ' -f1) $(stat -c %i "out/$f") $f"
+		line=$(grep " $f\$" "$proof")
+		assert_equal "$line" "$want" "the proof's line for $f"
 	done
+}
+
+@test "generate: two runs, into two directories or two clones, give byte-identical trees" {
+	run -0 "$BIN/fluid" generate flink --out a/out lift.fluid.yaml
+	mkdir b && cp -R lift.fluid.yaml b/
+	cp -R . ../clone2 2>/dev/null; rm -rf ../clone2/a
+	(cd ../clone2 && "$BIN/fluid" generate flink -q --out gen/out lift.fluid.yaml) ||
+	    fail "the run in the second clone failed"
+	run -0 "$BIN/fluid" generate flink --out b/out lift.fluid.yaml
+	diff -r a/out b/out || fail "two directories differ"
+	diff -r a/out ../clone2/gen/out || fail "two clones differ"
+	# Generating again over a tree changes none of its bytes.
+	cp -a a/out before
+	run -0 "$BIN/fluid" generate flink --out a/out lift.fluid.yaml
+	diff -r before a/out || fail "a second run changed the tree"
+	rm -rf ../clone2
+}
+
+@test "generate: in a fresh clone (no proof on this machine) an old file in the manifest is kept" {
+	run -0 "$BIN/fluid" generate flink --out out lift.fluid.yaml
+	cp -a out clone-out
+	run -0 "$BIN/fluid" generate flink --out clone-out partitioned.fluid.yaml
+	# clone-out was never written here: its lift files are not proven ours.
+	[ -f clone-out/lift.sql ] || fail "a file no run here wrote was removed"
+	# Where runs did write, they go.
+	run -0 "$BIN/fluid" generate flink --out out partitioned.fluid.yaml
+	[ ! -e out/lift.sql ] || fail "the run's own old file was kept"
 }
 
 @test "generate: a planted manifest cannot remove a file no run wrote, even with its digest" {

@@ -68,7 +68,7 @@ $R: refused (1 error)" "stdout"
 	# on one line each.
 	has_line "^$V:$LINE:$COL: error: .*'strin' is not a FLUID type.* \[contract: $L\]\$" || return
 	has_line "^$V:$LINE:$COL: error: .*'strin' is not a FLUID type.* \[contract: $R\]\$" || return
-	has_line "^fluid-resolve: cannot open 'missing.fluid.yaml': No such file or directory\$"
+	has_line "^fluid validate: cannot open 'missing.fluid.yaml': No such file or directory\$"
 	[ "$(wc -l <<<"$stderr")" -eq 3 ] || fail "not three lines" "$stderr"
 }
 
@@ -132,7 +132,7 @@ $I: ok" "stdout"
 	assert_equal "${lines[0]}" "suite|3|1|1|fluid validate"
 	[[ ${lines[1]} == "$L|failure|refused (1 error)|$V:$LINE:$COL: error: "*"'strin' is not a FLUID type"*"[contract: $L]\\n" ]] ||
 	    fail "not the failure" "${lines[1]}"
-	assert_equal "${lines[2]}" "missing.fluid.yaml|error|cannot open 'missing.fluid.yaml': No such file or directory|fluid-resolve: cannot open 'missing.fluid.yaml': No such file or directory\\n"
+	assert_equal "${lines[2]}" "missing.fluid.yaml|error|cannot open 'missing.fluid.yaml': No such file or directory|fluid validate: cannot open 'missing.fluid.yaml': No such file or directory\\n"
 	assert_equal "${lines[3]}" "$I|pass||"
 	[ "${#lines[@]}" -eq 4 ] || fail "not three cases" "$output"
 }
@@ -165,7 +165,7 @@ $I: ok" "stdout"
 	tool validate --junit d.xml "$I"
 	assert_status 2
 	assert_equal "$output" "$I: ok" "stdout"
-	assert_stderr_line "^fluid: 'd.xml' is not a regular file: not replaced\$"
+	assert_stderr_line "^fluid validate: 'd.xml' is not a regular file: not replaced\$"
 	# An unwritable directory: the old report stays as it was, whole.
 	mkdir ro && printf 'old report\n' >ro/r.xml
 	readonly_dir ro

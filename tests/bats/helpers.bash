@@ -62,6 +62,9 @@ fluid_setup() {
 	mkdir -p "$BATS_TEST_TMPDIR/t"
 	TMP=$(cd "$BATS_TEST_TMPDIR/t" && pwd -P)
 	_FLUID_IMMUTABLE="$BATS_TEST_TMPDIR/.immutable"
+	# What generate --out DIR keeps outside DIR (lib/outdir.h): the
+	# test's own, not the home directory's.
+	export XDG_STATE_HOME="$BATS_TEST_TMPDIR/state"
 	cd "$TMP" || return 1
 }
 

@@ -56,19 +56,21 @@ static void
 report(void)
 {
 	const struct junit_case c[] = {
-		{ "a.yaml", JUNIT_PASS, NULL, NULL },
+		{ "a.yaml", JUNIT_PASS, NULL, NULL, 0 },
 		{ "b.yaml", JUNIT_FAILURE, "refused (1 error)",
-		    "f.yaml:1:2: error: x <y> [contract: b.yaml]\n" },
-		{ "c.yaml", JUNIT_ERROR, "cannot open 'c.yaml'", "" },
-		{ "d.yaml", JUNIT_PASS, NULL, "d.yaml:1:1: warning: w\n" },
+		    "f.yaml:1:2: error: x <y> [contract: b.yaml]\n", 0 },
+		{ "c.yaml", JUNIT_ERROR, "cannot open 'c.yaml'", "", 0 },
+		{ "d.yaml", JUNIT_PASS, NULL, "d.yaml:1:1: warning: w\n", 0 },
+		{ "e.yaml", JUNIT_FAILURE, "refused (1 error)",
+		    "e.yaml:7:3: error: z\n", 7 },
 	};
-	char *x = junit_xml("fluid validate", c, 4);
+	char *x = junit_xml("fluid validate", c, 5);
 
 	is_str(x,
 	    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	    "<testsuites name=\"fluid validate\" tests=\"4\" failures=\"1\" "
+	    "<testsuites name=\"fluid validate\" tests=\"5\" failures=\"2\" "
 	    "errors=\"1\">\n"
-	    "  <testsuite name=\"fluid validate\" tests=\"4\" failures=\"1\" "
+	    "  <testsuite name=\"fluid validate\" tests=\"5\" failures=\"2\" "
 	    "errors=\"1\" skipped=\"0\">\n"
 	    "    <testcase classname=\"fluid validate\" name=\"a.yaml\" "
 	    "file=\"a.yaml\"/>\n"
@@ -86,8 +88,13 @@ report(void)
 	    "file=\"d.yaml\">\n"
 	    "      <system-out>d.yaml:1:1: warning: w\n</system-out>\n"
 	    "    </testcase>\n"
+	    "    <testcase classname=\"fluid validate\" name=\"e.yaml\" "
+	    "file=\"e.yaml\" line=\"7\">\n"
+	    "      <failure message=\"refused (1 error)\" type=\"refused\">"
+	    "e.yaml:7:3: error: z\n</failure>\n"
+	    "    </testcase>\n"
 	    "  </testsuite>\n"
-	    "</testsuites>\n", "junit_xml: pass, failure, error, warnings");
+	    "</testsuites>\n", "junit_xml: pass, failure, error, warnings, a line");
 	free(x);
 	x = junit_xml("s", NULL, 0);
 	ok(strstr(x, "<testsuite name=\"s\" tests=\"0\" failures=\"0\" "
