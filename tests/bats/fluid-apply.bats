@@ -500,6 +500,42 @@ events() {
 	assert_status 1
 }
 
+@test "apply: while a change is pending, Events that give no list (Forbidden, over the bound, not JSON, no items, none) refuse the apply: the guard fails closed" {
+	allow_landed
+	plan amend
+	fake_live_with_error suspended "" 2
+	local how
+	for how in forbidden big notjson noitems missing; do
+		rm -f kubectl.calls events.*
+		case $how in
+		forbidden) echo 'Error from server (Forbidden): events is forbidden: User "ci" cannot list resource "events" in API group "" in the namespace "data-products"' >events.err ;;
+		big) echo $((5 << 20)) >events.big ;;
+		notjson) echo 'this is not JSON' >events.json ;;
+		noitems) echo '{"kind": "Status", "items": {}}' >events.json ;;
+		esac
+		tool apply --mode amend --yes --wait 0 p.json
+		assert_status 1
+		assert_no_stdout
+		assert_match "$stderr" "^p.json: error: build 'land-orders': FlinkDeployment data-products/commerce-orders-landed: the operator has not taken the last change and its Events cannot be read: cannot tell whether the last savepoint failed: .*: fluid changes no job whose state could be lost"
+		[ "$(grep -c ' apply ' kubectl.calls)" = 0 ] || fail "kubectl apply was called ($how)" "$(cat kubectl.calls)"
+		[ ! -e events.done ] || fail "the answer past the bound was read whole"
+	done
+	# What each said.
+	echo 'Error from server (Forbidden): events is forbidden' >events.err
+	tool apply --mode amend --yes --wait 0 p.json
+	assert_match "$stderr" "cannot tell whether the last savepoint failed: Error from server \(Forbidden\): events is forbidden: "
+	rm events.err
+	echo $((5 << 20)) >events.big
+	tool apply --mode amend --yes --wait 0 p.json
+	assert_match "$stderr" "cannot tell whether the last savepoint failed: .*the answer is larger than 4194304 bytes"
+	# An EventList with no SavepointError lets it through.
+	rm -f events.big kubectl.calls
+	events SpecChanged:Normal
+	tool apply --mode amend --yes --wait 0 p.json
+	assert_status 0
+	assert_equal "$(grep -c ' apply ' kubectl.calls)" 3 "applies"
+}
+
 @test "apply: a SavepointError before the operator last took a spec, or while it has taken the last change, does not block a change" {
 	allow_landed
 	plan amend
