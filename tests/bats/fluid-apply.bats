@@ -556,3 +556,38 @@ events() {
 	assert_equal "$(grep -c ' apply ' kubectl.calls)" 3 "applies"
 	[ "$(grep -c 'get --raw' kubectl.calls)" = 0 ] || fail "the events were read" "$(cat kubectl.calls)"
 }
+
+@test "apply: a plan's bundle past a contract's limit (nodes, one string, one key, every string and key) is refused before it is rendered, one diagnostic naming the limit" {
+	allow_landed
+	plan dry-run
+	local edit want
+	while IFS='|' read -r edit want; do
+		replan p.json edited.json "$edit"
+		tool apply --mode dry-run edited.json
+		assert_status 1
+		assert_no_stdout
+		assert_equal "$stderr" "edited.json: error: the plan's bundle is past a limit of a contract ($want): fluid validate would refuse it; not rendered" "stderr ($want)"
+	done <<'EOF2'
+doc["x-pad"] = [0] * 4000001|it has more than 4000000 nodes
+doc["description"] = "x" * ((1 << 20) + 1)|a string is longer than 1048576 bytes
+doc["k" * 4097] = 1|a mapping key is longer than 4096 bytes
+doc["x-pad"] = ["x" * (1 << 20)] * 64 + ["y"]|it holds more than 64 MiB of strings and keys
+EOF2
+	kubectl_not_called
+	# At the limits of one key and one string, not past them: applied.
+	replan p.json edited.json 'doc["k" * 4096] = "x" * (1 << 20)'
+	tool apply --mode dry-run edited.json
+	assert_status 0
+	assert_no_stderr
+}
+
+@test "apply: a plan is read with a pipeline document's bound: past 512 MiB it is refused unread, exit 2" {
+	# Valid JSON past the bound, on standard input (no file of 512 MiB):
+	# read whole, it would parse.
+	run --separate-stderr bash -c '{ printf "{\"fluidPlan\": 1, \"pad\": \""
+	    head -c $((512 << 20)) /dev/zero | tr "\\0" x; printf "\"}"; } |
+	    "$1" apply --mode dry-run' _ "$BIN/fluid-k8s"
+	assert_status 2
+	assert_equal "$stderr" "fluid-k8s: '<stdin>' is larger than 536870912 bytes, the limit of a pipeline document and of a plan: not read" "stderr"
+	kubectl_not_called
+}
