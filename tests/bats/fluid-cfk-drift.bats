@@ -166,3 +166,19 @@ list flinkcomputepool $sel" "reads"
 	    fail "no refusal" "$(show)"
 	[ ! -e kubectl.calls ] || fail "kubectl was called" "$(cat kubectl.calls)"
 }
+
+@test "cfk drift: a List item that is not a FlinkStatement of the build's namespace is not taken on its labels: no answer (exit 2)" {
+	applied
+	edit "$S/$(name ins).json" '.metadata.namespace = "other"'
+	drift
+	assert_status 2
+	assert_no_stdout
+	[[ $stderr =~ "cannot list the flinkstatements of build 'land-orders' in data-products: the List's item 0 is not a flinkstatement in data-products: nothing taken from it" ]] ||
+	    fail "no List refusal" "$(show)"
+	edit "$S/$(name ins).json" '.metadata.namespace = "data-products" | .kind = "FlinkComputePool"'
+	drift
+	assert_status 2
+	[[ $stderr =~ "the List's item 0 is not a flinkstatement in data-products" ]] ||
+	    fail "no List refusal (kind)" "$(show)"
+	kubectl_wrote_nothing
+}
