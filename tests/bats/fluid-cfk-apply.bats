@@ -27,6 +27,8 @@ allow_cfk() {
 	export FLUID_FLINK_KUBE_CONTEXT_ALLOWLIST=development
 	export FLUID_FLINK_NAMESPACE_ALLOWLIST=data-products
 	export FLUID_FLINK_IMAGE_ALLOWLIST=confluentinc/cp-flink-sql
+	export FLUID_CFK_FLINK_ENVIRONMENT_ALLOWLIST=data-products/flink-env1
+	export FLUID_CFK_CMF_REST_CLASS_ALLOWLIST=operator/default
 	export FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST=catalog.example.com,s3.example.com,kafka
 }
 
@@ -307,4 +309,48 @@ apply flinkstatement $(name ins)" "writes"
 	    fail "no delete refusal" "$(show)"
 	[ -e "kube/flinkstatement/data-products/$(name ins old.json).json" ] || fail "the replaced INSERT was deleted" ""
 	grep -q "^delete flinkstatement $(name ins old.json) uid=" kube/calls || fail "no conditional delete" "$(calls)"
+}
+
+@test "cfk apply: the FlinkEnvironment and CMFRestClass a build runs under, and an existing pool, each need an entry of its own list: unset allows nothing, refused before kubectl, dry run included" {
+	allow_cfk
+	unset FLUID_CFK_FLINK_ENVIRONMENT_ALLOWLIST FLUID_CFK_CMF_REST_CLASS_ALLOWLIST
+	plan dry-run
+	tool apply --mode dry-run p.json
+	assert_status 1
+	assert_no_stdout
+	[[ $stderr =~ "build 'land-orders': deployment.flinkEnvironment: FlinkEnvironment 'data-products/flink-env1' is not allowed: export FLUID_CFK_FLINK_ENVIRONMENT_ALLOWLIST=data-products/flink-env1" ]] ||
+	    fail "no FlinkEnvironment refusal" "$(show)"
+	[[ $stderr =~ "build 'land-orders': deployment.cmfRestClassRef: CMFRestClass 'operator/default' is not allowed: export FLUID_CFK_CMF_REST_CLASS_ALLOWLIST=operator/default" ]] ||
+	    fail "no CMFRestClass refusal" "$(show)"
+	# Each once, whatever the number of resources naming it.
+	[ "$(grep -c 'deployment.flinkEnvironment' <<<"$stderr")" = 1 ] || fail "refused more than once" "$(show)"
+	no_kubectl
+	# Another environment or class than the one listed.
+	export FLUID_CFK_FLINK_ENVIRONMENT_ALLOWLIST=data-products/flink-env2,flink-prod
+	export FLUID_CFK_CMF_REST_CLASS_ALLOWLIST=default2,other/default
+	plan amend
+	tool apply --mode amend --yes p.json
+	assert_status 1
+	[[ $stderr =~ "FlinkEnvironment 'data-products/flink-env1' is not allowed" && $stderr =~ "CMFRestClass 'operator/default' is not allowed" ]] ||
+	    fail "no refusal of an unlisted one" "$(show)"
+	no_kubectl
+	# A bare name admits it in any namespace.
+	export FLUID_CFK_FLINK_ENVIRONMENT_ALLOWLIST=flink-env1 FLUID_CFK_CMF_REST_CLASS_ALLOWLIST=default
+	plan dry-run
+	tool apply --mode dry-run p.json
+	assert_status 0
+	# An existing pool (not rendered): its name needs its own list.
+	sed -i '/^ *computePool:$/,/taskManager:/{/type: DEDICATED\|flinkVersion: \|image: confluentinc\|jobManager: \|taskManager: /d}' "$C"
+	"$BIN/fluid" plan --mode dry-run --out p2.json "$C" >/dev/null 2>err.txt ||
+	    fail "the contract cannot name an existing pool" "$(cat err.txt)"
+	jq -e '[.resources[].resource.kind] | index("FlinkComputePool") == null' p2.json >/dev/null ||
+	    fail "the pool is still rendered" "$(jq .builds p2.json)"
+	tool apply --mode dry-run p2.json
+	assert_status 1
+	[[ $stderr =~ "deployment.computePool.name: FlinkComputePool 'data-products/fluid-dedicated' is not allowed: export FLUID_CFK_COMPUTE_POOL_ALLOWLIST=data-products/fluid-dedicated" ]] ||
+	    fail "no pool refusal" "$(show)"
+	export FLUID_CFK_COMPUTE_POOL_ALLOWLIST=data-products/fluid-dedicated
+	tool apply --mode dry-run p2.json
+	assert_status 0
+	no_kubectl
 }

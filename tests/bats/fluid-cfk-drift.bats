@@ -23,6 +23,8 @@ setup() {
 	export FLUID_FLINK_KUBE_CONTEXT_ALLOWLIST=development
 	export FLUID_FLINK_NAMESPACE_ALLOWLIST=$NS
 	export FLUID_FLINK_IMAGE_ALLOWLIST=confluentinc/cp-flink-sql
+	export FLUID_CFK_FLINK_ENVIRONMENT_ALLOWLIST=$NS/flink-env1
+	export FLUID_CFK_CMF_REST_CLASS_ALLOWLIST=operator/default
 	export FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST=catalog.example.com,s3.example.com,kafka
 }
 teardown() { fluid_teardown; }
@@ -181,4 +183,16 @@ list flinkcomputepool $sel" "reads"
 	[[ $stderr =~ "the List's item 0 is not a flinkstatement in data-products" ]] ||
 	    fail "no List refusal (kind)" "$(show)"
 	kubectl_wrote_nothing
+}
+
+@test "cfk drift: the FlinkEnvironment and CMFRestClass need entries of their own lists before any kubectl" {
+	applied
+	unset FLUID_CFK_FLINK_ENVIRONMENT_ALLOWLIST FLUID_CFK_CMF_REST_CLASS_ALLOWLIST
+	drift
+	assert_status 1
+	[[ $stderr =~ "deployment.flinkEnvironment: FlinkEnvironment 'data-products/flink-env1' is not allowed" ]] ||
+	    fail "no FlinkEnvironment refusal" "$(show)"
+	[[ $stderr =~ "deployment.cmfRestClassRef: CMFRestClass 'operator/default' is not allowed" ]] ||
+	    fail "no CMFRestClass refusal" "$(show)"
+	[ ! -s kube/calls ] || fail "kubectl was called" "$(cat kube/calls)"
 }
