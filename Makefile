@@ -9,6 +9,8 @@
 #                     operator's CRD, fetched once from Maven Central
 #   make check-odcs   every ODCS export against real ODCS tools (PyPI)
 #   make fuzz         libFuzzer targets (clang), FUZZ_SECONDS each
+#   make fuzz-smoke   every fuzz target built, its regressions run, and
+#                     fuzzed FUZZ_SMOKE_SECONDS from its seeds (CI)
 #   make bench        the benchmarks (tests/bench/)
 #   make live         the live lane: real Kafka, Flink, Iceberg (tests/live/)
 #   make k8s          the Kubernetes lane: real kube-apiserver, etcd, CRD (tests/k8s/)
@@ -38,6 +40,7 @@ FLUID_COMMIT := $(shell tools/git-commit .)
 O ?= .
 OBJCOPY ?= objcopy
 FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 5
 
 WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
        -Wmissing-prototypes -Wformat=2
@@ -199,6 +202,11 @@ check-odcs: all
 fuzz: config.mk
 	tests/fuzz/run $(FUZZ_SECONDS)
 
+# What CI runs: a target that no longer builds (a renamed function) or
+# crashes on its seeds fails here, not in the next long fuzzing run.
+fuzz-smoke: config.mk
+	tests/fuzz/run $(FUZZ_SMOKE_SECONDS)
+
 bench: all
 	tests/bench/run
 
@@ -255,6 +263,6 @@ clean:
 distclean: clean
 	rm -rf config.mk config.log config.status configure autom4te.cache
 
-.PHONY: all check check-asan check-k8s-schema check-odcs fuzz bench live k8s install \
-	install-strip uninstall FORCE \
+.PHONY: all check check-asan check-k8s-schema check-odcs fuzz fuzz-smoke bench live k8s \
+	install install-strip uninstall FORCE \
 	clean distclean

@@ -25,6 +25,9 @@ static const char *const variables[ALLOW_NLISTS] = {
 	"FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST",
 	"FLUID_ACQUISITION_SECRET_REF_ALLOWLIST",
 	"FLUID_FLINK_CONTRACT_SQL_ALLOWLIST",
+	"FLUID_CFK_FLINK_ENVIRONMENT_ALLOWLIST",
+	"FLUID_CFK_CMF_REST_CLASS_ALLOWLIST",
+	"FLUID_CFK_COMPUTE_POOL_ALLOWLIST",
 };
 
 const char *
@@ -426,6 +429,15 @@ allow_secret(const struct allow *a, const char *ns, const char *name,
     char **why)
 {
 	return namespaced(a, ALLOW_SECRET, "Secret", ns, name, why);
+}
+
+bool
+allow_cfk(const struct allow *a, enum allow_list l, const char *ns,
+    const char *name, char **why)
+{
+	return namespaced(a, l, l == ALLOW_CFK_ENVIRONMENT ?
+	    "FlinkEnvironment" : l == ALLOW_CFK_REST_CLASS ? "CMFRestClass" :
+	    "FlinkComputePool", ns, name, why);
 }
 
 /* --- hosts ------------------------------------------------------------- */

@@ -44,6 +44,9 @@ enum allow_list {
 	ALLOW_HOST,		/* FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST */
 	ALLOW_SECRET_REF,	/* FLUID_ACQUISITION_SECRET_REF_ALLOWLIST */
 	ALLOW_CONTRACT_SQL,	/* FLUID_FLINK_CONTRACT_SQL_ALLOWLIST */
+	ALLOW_CFK_ENVIRONMENT,	/* FLUID_CFK_FLINK_ENVIRONMENT_ALLOWLIST */
+	ALLOW_CFK_REST_CLASS,	/* FLUID_CFK_CMF_REST_CLASS_ALLOWLIST */
+	ALLOW_CFK_COMPUTE_POOL,	/* FLUID_CFK_COMPUTE_POOL_ALLOWLIST */
 	ALLOW_NLISTS
 };
 
@@ -113,6 +116,18 @@ bool	allow_service_account(const struct allow *, const char *ns,
 	    const char *name, char **why);
 bool	allow_secret(const struct allow *, const char *ns, const char *name,
 	    char **why);
+/*
+ * What a CFK build runs under, named by the contract and not checked
+ * against the cluster (a dry run reads none): the FlinkEnvironment (its
+ * kubernetesNamespace and workload identity are where CMF runs the
+ * job), the CMFRestClass (the CMF endpoint and the credentials CFK
+ * uses) and an existing FlinkComputePool fluid does not render (its
+ * image).  l is ALLOW_CFK_ENVIRONMENT, ALLOW_CFK_REST_CLASS or
+ * ALLOW_CFK_COMPUTE_POOL; an entry is "name" or "namespace/name", as
+ * for service accounts.
+ */
+bool	allow_cfk(const struct allow *, enum allow_list l, const char *ns,
+	    const char *name, char **why);
 
 /*
  * A host the job contacts: an absolute URL or a bare host[:port] (a

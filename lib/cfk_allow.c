@@ -171,6 +171,53 @@ resource_ok(const json_t *r, const char *id, const char *ns,
 	return 1;
 }
 
+/*
+ * What a resource of the build runs under, each distinct value checked
+ * once: its FlinkEnvironment, its CMFRestClass, and, for a statement of
+ * a build that renders no pool, the existing pool it runs on.
+ */
+struct runs_under {
+	const char	*env, *rc_ns, *rc, *pool;
+};
+
+static void
+check_under(const json_t *r, const char *id, const char *ns, int own_pool,
+    const struct allow *al, const char *path, struct runs_under *seen,
+    struct diags *d)
+{
+	const json_t *spec = json_object_get(r, "spec");
+	const json_t *rc = json_object_get(spec, "cmfRestClassRef");
+	const char *env = jstr(spec, "flinkEnvironment");
+	const char *rcn = jstr(rc, "name"), *rcns = jstr(rc, "namespace");
+	const char *pool = jstr(spec, "computePoolName");
+	char *why = NULL;
+
+	if (rcns == NULL)
+		rcns = ns;
+	if (env == NULL || rcn == NULL)
+		diag_pos(d, DIAG_ERROR, path, 0, 0, "build '%s': a resource "
+		    "names no FlinkEnvironment or CMFRestClass: fluid checks "
+		    "what CMF runs it under and does not guess it", id);
+	if (env != NULL && !jstreq(env, seen->env)) {
+		seen->env = env;
+		if (!allow_cfk(al, ALLOW_CFK_ENVIRONMENT, ns, env, &why))
+			refuse(path, id, "deployment.flinkEnvironment", why, d);
+	}
+	if (rcn != NULL && !(jstreq(rcn, seen->rc) && jstreq(rcns,
+	    seen->rc_ns))) {
+		seen->rc = rcn;
+		seen->rc_ns = rcns;
+		if (!allow_cfk(al, ALLOW_CFK_REST_CLASS, rcns, rcn, &why))
+			refuse(path, id, "deployment.cmfRestClassRef", why, d);
+	}
+	/* A pool fluid renders is checked by its image instead. */
+	if (!own_pool && pool != NULL && !jstreq(pool, seen->pool)) {
+		seen->pool = pool;
+		if (!allow_cfk(al, ALLOW_CFK_COMPUTE_POOL, ns, pool, &why))
+			refuse(path, id, "deployment.computePool.name", why, d);
+	}
+}
+
 size_t
 cfk_allow_build(const json_t *plan, const json_t *b, const json_t *tg,
     const struct allow *al, const char *path, struct diags *d,
@@ -180,6 +227,7 @@ cfk_allow_build(const json_t *plan, const json_t *b, const json_t *tg,
 	const char *ctx = jstr(b, "context"), *img, *kind;
 	const json_t *e, *r;
 	struct hosts h = { NULL, 0 };
+	struct runs_under seen = { NULL, NULL, NULL, NULL };
 	char *why = NULL;
 	size_t i, n = 0;
 
@@ -207,6 +255,8 @@ cfk_allow_build(const json_t *plan, const json_t *b, const json_t *tg,
 		n++;
 		if (!resource_ok(r, id, ns, path, d))
 			continue;
+		check_under(r, id, ns, jstr(b, "computePool") != NULL, al,
+		    path, &seen, d);
 		kind = jstr(r, "kind");
 		if (strcmp(kind, "FlinkComputePool") == 0) {
 			img = jstr(json_object_get(json_object_get(r, "spec"),

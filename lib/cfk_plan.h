@@ -39,7 +39,10 @@ int	 cfk_plan_names(const json_t *b, const json_t *r);
  * The allowlists on CFK build entry b of plan (tg: the plan's targets
  * entry of the build) that read its resources: each one's kind, API
  * version and namespace; the context, the namespace and the rendered
- * pool's image (by digest).  Each refusal an error in d placed at path.
+ * pool's image (by digest); the FlinkEnvironment, the CMFRestClass and
+ * an existing pool (one the build does not render) each resource names,
+ * against lists of their own (allow_cfk()).  Each refusal an error in d
+ * placed at path.
  * Returns the hosts named in the statements' WITH options
  * (properties.bootstrap.servers, uri, *.url, *.endpoint) that tg does
  * not already name, in *hosts (free with cfk_allow_hosts_free()): the

@@ -412,8 +412,8 @@ kube_apply(const struct kube *k, const json_t *obj, json_t **live,
  * FlinkDeployment) in ns: the API server always says both of a
  * namespaced object, so an answer that does not is not taken.
  */
-static int
-item_of(const json_t *it, const char *kind, const char *ns)
+int
+kube_item_is(const json_t *it, const char *kind, const char *ns)
 {
 	const json_t *k = json_object_get(it, "kind");
 	const json_t *n = json_object_get(json_object_get(it, "metadata"),
@@ -505,7 +505,7 @@ kube_get_many(const struct kube *k, const char *kind, const char *ns,
 			    json_object_get(it, "metadata"), "name")) &&
 			    !asked(name, names, n))
 				continue;
-			if (!item_of(it, kind, ns) || !asked(name, names, n) ||
+			if (!kube_item_is(it, kind, ns) || !asked(name, names, n) ||
 			    json_object_get(*found, name) != NULL) {
 				*why = xasprintf("the List's item %zu is not "
 				    "one of the %s objects asked for, once", i,

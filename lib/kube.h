@@ -166,6 +166,14 @@ int	kube_apply_list(const struct kube *k, const json_t *objs,
 int	kube_get_raw(const struct kube *k, const char *path, json_t **obj,
 	    char **why, int *unreached);
 
+/*
+ * Whether it, read from the cluster, is an object of kind (the lower-case
+ * name kubectl is asked by, "flinkstatement"; compared without case) in
+ * ns: the API server always says both of a namespaced object, so a List
+ * item that does not is not taken on its name or labels.
+ */
+int	kube_item_is(const json_t *it, const char *kind, const char *ns);
+
 /* Append s to names (n of them, room for one more) unless it is there. */
 void	 kube_names_add(const char **names, size_t *n, const char *s);
 /* The item of a List's items named name (borrowed), or NULL. */

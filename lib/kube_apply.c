@@ -152,30 +152,45 @@ pending(const json_t *live)
 }
 
 /*
- * The message of the operator's newest SavepointError Event for live,
- * FlinkDeployment name in ns, since the operator last took its spec
- * (new), else NULL, also when the Events cannot be read (the writes that
- * follow say why).
+ * The operator's newest SavepointError Event for live, FlinkDeployment
+ * name in ns, since the operator last took its spec: 1 and *msg (new)
+ * when there is one, 0 when there is none; -1 and *msg (new: why) when
+ * the Events cannot be read as an EventList (refused, too large, not
+ * JSON, no items).  The guard fails closed: what it cannot read, it
+ * cannot say is safe.
  */
-static char *
+static int
 savepoint_event(const struct kube *k, const char *ns, const char *name,
-    const json_t *live)
+    const json_t *live, char **msg)
 {
 	const json_t *ts = json_object_get(json_object_get(json_object_get(
 	    live, "status"), "reconciliationStatus"), "reconciliationTimestamp");
 	json_t *list = NULL;
-	char *path, *why = NULL, *msg = NULL;
+	char *path, *why = NULL;
+	int rc;
 
+	*msg = NULL;
 	path = xasprintf("/api/v1/namespaces/%s/events?fieldSelector="
 	    "involvedObject.kind%%3DFlinkDeployment%%2CinvolvedObject.name"
 	    "%%3D%s", ns, name);
-	if (kube_get_raw(k, path, &list, &why, NULL) == 1)
-		msg = kube_savepoint_event(list, name, json_is_integer(ts) ?
+	if (kube_get_raw(k, path, &list, &why, NULL) != 1)
+		rc = -1;
+	else if (!json_is_array(json_object_get(list, "items"))) {
+		why = xasprintf("kubectl --context=%s get --raw %s: not an "
+		    "EventList (no items)", k->context, path);
+		rc = -1;
+	} else {
+		*msg = kube_savepoint_event(list, name, json_is_integer(ts) ?
 		    (long long)json_integer_value(ts) : -1);
+		rc = *msg != NULL;
+	}
+	if (rc == -1)
+		*msg = why != NULL ? why : xstrdup("the Events were not read");
+	else
+		free(why);
 	json_decref(list);
-	free(why);
 	free(path);
-	return msg;
+	return rc;
 }
 
 /* One build of the plan, as read from the cluster before any write. */
@@ -252,15 +267,29 @@ check_build(const json_t *plan, const struct kube_apply_opts *o,
 		    "whose state could be lost; resolve it with the operator "
 		    "first", b->id, b->ns, b->fdn, msg);
 		free(msg);
-	} else if (pending(live_fd) &&
-	    (msg = savepoint_event(&b->k, b->ns, b->fdn, live_fd)) != NULL) {
+	} else if (pending(live_fd)) {
 		/* Only a change still pending reads the Events: rare. */
-		diag_pos(d, DIAG_ERROR, o->path, 0, 0, "build '%s': "
-		    "FlinkDeployment %s/%s: the operator reports a failed "
-		    "savepoint (its event SavepointError since it last took a "
-		    "spec: %s) and has not taken the last change: fluid "
-		    "changes no job whose state could be lost; resolve it "
-		    "with the operator first", b->id, b->ns, b->fdn, msg);
+		switch (savepoint_event(&b->k, b->ns, b->fdn, live_fd, &msg)) {
+		case 1:
+			diag_pos(d, DIAG_ERROR, o->path, 0, 0, "build '%s': "
+			    "FlinkDeployment %s/%s: the operator reports a "
+			    "failed savepoint (its event SavepointError since "
+			    "it last took a spec: %s) and has not taken the "
+			    "last change: fluid changes no job whose state "
+			    "could be lost; resolve it with the operator "
+			    "first", b->id, b->ns, b->fdn, msg);
+			break;
+		case -1:
+			diag_pos(d, DIAG_ERROR, o->path, 0, 0, "build '%s': "
+			    "FlinkDeployment %s/%s: the operator has not taken "
+			    "the last change and its Events cannot be read: "
+			    "cannot tell whether the last savepoint failed: "
+			    "%s: fluid changes no job whose state could be "
+			    "lost; allow the CLI to list events in %s, or "
+			    "resolve it with the operator first", b->id, b->ns,
+			    b->fdn, msg, b->ns);
+			break;
+		}
 		free(msg);
 	}
 }

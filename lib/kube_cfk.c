@@ -12,6 +12,7 @@
 
 #include "kube_cfk.h"
 #include "cfk_plan.h"
+#include "cfk_render.h"
 #include "jget.h"
 #include "k8s.h"
 #include "kube.h"
@@ -106,6 +107,23 @@ owned(const struct cb *b, const json_t *obj, const char *kind,
 	return 0;
 }
 
+/*
+ * Whether obj, read as Kind ns/name, is that object: its kind, namespace
+ * and name as asked; if not, an error says so.
+ */
+static int
+the_one(const struct cb *b, const json_t *obj, const char *kind,
+    const char *name, const char *path, struct diags *d)
+{
+	if (kube_item_is(obj, kind, b->ns) && jstreq(jstr2(obj, "metadata",
+	    "name"), name))
+		return 1;
+	diag_pos(d, DIAG_ERROR, path, 0, 0, "build '%s': the answer to a read "
+	    "of %s %s/%s is not that object (its kind, namespace or name "
+	    "differ): not touched", b->id, kind, b->ns, name);
+	return 0;
+}
+
 static int
 role_of(const char *r)
 {
@@ -131,8 +149,9 @@ list_labelled(const struct cb *b, struct diags *d)
 	const char *args[] = { "get", nsf, sel, "--output=json", "--",
 	    "flinkstatement", NULL };
 	struct kube_run r;
-	json_t *list = NULL, *items;
+	json_t *list = NULL, *items, *it;
 	char *why;
+	size_t i;
 
 	if (kube_exec(&b->k, args, NULL, 0, &r) == 0)
 		list = json_loadb(r.out.buf, r.out.len, 0, NULL);
@@ -146,6 +165,18 @@ list_labelled(const struct cb *b, struct diags *d)
 		items = NULL;
 	} else
 		json_incref(items);
+	/* Taken on kind and namespace, as kube_get_many() takes them. */
+	json_array_foreach(items, i, it)
+		if (!kube_item_is(it, "flinkstatement", b->ns)) {
+			diag_pos(d, DIAG_ERROR, NULL, 0, 0, "kubectl --context=%s: "
+			    "the List of the FlinkStatements of build '%s' in "
+			    "%s holds an item (%zu) that is not a FlinkStatement "
+			    "in %s: nothing taken from it", b->context, b->id,
+			    b->ns, i, b->ns);
+			json_decref(items);
+			items = NULL;
+			break;
+		}
 	json_decref(list);
 	kube_run_release(&r);
 	free(nsf);
@@ -180,7 +211,8 @@ read_build(struct cb *b, const struct kube_apply_opts *o, struct diags *d)
 		if ((got = kube_get(&b->k, "flinkcomputepool", b->ns, n, &live,
 		    d)) == -1)
 			return;
-		if (got == 1)
+		if (got == 1 && the_one(b, live, "FlinkComputePool", n,
+		    o->path, d))
 			owned(b, live, "FlinkComputePool", n, o->path, d);
 		json_decref(live);
 		live = NULL;
@@ -192,7 +224,9 @@ read_build(struct cb *b, const struct kube_apply_opts *o, struct diags *d)
 			return;
 		if (got == 1) {
 			nlive++;
-			owned(b, live, "FlinkStatement", n, o->path, d);
+			if (the_one(b, live, "FlinkStatement", n, o->path, d))
+				owned(b, live, "FlinkStatement", n, o->path,
+				    d);
 		}
 		json_decref(live);
 		live = NULL;
@@ -353,31 +387,95 @@ put(const struct cb *b, const json_t *r, struct diags *d)
 	return gen;
 }
 
-/* kubectl VERB on a FlinkStatement the build owns; 0 or -1 (error in d). */
+/* Whether s is a DNS-1123 subdomain name, as the API server names. */
 static int
-touch(const struct cb *b, const char *verb, const char *name,
+dns_name(const char *s)
+{
+	size_t n = s != NULL ? strlen(s) : 0;
+
+	return n > 0 && n <= 253 && strspn(s, "abcdefghijklmnopqrstuvwxyz"
+	    "0123456789.-") == n && strchr(".-", s[0]) == NULL &&
+	    strchr(".-", s[n - 1]) == NULL;
+}
+
+/*
+ * Stop (stop != 0: spec.stopped true) or delete the FlinkStatement it,
+ * one the build owns as read before any write, with its uid as read for
+ * a precondition, so that the object changed is the one read: a JSON
+ * patch whose first operation tests /metadata/uid (RFC 6902: the patch
+ * fails whole when it differs), or a DELETE whose DeleteOptions carry
+ * preconditions.uid (kubectl delete --raw sends its --filename as the
+ * body; kubectl delete has no precondition flag).  The API server
+ * refuses either (422, 409) when the object of that name is another
+ * one now.  0, or -1 after an error in d.
+ */
+static int
+touch(const struct cb *b, int stop, const json_t *it,
     const struct kube_apply_opts *o, struct diags *d)
 {
-	char *nsf = xasprintf("--namespace=%s", b->ns);
-	const char *patch[] = { "patch", nsf, "--field-manager=fluid",
-	    "--type=merge", "--patch={\"spec\":{\"stopped\":true}}", "--",
-	    "flinkstatement", name, NULL };
-	const char *del[] = { "delete", nsf, "--ignore-not-found",
-	    "--wait=false", "--", "flinkstatement", name, NULL };
+	const char *name = jstr2(it, "metadata", "name");
+	const char *uid = jstr2(it, "metadata", "uid");
+	char *nsf = xasprintf("--namespace=%s", b->ns), *body = NULL, *pf,
+	    *raw = NULL, *why, *shown;
+	json_t *p;
 	struct kube_run r;
-	char *why;
-	int rc;
+	int rc = -1;
 
-	rc = kube_exec(&b->k, strcmp(verb, "patch") == 0 ? patch : del, NULL,
-	    0, &r);
+	memset(&r, 0, sizeof(r));
+	if (uid == NULL || *uid == '\0' || !dns_name(name)) {
+		diag_pos(d, DIAG_ERROR, o->path, 0, 0, "build '%s': "
+		    "FlinkStatement %s/%s: no uid (metadata.uid) or name read "
+		    "to make its %s conditional on: not touched", b->id, b->ns,
+		    name != NULL && dns_name(name) ? name : "(not a name)",
+		    stop ? "stop" : "delete");
+		goto out;
+	}
+	if (stop) {
+		p = json_pack("[{s:s, s:s, s:s}, {s:s, s:s, s:b}]", "op",
+		    "test", "path", "/metadata/uid", "value", uid, "op", "add",
+		    "path", "/spec/stopped", "value", 1);
+		body = json_dumps(p, JSON_COMPACT);
+		json_decref(p);
+		pf = xasprintf("--patch=%s", body);
+		{
+			const char *args[] = { "patch", nsf,
+			    "--field-manager=fluid", "--type=json", pf, "--",
+			    "flinkstatement", name, NULL };
+
+			rc = kube_exec(&b->k, args, NULL, 0, &r);
+		}
+		free(pf);
+	} else {
+		p = json_pack("{s:s, s:s, s:{s:s}}", "apiVersion", "v1", "kind",
+		    "DeleteOptions", "preconditions", "uid", uid);
+		body = json_dumps(p, JSON_COMPACT);
+		json_decref(p);
+		raw = xasprintf("--raw=/apis/%s/namespaces/%s/flinkstatements/"
+		    "%s", CFK_API_VERSION, b->ns, name);
+		{
+			const char *args[] = { "delete", raw, "--filename=-",
+			    NULL };
+
+			rc = kube_exec(&b->k, args, body, strlen(body), &r);
+		}
+		/* Gone already, as --ignore-not-found would take it. */
+		if (rc == -1 && r.err.len > 0 && strstr(r.err.buf,
+		    "(NotFound)") != NULL)
+			rc = 0;
+	}
 	if (rc == -1) {
 		why = esc(r.err.len > 0 ? r.err.buf : "(kubectl said nothing)");
+		shown = esc(uid);
 		diag_pos(d, DIAG_ERROR, o->path, 0, 0, "build '%s': cannot %s "
-		    "FlinkStatement %s/%s: %s", b->id, strcmp(verb, "patch") ==
-		    0 ? "stop" : "delete", b->ns, name, why);
+		    "FlinkStatement %s/%s (uid %s, as read): %s", b->id, stop ?
+		    "stop" : "delete", b->ns, name, shown, why);
+		free(shown);
 		free(why);
 	}
+out:
 	kube_run_release(&r);
+	free(body);
+	free(raw);
 	free(nsf);
 	return rc;
 }
@@ -419,7 +517,7 @@ write_build(struct cb *b, const struct kube_apply_opts *o, struct diags *d)
 	json_array_foreach(b->old[INS], i, it) {
 		n = jstr2(it, "metadata", "name");
 		if (json_object_get(json_object_get(it, "spec"), "stopped") !=
-		    json_true() && touch(b, "patch", n, o, d) == -1)
+		    json_true() && touch(b, 1, it, o, d) == -1)
 			return -1;
 		say(o, "FlinkStatement %s/%s: stopped (spec.stopped: true)",
 		    b->ns, n);
@@ -440,7 +538,7 @@ write_build(struct cb *b, const struct kube_apply_opts *o, struct diags *d)
 	for (j = INS; j >= SRC; j--)
 		json_array_foreach(b->old[j], i, it) {
 			n = jstr2(it, "metadata", "name");
-			if (touch(b, "delete", n, o, d) == -1)
+			if (touch(b, 0, it, o, d) == -1)
 				return -1;
 			say(o, "FlinkStatement %s/%s: deleted", b->ns, n);
 		}

@@ -124,6 +124,13 @@ kube_cfk_list(const struct kube *k, const char *kind, const char *ns,
 		*why = xstrdup("its answer is not a JSON list");
 		goto out;
 	}
+	/* Taken on kind and namespace first, as kube_get_many() takes them. */
+	json_array_foreach(json_object_get(list, "items"), i, it)
+		if (!kube_item_is(it, kind, ns)) {
+			*why = xasprintf("the List's item %zu is not a %s in "
+			    "%s: nothing taken from it", i, kind, ns);
+			goto out;
+		}
 	*items = json_array();
 	json_array_foreach(json_object_get(list, "items"), i, it)
 		if (json_is_string(json_object_get(json_object_get(it,

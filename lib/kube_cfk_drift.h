@@ -59,8 +59,9 @@ json_t	*kube_cfk_drift_build(const struct kube *k, const json_t *plan,
  * build id, by one kubectl get --selector (with managed, their
  * managedFields): 0 and *items (a new array of the objects that carry
  * the labels, checked again), or -1 and *why (new, one escaped line:
- * kubectl's words or fluid's) when the read failed or its answer is not
- * a list.
+ * kubectl's words or fluid's) when the read failed, its answer is not
+ * a list, or an item of it is not an object of kind in ns (labels are
+ * anyone's to set; kind and namespace are the API server's).
  */
 int	kube_cfk_list(const struct kube *k, const char *kind, const char *ns,
 	    const char *product, const char *id, int managed, json_t **items,

@@ -43,6 +43,15 @@ json_t	*plan_remake(const json_t *plan, enum k8s_mode mode,
 	    const char *path, struct diags *d);
 
 /*
+ * Whether a bundle's document (the resolved contract) is within the
+ * limits fluid validate holds a contract to (bounds.h: nodes, one
+ * string's and one key's bytes, the bytes of every string and key):
+ * NULL, or the first limit it passes, as a phrase (new).
+ * plan_remake() measures the bundle with it before it renders it.
+ */
+char	*plan_bundle_unbounded(const json_t *document);
+
+/*
  * plan_remake() in two steps, for a caller that meets one bundle
  * often (the fuzz target): the plan body (k8s_plan_body()) of bundle
  * for mode, a new reference, or NULL and *why (new) when the bundle

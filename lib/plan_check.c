@@ -266,6 +266,15 @@ plan_remake_from(const json_t *plan, enum k8s_mode mode, json_t *body,
 		    "this fluid");
 		goto refused;
 	}
+	/* The bundle is the plan writer's: bounded like any contract. */
+	if ((msg = plan_bundle_unbounded(json_object_get(bundle,
+	    "document"))) != NULL) {
+		diag_pos(d, DIAG_ERROR, path, 0, 0, "the plan's bundle is past "
+		    "a limit of a contract (%s): fluid validate would refuse "
+		    "it; not rendered", msg);
+		free(msg);
+		goto refused;
+	}
 	if ((remade = body) == NULL &&
 	    (remade = plan_bundle_body(bundle, mode, &msg)) == NULL) {
 		diag_pos(d, DIAG_ERROR, path, 0, 0, "the plan's bundle does "

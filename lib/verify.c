@@ -109,6 +109,45 @@ find_by(json_t *array, const char *key, const char *s)
 /* A target a CFK build does not have (no service account, no Secret). */
 static const char cfk_none[] = "";
 
+/*
+ * What a CFK build runs under (allow_cfk()): its FlinkEnvironment, its
+ * CMFRestClass, and an existing pool it does not render.  The number of
+ * refusals, each an error in d at its place in the contract.
+ */
+static size_t
+check_cfk_under(const struct allow *a, const struct vbuild *vb,
+    const json_t *dep, struct diags *d)
+{
+	const json_t *rc = json_object_get(dep, "cmfRestClassRef");
+	const json_t *pool = json_object_get(dep, "computePool");
+	const char *ns = jstr(dep, "namespace");
+	const char *rcns = jstr(rc, "namespace") ? jstr(rc, "namespace") : ns;
+	struct { enum allow_list l; const char *ns, *name, *key; } c[3] = {
+		{ ALLOW_CFK_ENVIRONMENT, ns, jstr(dep, "flinkEnvironment"),
+		    "flinkEnvironment" },
+		{ ALLOW_CFK_REST_CLASS, rcns, jstr(rc, "name"),
+		    "cmfRestClassRef" },
+		{ ALLOW_CFK_COMPUTE_POOL, ns, json_object_get(pool, "render") ==
+		    json_true() ? NULL : jstr(pool, "name"), "computePool" },
+	};
+	char *why = NULL, *at;
+	size_t k, n = 0;
+
+	for (k = 0; k < 3; k++) {
+		if (c[k].name == NULL || allow_cfk(a, c[k].l, c[k].ns,
+		    c[k].name, &why))
+			continue;
+		at = xasprintf("%s/properties/parameters/flink/deployment/%s",
+		    vb->bptr, c[k].key);
+		diag_at(d, DIAG_ERROR, at, "%s; nothing was contacted", why);
+		free(at);
+		free(why);
+		why = NULL;
+		n++;
+	}
+	return n;
+}
+
 static size_t
 check_allowlists(struct vbuild *vb, size_t n, const struct verify_opts *o,
     struct diags *d)
@@ -170,6 +209,8 @@ check_allowlists(struct vbuild *vb, size_t n, const struct verify_opts *o,
 		t.build = vb[i].id;
 		allow_check(&a, ALLOW_CMD_VERIFY, &t, &r);
 		free(secrets);
+		if (vb[i].cfk)
+			nref += check_cfk_under(&a, &vb[i], dep, d);
 	}
 	for (k = 0; k < r.n; k++) {
 		if (r.v[k].where == cfk_none)

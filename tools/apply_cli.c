@@ -77,13 +77,25 @@ apply_plan_file(FILE *fp, const char *path, enum k8s_mode mode, int yes,
 	json_error_t err;
 	struct allow al;
 	struct diags d;
+	unsigned char *buf;
 	json_t *plan;
+	size_t len;
 	int st;
 
 	/* The wait's progress on a terminal only: a CI log gets the result. */
 	if ((tty = isatty(STDERR_FILENO)))
 		o.progress = cli_progress;
-	plan = json_loadf(fp, JSON_REJECT_DUPLICATES, &err);
+	/* A plan holds a pipeline document's worth: that bound, read. */
+	if (slurp(fp, FL_MAX_IR_BYTES, &buf, &len) == -1) {
+		if (errno == EFBIG)
+			fl_fatal("'%s' is larger than %u bytes, the limit of a "
+			    "pipeline document and of a plan: not read", path,
+			    FL_MAX_IR_BYTES);
+		fl_fatal("cannot read '%s':", path);
+	}
+	plan = json_loadb((const char *)buf, len, JSON_REJECT_DUPLICATES,
+	    &err);
+	free(buf);
 	if (plan == NULL)
 		fl_fatal("'%s' is not a plan (%d:%d: %s): apply reads the "
 		    "output of fluid plan or fluid-k8s plan, not a contract: "

@@ -43,6 +43,8 @@ cmd_bundle(int argc, char *argv[])
 	    &y) == -1)
 		fl_fatal("cannot write the bundle as YAML");
 	ir_keep_to_end(doc);	/* fluid exits after this */
+	if (a.depfile != NULL)
+		dep_check(a.out, doc);
 	st = cli_write_out(a.out, y.buf, y.len);
 	if (st == 0 && a.depfile != NULL)
 		dep_write(a.depfile, a.out, doc);

@@ -89,6 +89,14 @@ char	*dep_target(const struct args *, const char *verb);
  * rule per file, whole or not at all.  Errors exit (status 2).
  */
 void	dep_write(const char *depfile, const char *target, json_t *doc);
+/*
+ * Exit 2, naming it, when target or a file doc's contract read is a name
+ * GNU make cannot read literally (';', '=', '|', '%', '(', ')', a
+ * control character, a leading '~', a trailing backslash or blank, a
+ * special target such as .IGNORE); the callers check before they write
+ * anything, dep_write() again.
+ */
+void	dep_check(const char *target, json_t *doc);
 
 int	cmd_generate(int argc, char *argv[]);
 int	cmd_apply(int argc, char *argv[]);

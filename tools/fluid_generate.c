@@ -129,6 +129,8 @@ cmd_generate(int argc, char *argv[])
 		return no_managed_build(doc, a.diag, "generate");
 	if ((rc = run_k8s(doc, a.diag)) != 0)
 		return rc;
+	if (a.depfile != NULL)
+		dep_check(a.out, doc);
 	if (outdir_open(&od, a.out, "generate") == -1)
 		outdir_fatal(&od);
 	json_array_foreach(built, i, b)

@@ -102,6 +102,8 @@ cmd_plan(int argc, char *argv[])
 	if ((text = k8s_json_text(plan)) == NULL)
 		fl_fatal("cannot write the plan as JSON");
 	json_decref(plan);
+	if (a.depfile != NULL)
+		dep_check(a.out, doc);
 	rc = cli_write_out(a.out, text, strlen(text));
 	free(text);
 	if (rc == 0 && a.depfile != NULL)

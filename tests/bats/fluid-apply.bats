@@ -500,6 +500,42 @@ events() {
 	assert_status 1
 }
 
+@test "apply: while a change is pending, Events that give no list (Forbidden, over the bound, not JSON, no items, none) refuse the apply: the guard fails closed" {
+	allow_landed
+	plan amend
+	fake_live_with_error suspended "" 2
+	local how
+	for how in forbidden big notjson noitems missing; do
+		rm -f kubectl.calls events.*
+		case $how in
+		forbidden) echo 'Error from server (Forbidden): events is forbidden: User "ci" cannot list resource "events" in API group "" in the namespace "data-products"' >events.err ;;
+		big) echo $((5 << 20)) >events.big ;;
+		notjson) echo 'this is not JSON' >events.json ;;
+		noitems) echo '{"kind": "Status", "items": {}}' >events.json ;;
+		esac
+		tool apply --mode amend --yes --wait 0 p.json
+		assert_status 1
+		assert_no_stdout
+		assert_match "$stderr" "^p.json: error: build 'land-orders': FlinkDeployment data-products/commerce-orders-landed: the operator has not taken the last change and its Events cannot be read: cannot tell whether the last savepoint failed: .*: fluid changes no job whose state could be lost"
+		[ "$(grep -c ' apply ' kubectl.calls)" = 0 ] || fail "kubectl apply was called ($how)" "$(cat kubectl.calls)"
+		[ ! -e events.done ] || fail "the answer past the bound was read whole"
+	done
+	# What each said.
+	echo 'Error from server (Forbidden): events is forbidden' >events.err
+	tool apply --mode amend --yes --wait 0 p.json
+	assert_match "$stderr" "cannot tell whether the last savepoint failed: Error from server \(Forbidden\): events is forbidden: "
+	rm events.err
+	echo $((5 << 20)) >events.big
+	tool apply --mode amend --yes --wait 0 p.json
+	assert_match "$stderr" "cannot tell whether the last savepoint failed: .*the answer is larger than 4194304 bytes"
+	# An EventList with no SavepointError lets it through.
+	rm -f events.big kubectl.calls
+	events SpecChanged:Normal
+	tool apply --mode amend --yes --wait 0 p.json
+	assert_status 0
+	assert_equal "$(grep -c ' apply ' kubectl.calls)" 3 "applies"
+}
+
 @test "apply: a SavepointError before the operator last took a spec, or while it has taken the last change, does not block a change" {
 	allow_landed
 	plan amend
@@ -545,4 +581,38 @@ events() {
 	[[ $stderr != *waiting* && $output != *waiting* ]] ||
 	    fail "progress off a terminal" "$(show)"
 	assert_match "$stderr" "has not taken generation 2 within 3 s"
+}
+@test "apply: a plan's bundle past a contract's limit (nodes, one string, one key, every string and key) is refused before it is rendered, one diagnostic naming the limit" {
+	allow_landed
+	plan dry-run
+	local edit want
+	while IFS='|' read -r edit want; do
+		replan p.json edited.json "$edit"
+		tool apply --mode dry-run edited.json
+		assert_status 1
+		assert_no_stdout
+		assert_equal "$stderr" "edited.json: error: the plan's bundle is past a limit of a contract ($want): fluid validate would refuse it; not rendered" "stderr ($want)"
+	done <<'EOF2'
+doc["x-pad"] = [0] * 4000001|it has more than 4000000 nodes
+doc["description"] = "x" * ((1 << 20) + 1)|a string is longer than 1048576 bytes
+doc["k" * 4097] = 1|a mapping key is longer than 4096 bytes
+doc["x-pad"] = ["x" * (1 << 20)] * 64 + ["y"]|it holds more than 64 MiB of strings and keys
+EOF2
+	kubectl_not_called
+	# At the limits of one key and one string, not past them: applied.
+	replan p.json edited.json 'doc["k" * 4096] = "x" * (1 << 20)'
+	tool apply --mode dry-run edited.json
+	assert_status 0
+	assert_no_stderr
+}
+
+@test "apply: a plan is read with a pipeline document's bound: past 512 MiB it is refused unread, exit 2" {
+	# Valid JSON past the bound, on standard input (no file of 512 MiB):
+	# read whole, it would parse.
+	run --separate-stderr bash -c '{ printf "{\"fluidPlan\": 1, \"pad\": \""
+	    head -c $((512 << 20)) /dev/zero | tr "\\0" x; printf "\"}"; } |
+	    "$1" apply --mode dry-run' _ "$BIN/fluid-k8s"
+	assert_status 2
+	assert_equal "$stderr" "fluid-k8s: '<stdin>' is larger than 536870912 bytes, the limit of a pipeline document and of a plan: not read" "stderr"
+	kubectl_not_called
 }

@@ -27,6 +27,8 @@ allow_cfk() {
 	export FLUID_FLINK_KUBE_CONTEXT_ALLOWLIST=development
 	export FLUID_FLINK_NAMESPACE_ALLOWLIST=data-products
 	export FLUID_FLINK_IMAGE_ALLOWLIST=confluentinc/cp-flink-sql
+	export FLUID_CFK_FLINK_ENVIRONMENT_ALLOWLIST=data-products/flink-env1
+	export FLUID_CFK_CMF_REST_CLASS_ALLOWLIST=operator/default
 	export FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST=catalog.example.com,s3.example.com,kafka
 }
 
@@ -189,16 +191,23 @@ apply flinkstatement $(name ins)" "writes"
 	kubectl_wrote_nothing
 	plan amend-and-build
 	rm kube/calls
+	# Each old statement's uid, as the API server gave it: the stop and
+	# the deletes are conditional on it.
+	local want="" r
+	declare -A uid
+	for r in src snk ins; do
+		uid[$r]=$(jq -r .metadata.uid "kube/flinkstatement/data-products/$(name $r old.json).json")
+		[ -n "${uid[$r]}" ] && [ "${uid[$r]}" != null ] || fail "no uid stored" ""
+	done
 	tool apply --mode amend-and-build --yes p.json
 	assert_status 0
-	local want="" r
 	want="apply flinkcomputepool fluid-dedicated"
 	for r in src snk; do want+=$'\n'"apply flinkstatement $(name $r)"; done
-	want+=$'\n'"patch flinkstatement $(name ins old.json) {\"spec\":{\"stopped\":true}}"
+	want+=$'\n'"patch flinkstatement $(name ins old.json) [{\"op\":\"test\",\"path\":\"/metadata/uid\",\"value\":\"${uid[ins]}\"},{\"op\":\"add\",\"path\":\"/spec/stopped\",\"value\":true}]"
 	want+=$'\n'"apply flinkstatement $(name ins)"
 	for r in ins snk src; do
 		[ "$(name $r)" = "$(name $r old.json)" ] ||
-		    want+=$'\n'"delete flinkstatement $(name $r old.json)"
+		    want+=$'\n'"delete flinkstatement $(name $r old.json) uid=${uid[$r]}"
 	done
 	assert_equal "$(grep -v '^get \|^list ' kube/calls)" "$want" "writes"
 	[ ! -e "kube/flinkstatement/data-products/$(name ins old.json).json" ] || fail "old INSERT kept" ""
@@ -236,4 +245,112 @@ apply flinkstatement $(name ins)" "writes"
 	[[ $stderr =~ "build 'land-orders': its FlinkStatements exist in data-products: create-only creates, never changes" ]] ||
 	    fail "no create-only refusal" "$(show)"
 	kubectl_wrote_nothing
+}
+
+@test "cfk apply: a List item or a read that is not a FlinkStatement of the build's namespace is not taken on its labels: refused, nothing written" {
+	allow_cfk
+	plan amend
+	local labels='"labels":{"app.kubernetes.io/managed-by":"fluid","app.kubernetes.io/name":"commerce.orders-landed","fluid.dev/build":"land-orders"}'
+	mkdir -p kube/flinkstatement/data-products
+	# Listed in the namespace, but it says it lives in another one.
+	printf '{"kind":"FlinkStatement","metadata":{"name":"stray","namespace":"other",%s},"spec":{"statement":"x"}}' \
+	    "$labels" >kube/flinkstatement/data-products/stray.json
+	tool apply --mode amend --yes p.json
+	assert_status 1
+	[[ $stderr =~ "the List of the FlinkStatements of build 'land-orders' in data-products holds an item (0) that is not a FlinkStatement in data-products: nothing taken from it" ]] ||
+	    fail "no List refusal (namespace)" "$(show)"
+	kubectl_wrote_nothing
+	# Another kind.
+	printf '{"kind":"ConfigMap","metadata":{"name":"stray",%s},"spec":{"statement":"x"}}' \
+	    "$labels" >kube/flinkstatement/data-products/stray.json
+	rm -f kube/calls
+	tool apply --mode amend --yes p.json
+	assert_status 1
+	[[ $stderr =~ "holds an item (0) that is not a FlinkStatement in data-products" ]] ||
+	    fail "no List refusal (kind)" "$(show)"
+	kubectl_wrote_nothing
+	# A read of one of the plan's names answered by another namespace's.
+	rm kube/flinkstatement/data-products/stray.json
+	printf '{"kind":"FlinkStatement","metadata":{"name":"%s","namespace":"other",%s},"spec":{"statement":"x"}}' \
+	    "$(name snk)" "$labels" >"kube/flinkstatement/data-products/$(name snk).json"
+	rm -f kube/calls
+	tool apply --mode amend --yes p.json
+	assert_status 1
+	[[ $stderr =~ "build 'land-orders': the answer to a read of FlinkStatement data-products/$(name snk) is not that object (its kind, namespace or name differ): not touched" ]] ||
+	    fail "no read refusal" "$(show)"
+	kubectl_wrote_nothing
+}
+
+@test "cfk apply: the old INSERT's stop and each old statement's delete are conditional on the uid read: one replaced since is not touched" {
+	allow_cfk
+	plan amend-and-build old.json
+	tool apply --mode amend-and-build --yes old.json
+	assert_status 0
+	sed -i 's/groupId: .*/groupId: forge-commerce-orders-v2/' "$C"
+	plan amend-and-build
+	# The stop: someone replaced the old INSERT after fluid read it.
+	export FAKE_REPLACE="$(name ins old.json)"
+	rm kube/calls
+	tool apply --mode amend-and-build --yes p.json
+	assert_status 1
+	[[ $stderr =~ "cannot stop FlinkStatement data-products/$(name ins old.json) (uid ".*", as read): The request is invalid" ]] ||
+	    fail "no stop refusal" "$(show)"
+	jq -e '.spec | has("stopped") | not' "kube/flinkstatement/data-products/$(name ins old.json).json" >/dev/null ||
+	    fail "the replaced INSERT was stopped" ""
+	# The deletes: the old INSERT is stopped, then replaced again.
+	unset FAKE_REPLACE
+	jq '.spec.stopped = true' "kube/flinkstatement/data-products/$(name ins old.json).json" >s.tmp &&
+	    mv s.tmp "kube/flinkstatement/data-products/$(name ins old.json).json"
+	export FAKE_REPLACE="$(name ins old.json)"
+	rm kube/calls
+	tool apply --mode amend-and-build --yes p.json
+	assert_status 1
+	[[ $stderr =~ "cannot delete FlinkStatement data-products/$(name ins old.json) (uid ".*", as read): Error from server (Conflict): Operation cannot be fulfilled on flinkstatements.platform.confluent.io \"$(name ins old.json)\": Precondition failed: UID in precondition: " ]] ||
+	    fail "no delete refusal" "$(show)"
+	[ -e "kube/flinkstatement/data-products/$(name ins old.json).json" ] || fail "the replaced INSERT was deleted" ""
+	grep -q "^delete flinkstatement $(name ins old.json) uid=" kube/calls || fail "no conditional delete" "$(calls)"
+}
+
+@test "cfk apply: the FlinkEnvironment and CMFRestClass a build runs under, and an existing pool, each need an entry of its own list: unset allows nothing, refused before kubectl, dry run included" {
+	allow_cfk
+	unset FLUID_CFK_FLINK_ENVIRONMENT_ALLOWLIST FLUID_CFK_CMF_REST_CLASS_ALLOWLIST
+	plan dry-run
+	tool apply --mode dry-run p.json
+	assert_status 1
+	assert_no_stdout
+	[[ $stderr =~ "build 'land-orders': deployment.flinkEnvironment: FlinkEnvironment 'data-products/flink-env1' is not allowed: export FLUID_CFK_FLINK_ENVIRONMENT_ALLOWLIST=data-products/flink-env1" ]] ||
+	    fail "no FlinkEnvironment refusal" "$(show)"
+	[[ $stderr =~ "build 'land-orders': deployment.cmfRestClassRef: CMFRestClass 'operator/default' is not allowed: export FLUID_CFK_CMF_REST_CLASS_ALLOWLIST=operator/default" ]] ||
+	    fail "no CMFRestClass refusal" "$(show)"
+	# Each once, whatever the number of resources naming it.
+	[ "$(grep -c 'deployment.flinkEnvironment' <<<"$stderr")" = 1 ] || fail "refused more than once" "$(show)"
+	no_kubectl
+	# Another environment or class than the one listed.
+	export FLUID_CFK_FLINK_ENVIRONMENT_ALLOWLIST=data-products/flink-env2,flink-prod
+	export FLUID_CFK_CMF_REST_CLASS_ALLOWLIST=default2,other/default
+	plan amend
+	tool apply --mode amend --yes p.json
+	assert_status 1
+	[[ $stderr =~ "FlinkEnvironment 'data-products/flink-env1' is not allowed" && $stderr =~ "CMFRestClass 'operator/default' is not allowed" ]] ||
+	    fail "no refusal of an unlisted one" "$(show)"
+	no_kubectl
+	# A bare name admits it in any namespace.
+	export FLUID_CFK_FLINK_ENVIRONMENT_ALLOWLIST=flink-env1 FLUID_CFK_CMF_REST_CLASS_ALLOWLIST=default
+	plan dry-run
+	tool apply --mode dry-run p.json
+	assert_status 0
+	# An existing pool (not rendered): its name needs its own list.
+	sed -i '/^ *computePool:$/,/taskManager:/{/type: DEDICATED\|flinkVersion: \|image: confluentinc\|jobManager: \|taskManager: /d}' "$C"
+	"$BIN/fluid" plan --mode dry-run --out p2.json "$C" >/dev/null 2>err.txt ||
+	    fail "the contract cannot name an existing pool" "$(cat err.txt)"
+	jq -e '[.resources[].resource.kind] | index("FlinkComputePool") == null' p2.json >/dev/null ||
+	    fail "the pool is still rendered" "$(jq .builds p2.json)"
+	tool apply --mode dry-run p2.json
+	assert_status 1
+	[[ $stderr =~ "deployment.computePool.name: FlinkComputePool 'data-products/fluid-dedicated' is not allowed: export FLUID_CFK_COMPUTE_POOL_ALLOWLIST=data-products/fluid-dedicated" ]] ||
+	    fail "no pool refusal" "$(show)"
+	export FLUID_CFK_COMPUTE_POOL_ALLOWLIST=data-products/fluid-dedicated
+	tool apply --mode dry-run p2.json
+	assert_status 0
+	no_kubectl
 }

@@ -23,6 +23,8 @@ setup() {
 	export FLUID_FLINK_KUBE_CONTEXT_ALLOWLIST=development
 	export FLUID_FLINK_NAMESPACE_ALLOWLIST=$NS
 	export FLUID_FLINK_IMAGE_ALLOWLIST=confluentinc/cp-flink-sql
+	export FLUID_CFK_FLINK_ENVIRONMENT_ALLOWLIST=$NS/flink-env1
+	export FLUID_CFK_CMF_REST_CLASS_ALLOWLIST=operator/default
 	export FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST=catalog.example.com,s3.example.com,kafka
 }
 teardown() { fluid_teardown; }
@@ -165,4 +167,32 @@ list flinkcomputepool $sel" "reads"
 	[[ $stderr =~ "the namespace, product or build id is not a label value: nothing read: no drift answer" ]] ||
 	    fail "no refusal" "$(show)"
 	[ ! -e kubectl.calls ] || fail "kubectl was called" "$(cat kubectl.calls)"
+}
+
+@test "cfk drift: a List item that is not a FlinkStatement of the build's namespace is not taken on its labels: no answer (exit 2)" {
+	applied
+	edit "$S/$(name ins).json" '.metadata.namespace = "other"'
+	drift
+	assert_status 2
+	assert_no_stdout
+	[[ $stderr =~ "cannot list the flinkstatements of build 'land-orders' in data-products: the List's item 0 is not a flinkstatement in data-products: nothing taken from it" ]] ||
+	    fail "no List refusal" "$(show)"
+	edit "$S/$(name ins).json" '.metadata.namespace = "data-products" | .kind = "FlinkComputePool"'
+	drift
+	assert_status 2
+	[[ $stderr =~ "the List's item 0 is not a flinkstatement in data-products" ]] ||
+	    fail "no List refusal (kind)" "$(show)"
+	kubectl_wrote_nothing
+}
+
+@test "cfk drift: the FlinkEnvironment and CMFRestClass need entries of their own lists before any kubectl" {
+	applied
+	unset FLUID_CFK_FLINK_ENVIRONMENT_ALLOWLIST FLUID_CFK_CMF_REST_CLASS_ALLOWLIST
+	drift
+	assert_status 1
+	[[ $stderr =~ "deployment.flinkEnvironment: FlinkEnvironment 'data-products/flink-env1' is not allowed" ]] ||
+	    fail "no FlinkEnvironment refusal" "$(show)"
+	[[ $stderr =~ "deployment.cmfRestClassRef: CMFRestClass 'operator/default' is not allowed" ]] ||
+	    fail "no CMFRestClass refusal" "$(show)"
+	[ ! -s kube/calls ] || fail "kubectl was called" "$(cat kube/calls)"
 }

@@ -27,6 +27,8 @@ setup() {
 	export FLUID_FLINK_KUBE_CONTEXT_ALLOWLIST=development
 	export FLUID_FLINK_NAMESPACE_ALLOWLIST=$NS,$JOBS
 	export FLUID_FLINK_IMAGE_ALLOWLIST=confluentinc/cp-flink-sql
+	export FLUID_CFK_FLINK_ENVIRONMENT_ALLOWLIST=$NS/flink-env1
+	export FLUID_CFK_CMF_REST_CLASS_ALLOWLIST=operator/default
 	export FLUID_CA_BUNDLE=$TMP/ca.pem
 	catalog
 }
@@ -212,4 +214,16 @@ get flinkdeployment $INS" "reads"
 	assert_status 1
 	[[ $stderr == *"statements: unavailable: cannot list the flinkstatements: The connection to the server 127.0.0.1:1 was refused"* ]] ||
 	    fail "not unavailable" "$(show)"
+}
+
+@test "cfk verify: the FlinkEnvironment and CMFRestClass need entries of their own lists before anything is contacted" {
+	seed
+	unset FLUID_CFK_FLINK_ENVIRONMENT_ALLOWLIST FLUID_CFK_CMF_REST_CLASS_ALLOWLIST
+	rm -f kube/calls
+	verify --strict
+	assert_status 1
+	[[ $stderr == *"FlinkEnvironment 'data-products/flink-env1' is not allowed: export FLUID_CFK_FLINK_ENVIRONMENT_ALLOWLIST=data-products/flink-env1; nothing was contacted"* ]] ||
+	    fail "no FlinkEnvironment refusal" "$(show)"
+	[[ $stderr == *"CMFRestClass 'operator/default' is not allowed"* ]] || fail "no CMFRestClass refusal" "$(show)"
+	[ ! -s kube/calls ] || fail "kubectl was called" "$(cat kube/calls)"
 }

@@ -3,8 +3,10 @@
  * (verify_int.h): the FlinkDeployment's status judged against the
  * applied spec, the operator's status.error, an Event list, and the
  * JobManager's checkpoint statistics.  All of it is the cluster's text.
+ * The operator's readings that fluid apply shares (kube_operr.h) too:
+ * status.error, and the savepoint guard's SavepointError among Events.
  *
- * The input's first byte picks the parser (and, for the status, whether
+ * The input's first byte picks the parser (modulo 6) (and, for the status, whether
  * the contract says suspended); the rest is the answer, as JSON (or, for
  * status.error, any text).  A status answer may carry the applied spec
  * under "applied"; otherwise a fixed one is used.  Properties:
@@ -16,6 +18,7 @@
  *  - a pass is final, and names only a job id that is one.
  */
 #include "fuzz.h"
+#include "kube_operr.h"
 #include "verify_int.h"
 
 #define APPLIED "{\"image\": \"registry.example.com/f@sha256:00\", " \
@@ -83,11 +86,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1 || size > FUZZ_MAX_INPUT)
 		return 0;
 	text = fuzz_cstr(data + 1, size - 1);
-	switch (data[0] % 5) {
+	switch (data[0] % 6) {
 	case 0:
 	case 1:
 		if ((j = json_loads(text, 0, NULL)) != NULL)
-			status(j, data[0] % 5 == 1);
+			status(j, data[0] % 6 == 1);
 		json_decref(j);
 		break;
 	case 2:
@@ -104,9 +107,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		json_decref(j);
 		break;
+	case 4:
+		/* The savepoint guard of fluid apply, since a fixed time. */
+		if ((j = json_loads(text, 0, NULL)) != NULL &&
+		    (s = kube_savepoint_event(j, "commerce-orders-landed",
+		    data[0] & 0x80 ? -1 : 1700000000000LL)) != NULL) {
+			check_detail(s, 403);
+			free(s);
+		}
+		json_decref(j);
+		break;
 	default:
 		/* status.error is UTF-8 once jansson has read the status. */
-		if (fuzz_utf8(text) && (s = vfy_operator_error(text)) != NULL) {
+		if (fuzz_utf8(text) && (s = kube_operator_error(text)) != NULL) {
 			check_detail(s, 2 * 403 + 16);
 			free(s);
 		}
