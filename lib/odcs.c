@@ -43,61 +43,56 @@ set_str(json_t *o, const char *key, const char *s)
 }
 
 /*
- * The column's Flink SQL type, as fluid's generated DDL declares it for
- * the Iceberg table: precision and scale, which ODCS has no field for,
- * are in it.  Without its own NOT NULL when nullability is 0: a
- * property's physicalType is the type alone, its nullability is
- * "required" (SQL exporters append their own NOT NULL); the levels
- * inside a ROW, ARRAY or MAP keep theirs, which are part of the type.
+ * physicalType: the column's type in the Iceberg table (the physical
+ * one: what the job writes and what every engine reading the table
+ * sees), spelt as datacontract-cli 1.2.8 maps it to each consumer's own
+ * type.  Its exporters read the base name and a decimal's parameters
+ * and nothing else: a nested type spelt whole (Flink's ROW<...>, or
+ * Iceberg's struct<...>) was copied verbatim into Snowflake and Trino
+ * DDL, so a container is its bare name and its levels are its
+ * properties, items and map.  An Iceberg timestamp, which has no zone,
+ * is timestamp_ntz, and a timestamptz timestamp_tz: datacontract-cli
+ * reads a bare "timestamp" as one with a zone, and knows no
+ * "timestamptz".  A decimal keeps Iceberg's decimal(P,S), which its
+ * SQL and Spark exporters read; precision and scale are also custom
+ * properties (decimal_props()).  Iceberg stores a timestamp or a time
+ * in microseconds whatever the contract's precision, so there is none.
  */
-static void
-flink_type(const struct ty *t, struct sb *sb, int nullability)
+static const char *
+physical_type(const struct ty *t, struct sb *sb)
 {
 	static const char *const names[] = {
-		[TY_STRING] = "STRING", [TY_BOOLEAN] = "BOOLEAN",
-		[TY_INT] = "INT", [TY_LONG] = "BIGINT", [TY_FLOAT] = "FLOAT",
-		[TY_DOUBLE] = "DOUBLE", [TY_DATE] = "DATE", [TY_TIME] = "TIME",
-		[TY_BINARY] = "BYTES"
+		[TY_STRING] = "string", [TY_BOOLEAN] = "boolean",
+		[TY_INT] = "int", [TY_LONG] = "long", [TY_FLOAT] = "float",
+		[TY_DOUBLE] = "double", [TY_DATE] = "date", [TY_TIME] = "time",
+		[TY_BINARY] = "binary", [TY_TIMESTAMP] = "timestamp_ntz",
+		[TY_TIMESTAMP_LTZ] = "timestamp_tz", [TY_STRUCT] = "struct",
+		[TY_ARRAY] = "array", [TY_MAP] = "map"
 	};
-	size_t i;
 
-	switch (t->kind) {
-	case TY_DECIMAL:
-		sb_addf(sb, "DECIMAL(%d, %d)", t->precision, t->scale);
-		break;
-	case TY_TIMESTAMP:
-		sb_addf(sb, "TIMESTAMP(%d)", t->precision);
-		break;
-	case TY_TIMESTAMP_LTZ:
-		sb_addf(sb, "TIMESTAMP_LTZ(%d)", t->precision);
-		break;
-	case TY_STRUCT:
-		sb_adds(sb, "ROW<");
-		for (i = 0; i < t->nfields; i++) {
-			sb_addf(sb, "%s`%s` ", i > 0 ? ", " : "",
-			    t->fields[i].name);
-			flink_type(t->fields[i].type, sb, 1);
-		}
-		sb_addc(sb, '>');
-		break;
-	case TY_ARRAY:
-		sb_adds(sb, "ARRAY<");
-		flink_type(t->element, sb, 1);
-		sb_addc(sb, '>');
-		break;
-	case TY_MAP:
-		sb_adds(sb, "MAP<");
-		flink_type(t->key, sb, 1);
-		sb_adds(sb, ", ");
-		flink_type(t->value, sb, 1);
-		sb_addc(sb, '>');
-		break;
-	default:
-		sb_adds(sb, names[t->kind]);
-		break;
-	}
-	if (t->required && nullability)
-		sb_adds(sb, " NOT NULL");
+	if (t->kind != TY_DECIMAL)
+		return names[t->kind];
+	sb_addf(sb, "decimal(%d,%d)", t->precision, t->scale);
+	return sb->buf;
+}
+
+/*
+ * A decimal's precision and scale, which ODCS v3.2.0 has no field for
+ * (a number's logicalTypeOptions allow neither): the custom properties
+ * precision and scale, which datacontract-cli's Iceberg, Avro, SQL and
+ * Spark exporters read.  Its Avro exporter makes a decimal only of a
+ * physicalType "decimal" exactly, or of an avroType, so the Avro type
+ * is one too: bytes of logicalType decimal.
+ */
+static void
+decimal_props(json_t *cps, const struct ty *t)
+{
+	json_array_append_new(cps, custom("precision",
+	    json_integer(t->precision)));
+	json_array_append_new(cps, custom("scale", json_integer(t->scale)));
+	json_array_append_new(cps, custom("avroType", json_pack(
+	    "{s:s, s:s, s:i, s:i}", "type", "bytes", "logicalType", "decimal",
+	    "precision", t->precision, "scale", t->scale)));
 }
 
 /*
@@ -298,7 +293,7 @@ static json_t *
 property(struct odcs *o, const struct ty *t, const char *name,
     const json_t *expr, const char *sql, int partition, int key)
 {
-	json_t *p = json_object(), *list, *kids;
+	json_t *p = json_object(), *list, *kids, *cps;
 	struct sb sb;
 	char *kid;
 	size_t i;
@@ -308,8 +303,8 @@ property(struct odcs *o, const struct ty *t, const char *name,
 	set_str(p, "description", t->doc);
 	logical_type(p, t);
 	sb_init(&sb);
-	flink_type(t, &sb, 0);
-	json_object_set_new(p, "physicalType", json_string(sb.buf));
+	json_object_set_new(p, "physicalType",
+	    json_string(physical_type(t, &sb)));
 	sb_release(&sb);
 	json_object_set_new(p, "required", json_boolean(t->required));
 	if (key > 0) {
@@ -366,9 +361,12 @@ property(struct odcs *o, const struct ty *t, const char *name,
 	}
 	sb_init(&sb);
 	ty_print(t, &sb);
-	json_object_set_new(p, "customProperties", json_pack("[o]",
-	    custom(ODCS_RECURSIVE_TYPE, json_string(sb.buf))));
+	cps = json_pack("[o]", custom(ODCS_RECURSIVE_TYPE,
+	    json_string(sb.buf)));
 	sb_release(&sb);
+	if (t->kind == TY_DECIMAL)
+		decimal_props(cps, t);
+	json_object_set_new(p, "customProperties", cps);
 	return p;
 }
 
@@ -534,12 +532,14 @@ schema_object(struct odcs *o, const json_t *b, const json_t *x)
 }
 
 /*
- * The server of build b's table: the Iceberg REST catalog, the
- * namespace and the table.  ODCS v3.2.0 has no Iceberg server type, so
- * it is a custom one with the catalog's URI as its endpoint.  Of the
- * binding only these: never catalogAuth, whose variable names are no
- * credentials but say which secret the job holds, nor the catalog
- * properties, which configure the job's client, not the data.
+ * The server of build b's table: ODCS v3.2.0's iceberg server, the REST
+ * catalog's URI as catalogUrl and its warehouse, which names the
+ * catalog to a REST catalog service (a client selects a catalog by
+ * warehouse), as catalog too; the namespace, and the table as a custom
+ * property (the server type has no field for it).  Of the binding only
+ * these: never catalogAuth, whose variable names are no credentials
+ * but say which secret the job holds, nor the catalog properties,
+ * which configure the job's client, not the data.
  */
 static json_t *
 server(const json_t *b)
@@ -550,17 +550,16 @@ server(const json_t *b)
 
 	s = json_object();
 	set_str(s, "server", jstr(b, "expose"));
-	json_object_set_new(s, "type", json_string("custom"));
+	json_object_set_new(s, "type", json_string("iceberg"));
 	json_object_set_new(s, "description", json_string("Apache Iceberg "
 	    "table in a REST catalog"));
-	json_object_set_new(s, "format", json_string("iceberg"));
-	set_str(s, "endpointUrl", jstr(cat, "uri"));
+	set_str(s, "catalog", jstr(cat, "warehouse"));
+	set_str(s, "catalogUrl", jstr(cat, "uri"));
+	set_str(s, "namespace", jstr(table, "namespace"));
 	set_str(s, "warehouse", jstr(cat, "warehouse"));
-	set_str(s, "schema", jstr(table, "namespace"));
-	json_object_set_new(s, "customProperties", json_pack("[o, o, o]",
+	json_object_set_new(s, "customProperties", json_pack("[o, o]",
 	    custom("icebergCatalogType", json_string(jstr(cat, "type") ?
 	    jstr(cat, "type") : "rest")),
-	    custom("icebergNamespace", json_string(jstr(table, "namespace"))),
 	    custom("icebergTable", json_string(jstr(table, "name")))));
 	return s;
 }
