@@ -12,6 +12,8 @@
 #   make bench        the benchmarks (tests/bench/)
 #   make live         the live lane: real Kafka, Flink, Iceberg (tests/live/)
 #   make k8s          the Kubernetes lane: real kube-apiserver, etcd, CRD (tests/k8s/)
+#   make demo         a contract end to end on this machine (tools/demo/run),
+#                     CONTRACT=FILE for another than the landed example
 #   make install      into $(DESTDIR)$(PREFIX): tools, man pages, libfluid.a,
 #                     its headers and fluid.pc
 #   make install-strip the same, the tools stripped
@@ -154,6 +156,11 @@ live: all
 k8s: all
 	FLUID_BIN=$(abspath $(O)/bin) tests/k8s/run
 
+# A contract end to end on this machine, the live lane's components
+# (tools/demo/run); CONTRACT=FILE for another contract than the example.
+demo: all
+	FLUID_BIN=$(abspath $(O)/bin) tools/demo/run $(if $(CONTRACT),--contract '$(CONTRACT)')
+
 # What a C program that reuses a stage needs: libfluid.a, the headers
 # (#include <fluid/fluid.h>, or -I$(INCLUDEDIR)/fluid through fluid.pc)
 # and fluid.pc for pkg-config.
@@ -186,6 +193,6 @@ clean:
 distclean: clean
 	rm -rf config.mk config.log config.status configure autom4te.cache
 
-.PHONY: all check check-asan check-k8s-schema check-odcs fuzz bench live k8s install \
+.PHONY: all check check-asan check-k8s-schema check-odcs fuzz bench live k8s demo install \
 	install-strip \
 	clean distclean
