@@ -90,6 +90,14 @@ def localise(b, flink, e):
     flink.setdefault("source", {})["bootstrapServers"] = KAFKA
 
 
+def repository(image):
+    """The image's repository: no digest, no tag (a registry's :port stays)."""
+    image = image.split("@")[0]
+    slash = image.rfind("/")
+    colon = image.rfind(":")
+    return image[:colon] if colon > slash else image
+
+
 def main():
     if len(sys.argv) != 4:
         sys.exit("usage: contract.py BUNDLED.yaml NAME OUTDIR")
@@ -119,7 +127,7 @@ def main():
         # since the demo is the operator of this machine.
         "DEMO_CONTEXT": dep.get("context", ""),
         "DEMO_NAMESPACE": dep.get("namespace", ""),
-        "DEMO_IMAGE": str(dep.get("image", "")).split("@")[0].split(":")[0],
+        "DEMO_IMAGE": repository(str(dep.get("image", ""))),
         "DEMO_SERVICE_ACCOUNT": dep.get("serviceAccount", ""),
         "DEMO_SECRETS": ",".join(dep.get("secretRefs") or []),
     }
