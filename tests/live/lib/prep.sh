@@ -34,6 +34,23 @@ prep_maven() {
 	return 1
 }
 
+# prep_stale ROOT : true when tests/live's Maven build is missing or older
+# than its sources (the runner, harness/, deps/, pom.xml), so that a lane
+# that only uses it (the demo, the Kubernetes lane) runs Maven only then.
+prep_stale() {
+	local live=$1/tests/live f
+	local jar=$live/harness/target/live-harness.jar
+	for f in "$jar" "$1/tools/flink-runner/target/fluid-flink-runner.jar" \
+		"$live/deps/gateway/target/live-gateway.jar" \
+		"$live"/.cache/cp/{flink,rest,kafka,gateway}.classpath; do
+		[ -e "$f" ] || return 0
+	done
+	# The classpath names this tree's runner, not another checkout's.
+	grep -q "$1/tools/flink-runner/target/" "$live/.cache/cp/flink.classpath" || return 0
+	[ -n "$(find "$1/tools/flink-runner" "$live/harness" "$live/deps" "$live/pom.xml" \
+		-path '*/target' -prune -o -newer "$jar" -type f -print -quit)" ]
+}
+
 # prep_venv VENV LOG : the pinned Python packages, reinstalled only when
 # requirements.txt changed (its digest is kept in VENV/.stamp).
 prep_venv() {
