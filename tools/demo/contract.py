@@ -15,6 +15,7 @@ bootstrapServers; catalogAuth left out, as the demo's catalog has none),
 OUTDIR/fluid.targets.yaml (target "demo", the gateway) and prints what the
 demo needs as NAME=VALUE lines (sh-quoted).
 """
+import argparse
 import os
 import shlex
 import sys
@@ -99,9 +100,13 @@ def repository(image):
 
 
 def main():
-    if len(sys.argv) != 4:
-        sys.exit("usage: contract.py BUNDLED.yaml NAME OUTDIR")
-    path, name, out = sys.argv[1:]
+    ap = argparse.ArgumentParser(description="whether the demo can run a contract, "
+                                 "and its copy with the demo's endpoints (tools/demo/run)")
+    ap.add_argument("bundled", help="fluid bundle's output for the contract")
+    ap.add_argument("name", help="the contract's name as the user gave it")
+    ap.add_argument("outdir", help="where demo.fluid.yaml and fluid.targets.yaml go")
+    a = ap.parse_args()
+    path, name, out = a.bundled, a.name, a.outdir
     with open(path) as fh:
         doc = yaml.safe_load(fh)
     try:
