@@ -14,6 +14,8 @@
 #   make bench        the benchmarks (tests/bench/)
 #   make live         the live lane: real Kafka, Flink, Iceberg (tests/live/)
 #   make k8s          the Kubernetes lane: real kube-apiserver, etcd, CRD (tests/k8s/)
+#   make demo         a contract end to end on this machine (tools/demo/run),
+#                     CONTRACT=FILE for another than the landed example
 #   make install      into $(DESTDIR)$(PREFIX): tools, man pages, libfluid.a,
 #                     its public header fluid/fluid.h, fluid.pc, LICENSE
 #                     and NOTICE
@@ -216,6 +218,11 @@ live: all
 k8s: all
 	FLUID_BIN=$(abspath $(O)/bin) tests/k8s/run
 
+# A contract end to end on this machine, the live lane's components
+# (tools/demo/run); CONTRACT=FILE for another contract than the example.
+demo: all
+	FLUID_BIN=$(abspath $(O)/bin) tools/demo/run $(if $(CONTRACT),--contract '$(CONTRACT)')
+
 # What a C program that checks a contract needs: libfluid.a, the
 # public header (#include <fluid/fluid.h>, -I$(INCLUDEDIR) through
 # fluid.pc) and fluid.pc for pkg-config.
@@ -264,5 +271,5 @@ distclean: clean
 	rm -rf config.mk config.log config.status configure autom4te.cache
 
 .PHONY: all check check-asan check-k8s-schema check-odcs fuzz fuzz-smoke bench live k8s \
-	install install-strip uninstall FORCE \
+	demo install install-strip uninstall FORCE \
 	clean distclean

@@ -47,7 +47,12 @@ for svc in s3 rest kafka registry; do
 		exit 1
 	fi
 done
-. "$LIVE_HERE/lib/gateway.sh" && start_gateway || { echo "the SQL gateway did not start (logs/gateway.log)" >"$LIVE_RUN/lane.why"; exit 1; }
+. "$LIVE_HERE/lib/gateway.sh"
+# The SQL Gateway only for the checks that use it.
+if grep -qE '^check (gateway|cfk):' "$LIVE_RUN/plan.txt" 2>/dev/null && ! start_gateway; then
+	echo "the SQL gateway did not start (logs/gateway.log)" >"$LIVE_RUN/lane.why"
+	exit 1
+fi
 
 # The Flink JVM: Flink 1.20's Java 17 module options (env.java.opts.all of
 # its default config.yaml), the harness and the runner on one classpath.

@@ -1,9 +1,9 @@
 # tests/live/lib/gateway.sh - the Flink SQL Gateway of check "gateway"
 # (README.md, "The SQL Gateway"), with the session cluster it submits to.
-# Sourced by lane.sh after the services (it uses services.sh's svc_start,
-# wait_http and LOGS); start_gateway starts nothing unless the plan holds
+# Sourced after the services (it uses services.sh's svc_start, wait_http
+# and LOGS) by lane.sh, which calls start_gateway only when the plan holds
 # the check or check "cfk" (py/cfk_check.py), so other LIVE_ONLY runs pay
-# nothing for it.
+# nothing for it, and by the demo (tools/demo/lane.sh).
 #
 # One JVM of its own (deps/gateway, GatewayMain): a MiniCluster with its
 # REST endpoint on 127.0.0.1:$GATEWAY_CLUSTER_PORT, and Flink's SqlGateway
@@ -17,7 +17,6 @@ export LIVE_GATEWAY_URL="http://127.0.0.1:$GATEWAY_PORT"
 export LIVE_GATEWAY_CLUSTER_URL="http://127.0.0.1:$GATEWAY_CLUSTER_PORT"
 
 start_gateway() {
-	grep -qE '^check (gateway|cfk):' "$LIVE_RUN/plan.txt" 2>/dev/null || return 0
 	local jar="$LIVE_HERE/deps/gateway/target/live-gateway.jar" cp
 	[ -f "$jar" ] && [ -f "$LIVE_CP/gateway.classpath" ] || {
 		echo "live: $jar or gateway.classpath is missing (mvn package)" >&2
