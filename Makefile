@@ -47,14 +47,14 @@ FUZZ_SMOKE_SECONDS ?= 5
 WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
        -Wmissing-prototypes -Wformat=2
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
-	$(WARN) $(CFLAGS_CONFIGURED) $(CFLAGS) -Ilib -Iinclude $(PKG_CFLAGS)
+	$(WARN) $(CFLAGS_CONFIGURED) $(CFLAGS) -Ilib $(PKG_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS_CONFIGURED) $(LDFLAGS)
 
 # Every lib/*.c is a module of libfluid.a (the order does not matter to ar).
 LIB_SRCS = $(sort $(wildcard lib/*.c))
 LIB_OBJS = $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
 # The public header, the only one installed: what a program calls.
-PUB_HDR = include/fluid/fluid.h
+PUB_HDR = lib/fluid/fluid.h
 LIB_HDRS = $(wildcard lib/*.h) $(PUB_HDR)
 LIBFLUID = $(O)/lib/libfluid.a
 # The installed libfluid.a: the same objects, prelinked into one whose
@@ -140,9 +140,9 @@ $(O)/bin/fluid: $(O)/tools/fluid.o $(FLUID_CMDS) $(TOOL_COMMON) $(LIBFLUID)
 # prints, and the starter files fluid init writes.
 SHARE_INC = $(O)/tools/schema.inc $(O)/tools/init_contract.inc \
 	$(O)/tools/init_workspace.inc
-$(O)/tools/schema.inc: share/fluid.schema.json
-$(O)/tools/init_contract.inc: share/init/product.fluid.yaml
-$(O)/tools/init_workspace.inc: share/init/fluid.workspace.yaml
+$(O)/tools/schema.inc: tools/fluid.schema.json
+$(O)/tools/init_contract.inc: tools/init/product.fluid.yaml
+$(O)/tools/init_workspace.inc: tools/init/fluid.workspace.yaml
 $(SHARE_INC):
 	@mkdir -p $(O)/tools
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' \

@@ -1,7 +1,8 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  *
- * api.c - libfluid's public interface (include/fluid/fluid.h): thin
+ * api.c - libfluid's public interface (lib/fluid/fluid.h, installed as
+ * fluid/fluid.h): thin
  * fluid_ entry points over the stages, the only names the installed
  * libfluid.a leaves global (the Makefile localizes the rest), so that
  * the library's own helpers cannot clash with a program's.

@@ -76,7 +76,7 @@
  *	gw.h       the SQL Gateway client, gw_             (gw.c, gw_script.c)
  *	git.h      files at a git revision, through git, as a
  *	           resolve_source (resolve.h), git_        (git.c)
- *	include/fluid/fluid.h
+ *	fluid/fluid.h
  *	           the public interface, the only header
  *	           make install installs; its fluid_ names are
  *	           the installed libfluid.a's only global

@@ -112,7 +112,7 @@ int	cmd_lineage(int argc, char *argv[]);
 int	cmd_schema(int argc, char *argv[]);
 int	cmd_completion(int argc, char *argv[]);
 int	cmd_init(int argc, char *argv[]);
-/* share/fluid.schema.json, as fluid schema prints it (fluid_schema.c). */
+/* tools/fluid.schema.json, as fluid schema prints it (fluid_schema.c). */
 extern const char fluid_schema_text[];
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * fluid_schema.c - fluid schema: the JSON Schema of the contract format.
- * The schema is share/fluid.schema.json, built in as a string (the
+ * The schema is tools/fluid.schema.json, built in as a string (the
  * Makefile makes schema.inc from it), so that the file a test checks
  * against the checker's key tables is the text fluid prints.
  */

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fluid/fluid.h>	/* FLUID_VERSION, for the SARIF log */
+
 #include "fluid.h"
 #include "cli.h"
 #include "fluid_cmd.h"
@@ -143,7 +145,7 @@ cmd_validate(int argc, char *argv[])
 	if (a.junit != NULL)
 		cases = xreallocarray(NULL, a.nfiles, sizeof(*cases));
 	if (a.sarif != NULL)
-		sarif = sarif_new("fluid", FLUID_VERSION_STRING);
+		sarif = sarif_new("fluid", FLUID_VERSION);
 	for (i = 0; i < a.nfiles; i++) {
 		a.ro.path = input_path(a.files[i]);
 		st = validate_file(&a.ro, NULL, a.files[i], target != NULL,

@@ -66,7 +66,7 @@ build() {
 	# The directory that holds fluid/, so that <fluid/fluid.h> is found.
 	[[ " $output " == *" -I$INST/include "* ]] || fail "no -I$INST/include" "$output"
 	run env PKG_CONFIG_PATH="$INST/lib/pkgconfig" pkg-config --modversion fluid
-	[ "$output" = "$(sed -n 's/^#define FLUID_VERSION[^_"]*"\(.*\)"$/\1/p' "$TOP/include/fluid/fluid.h")" ]
+	[ "$output" = "$(sed -n 's/^#define FLUID_VERSION[^_"]*"\(.*\)"$/\1/p' "$TOP/lib/fluid/fluid.h")" ]
 }
 
 @test "install: README's program, copied from README, builds with pkg-config alone and checks a contract" {

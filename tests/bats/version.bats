@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # version.bats - every tool's --version says the version of the public
-# header (include/fluid/fluid.h) and the commit it was built from, as
+# header (lib/fluid/fluid.h) and the commit it was built from, as
 # tools/git-commit tells the Makefile: the checked-out commit, or
 # "unknown" outside a git checkout.
 
@@ -14,7 +14,7 @@ teardown() { fluid_teardown; }
 # The header's FLUID_VERSION.
 header_version() {
 	sed -n 's/^#define FLUID_VERSION[^_"]*"\(.*\)"$/\1/p' \
-	    "$TOP/include/fluid/fluid.h"
+	    "$TOP/lib/fluid/fluid.h"
 }
 
 @test "version: fluid --version and fluid-check --version say the header's version and the commit built from" {
