@@ -151,6 +151,16 @@ C
 	make_tree DESTDIR="$d" prefix=/opt/fl install
 	[ -f "$d/opt/fl/lib/libfluid.a" ] && [ -f "$d/opt/fl/share/doc/fluid/LICENSE" ] ||
 	    fail "install wrote nowhere expected" "$(find "$d")"
+	# Staged in DESTDIR, README's program builds through pkg-config's
+	# sysroot, as a distribution's package build does.
+	readme_program >prog.c
+	run env PKG_CONFIG_SYSROOT_DIR="$d" PKG_CONFIG_PATH="$d/opt/fl/lib/pkgconfig" \
+	    pkg-config --cflags --libs fluid
+	[ "$status" -eq 0 ] || fail "pkg-config in DESTDIR" "$output"
+	run cc -std=c11 prog.c -o prog $output ${FLUID_SAN_FLAGS:-}
+	[ "$status" -eq 0 ] || fail "README's program against DESTDIR" "$output"
+	run ./prog "$EXAMPLES/shapes/flattened/orders-items.fluid.yaml"
+	[ "$status" -eq 0 ] || fail "an example refused" "$output"
 	make_tree DESTDIR="$d" prefix=/opt/fl uninstall
 	run find "$d" ! -type d
 	[ -z "$output" ] || fail "left after uninstall" "$output"
