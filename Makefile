@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Makefile - builds lib/libfluid.a and one executable per stage.
 #
 # Hand-written; ./configure (from configure.ac) only writes config.mk

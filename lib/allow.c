@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * allow.c - the operator allowlists (see allow.h).
  *
  * Every rule fails closed: a value or an entry that cannot be read is

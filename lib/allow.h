@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * allow.h - the operator allowlists (fluid(7), ENVIRONMENT).
  *
  * A contract names where its job lands and what it contacts; the

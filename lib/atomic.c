@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * atomic.c - temp file, fsync, rename (see atomic.h).
  *
  * Where the file system allows it the temporary file has no name until

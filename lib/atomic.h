@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * atomic.h - write a file so that it is either whole or not there.
  *
  * The data goes to a temporary file in the same directory, is flushed

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * bounds.h - the fixed limits on what fluid reads.
  *
  * Contracts come from many teams and through CI; every input is bounded

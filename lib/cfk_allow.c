@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * cfk_allow.c - the allowlists on a CFK build's resources (cfk_plan.h),
  * read from what apply writes: the resources' own fields and the WITH
  * options of each FlinkStatement's SQL, not the plan's summary of them.

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * cfk_plan.c - a CFK build's plan entry (cfk_plan.h).
  */
 #include <string.h>

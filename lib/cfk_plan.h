@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * cfk_plan.h - a CFK build (management: cfk) in fluid plan's document
  * and apply's allowlists (fluid-k8s(1), CFK TARGET).
  *

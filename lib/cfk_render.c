@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * cfk_render.c - FlinkComputePool and FlinkStatements of a CFK build
  * (cfk_render.h; fluid-k8s(1), CFK TARGET, says why each field is set).
  *

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * cfk_render.h - the Confluent for Kubernetes resources of a build whose
  * deployment targets CFK (management: cfk), made offline as k8s.h's
  * renderer makes the FlinkDeployment's, and dispatched from it:

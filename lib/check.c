@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * check.c - the contract as a whole: schema version, which builds are
  * in the managed lane, exposes and who writes them, deployments and the
  * locations that must not overlap.  The per-build work is in

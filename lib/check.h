@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * check.h - every static rule of the managed Flink -> Iceberg lane.
  *
  * check_run() reads the resolve section of a pipeline document and

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * check_cdc.c - change streams: a record value that is a Debezium or
  * Canal change envelope (properties.stream.format debezium-json or
  * canal-json), how its changes land (properties.landing), the output's

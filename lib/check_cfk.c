@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * check_cfk.c - the CFK target's deployment and its limits (see
  * check_cfk.h; fluid-check(1), CFK TARGET, says why for each rule).
  */

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * check_cfk.h - the Confluent for Kubernetes (CFK) target of a managed
  * build: parameters.flink.management: cfk (fluid-check(1), CFK TARGET).
  *

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * check_expose.c - the Iceberg table an expose names, and how the job
  * reaches its REST catalog.
  *

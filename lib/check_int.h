@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * check_int.h - internal interfaces of the checker, shared by the
  * check_*.c files and by nothing else.
  *

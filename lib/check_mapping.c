@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * check_mapping.c - where every output column comes from, proven.
  *
  * Each output column of the expose gets an expression tree:

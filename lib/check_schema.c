@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * check_schema.c - column lists into struct ty trees.
  *
  * The same column shape serves the stream's value and key schemas and the

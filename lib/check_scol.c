@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * check_scol.c - a stream's column table (struct chk_stream, in
  * check_int.h): the columns a mapping path may start from, by name in
  * any case.  check_stream.c fills it from the value, key and metadata,

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * check_security.c - how the job authenticates to Kafka and encrypts
  * the connection: parameters.flink.source.security.
  *

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * check_stream.c - what the records are (properties.stream) and how to
  * reach them (properties.parameters.flink.source and eventTime).
  *

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * check_util.c - the checker's locations, messages and typed getters.
  */
 #include <stdarg.h>

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * clock.c - monotonic and wall time (clock.h).
  */
 #include <errno.h>

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * clock.h - the time the library reads: a monotonic clock for deadlines
  * and back-off (a wall clock that steps would stretch or cut a wait), a
  * sleep that an interrupting signal does not cut short, and the wall

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * diag.c - collecting, placing and printing diagnostics (see diag.h).
  */
 #include <errno.h>

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * diag.h - diagnostics: collected by the library, printed by the tool.
  *
  * A stage never prints while it works.  It adds diagnostics to a struct

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * diag_ci.c - diagnostics as a CI server reads them: GitHub Actions
  * workflow commands (see diag.h, diag_print_github()).
  */

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * diff.c - the changes between two checked contracts (see diff.h).
  *
  * Both contracts are walked side by side from the new one: each list

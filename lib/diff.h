@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * diff.h - what changed between two checked contracts, and how much it
  * matters: the spec's "Schema changes and fluid diff".
  *

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * digest.c - sha256 through OpenSSL's EVP interface (see digest.h).
  */
 #include <stdio.h>

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * digest.h - sha256 digests in the "sha256:<hex>" form used everywhere
  * in fluid (bundle and plan digests, SQL allowlist pins, ConfigMap names).
  */

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fluid.h - the one header the tools include.
  *
  * libfluid.a holds everything the stages share.  The tree is flat, as

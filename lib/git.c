@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * git.c - files at a git revision, through git itself (see git.h).
  */
 #include <errno.h>

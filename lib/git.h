@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * git.h - a contract and its fragments as they are at a git revision,
  * for fluid diff --baseline-rev: a resolve_source (resolve.h) that reads
  * files out of the revision's tree, never out of the work tree, so that

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * gw.c - a script applied through a Flink SQL Gateway, REST API v2
  * (see gw.h).  Every request goes through net.h; this file only knows
  * the gateway's paths and answers:

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * gw.h - fluid's Flink SQL Gateway client (REST API v2), gw_: a build's
  * script applied statement by statement (fluid-gateway(1)).
  *

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * gw_script.c - a script as the statements the SQL Gateway runs one at
  * a time, and Flink's reasons without their stack traces (see gw.h).
  * Pure: no network, no process.

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * imageref.c - a container image reference pinned by digest
  * (imageref.h).
  */

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * imageref.h - a container image reference pinned by digest, the one
  * rule the checker, both renderers and the allowlists apply.
  */

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * ir.c - reading, extending and writing pipeline documents (see ir.h).
  */
 #include <errno.h>

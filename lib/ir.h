@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * ir.h - the document that flows down a fluid pipeline.
  *
  * Every stage reads one JSON object on stdin and writes one on stdout:

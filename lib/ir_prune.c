@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * ir_prune.c - leaving out of a section the members a stage does not
  * read (see ir_prune.h).  fluid-k8s and fluid-verify read the check
  * section for a build's table and deployment, not for its outputs and

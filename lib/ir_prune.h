@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * ir_prune.h - a section's JSON bytes without the members a stage does
  * not read (ir_prune.c), so that they are never parsed into a tree.
  */

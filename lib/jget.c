@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * jget.c - JSON members read without trusting their type (jget.h).
  */
 #include <string.h>

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * jget.h - reading a member of a JSON object that another stage, a file
  * or a server wrote: any member may be missing or of another type, so
  * each accessor answers NULL, "" or false rather than trusting the

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * jptr.c - building and following JSON pointers (see jptr.h).
  */
 #include <stdint.h>

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * jptr.h - RFC 6901 JSON pointers, the addresses of fluid's positions
  * table and of every diagnostic.
  */

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * junit.c - JUnit XML reports (see junit.h).
  */
 #include <string.h>

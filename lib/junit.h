@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * junit.h - JUnit XML, the test report that CI servers (Jenkins,
  * GitLab, GitHub's test reporters) show test case by test case, for
  * fluid validate --junit: one case per contract.

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * k8s.h - the Kubernetes resources of a managed build, and the plan
  * that binds them, made offline from the pipeline document.
  *

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * k8s_plan.c - fluid plan's document (see k8s.h and fluid(1), PLAN).
  *
  * A plan is everything apply will write, bound to the contract it came

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * k8s_render.c - the ConfigMap and the FlinkDeployment of each managed
  * build (see k8s.h; fluid-k8s(1) says why each field is set).
  *

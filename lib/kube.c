@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * kube.c - kubectl, run with a context, a request timeout and a deadline
  * of fluid's own (kube.h).
  */

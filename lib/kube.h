@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * kube.h - running kubectl, the only way fluid talks to a cluster.
  *
  * For fluid apply, diff --exit-on-drift and verify (and fluid-k8s apply,

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * kube_apply.c - a checked plan written through kubectl (kube_apply.h).
  */
 #include <stdlib.h>

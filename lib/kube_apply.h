@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * kube_apply.h - writing a checked plan to its cluster through kubectl
  * (fluid-k8s(1), APPLYING): every build's objects read before any is
  * written (one kubectl run per kind for the builds of a context and

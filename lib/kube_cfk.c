@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * kube_cfk.c - a plan's CFK builds written through kubectl
  * (kube_cfk.h).  Everything read from the cluster is untrusted: labels
  * are checked again on every object listed, a role must be one fluid

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * kube_cfk.h - a checked plan's CFK builds written through kubectl
  * (fluid-k8s(1), CFK TARGET): kube_apply_plan() (kube_apply.h) hands
  * them here.  Per build, before any write: the rendered compute pool,

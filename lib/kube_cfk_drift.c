@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * kube_cfk_drift.c - a CFK build's live pool and statements against the
  * contract's render (kube_cfk_drift.h).  Everything read is untrusted:
  * labels are checked again on every object listed, a role must be one

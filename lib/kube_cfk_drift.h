@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * kube_cfk_drift.h - drift for a CFK build (management: cfk), which
  * kube_drift.h hands here: its live FlinkComputePool (when fluid renders
  * one) and FlinkStatements against what the contract renders now

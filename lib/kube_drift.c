@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * kube_drift.c - a build's live resources against fluid apply's record
  * and the contract's plan (kube_drift.h).  Reads only: every kubectl
  * run here is a get, by names fluid renders (past 8, a LIST of the kind

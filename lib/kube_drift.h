@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * kube_drift.h - drift: what each build's live FlinkDeployment and
  * ConfigMap are, against what fluid apply recorded and what the
  * contract renders now.  fluid-diff --live and fluid diff

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * kube_operr.c - the operator's status.error, read (kube_operr.h).  It is
  * the cluster's text: parsed, never trusted to be well formed, and only
  * ever returned bounded.

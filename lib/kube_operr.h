@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * kube_operr.h - the Flink Kubernetes operator's status.error, read.
  *
  * The operator (1.13) writes status.error as a FlinkResourceException in

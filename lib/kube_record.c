@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * kube_record.c - the last-applied record, made and read back
  * (kube_record.h).
  */

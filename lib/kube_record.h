@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * kube_record.h - fluid apply's last-applied record: its format, written
  * and read here only.
  *

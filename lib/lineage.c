@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * lineage.c - the column lineage read from the check section's binding
  * (lineage.h), and its text form.
  *

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * lineage.h - the column lineage of a checked contract: each output
  * column of each build, nested fields included, back to the stream,
  * key or metadata path it is read from and the operations on the way.

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * lineage_graph.c - the column lineage as a graph (lineage.h): Graphviz
  * DOT and mermaid (a flowchart, which GitHub and GitLab render in
  * markdown).  One cluster per build, holding the stream's paths on the

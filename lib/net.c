@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * net.c - bounded JSON requests through libcurl (see net.h).
  *
  * One easy handle per attempt: nothing (a connection, a cookie, a

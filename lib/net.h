@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * net.h - the one HTTP client of fluid (libcurl): JSON over HTTP(S) for
  * the Iceberg REST catalog (verify) and the Flink SQL Gateway (gw.h).
  *

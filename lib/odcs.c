@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * odcs.c - the ODCS v3.2.0 data contract of a checked contract (see
  * odcs.h and fluid-odcs(1)).
  *

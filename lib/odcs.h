@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * odcs.h - the contract published as an Open Data Contract Standard
  * (ODCS) v3.2.0 data contract, made offline from the pipeline document
  * after fluid-check.

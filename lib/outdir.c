@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * outdir.c - stage, lock, rename, record (see outdir.h).
  */
 #include <dirent.h>

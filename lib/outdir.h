@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * outdir.h - a directory of generated files, replaced as one set.
  *
  * A command that writes several files into one directory (generate

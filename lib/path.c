@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * path.c - parsing and printing mapping paths (see path.h).
  *
  * Every reason below is a static string.  None may ever be built from

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * path.h - the mapping path grammar of the spec.
  *
  * A path is never SQL.  It is a dotted name with ['literal'] map keys:

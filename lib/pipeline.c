@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * pipeline.c - the stages in one process (see pipeline.h).
  *
  * run_*() run the stage functions (stage_*.c, which the programs call

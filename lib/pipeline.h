@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * pipeline.h - the stages run one after another inside one process, for
  * the fluid driver.
  *

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * plan.h - a plan as apply reads it, offline (fluid-k8s(1), APPLYING).
  *
  * A plan crosses a trust boundary: a product team's CI writes it, the

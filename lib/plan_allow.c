@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * plan_allow.c - the allowlists on what apply writes (plan.h): every
  * deployment target read from the resources themselves, not from the
  * plan's summary of them.

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * plan_bounds.c - a plan's bundle measured against the limits a contract
  * meets (bounds.h, plan.h) before anything renders it.
  *

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * plan_check.c - a plan made again from its bundle and compared with
  * itself (plan.h), and the API server's size limits.
  */

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * proc.c - one program run with bounded output and a deadline (proc.h).
  */
 #include <errno.h>

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * proc.h - one program run to its end, or to a deadline: the process
  * kubectl (kube.c) and git (git.c) are started through.
  *

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * resolve.c - $ref resolution inside a workspace root (see resolve.h).
  *
  * The walk copies the contract into a new tree.  It carries the pointer

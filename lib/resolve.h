@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * resolve.h - a contract and its $ref fragments, as one document.
  *
  * A $ref is an object {"$ref": "relative/file.yaml#/json/pointer"}; the

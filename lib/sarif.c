@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * sarif.c - SARIF 2.1.0 logs of diagnostics (see sarif.h).
  */
 #include <stdlib.h>

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * sarif.h - SARIF 2.1.0 logs (OASIS Static Analysis Results Interchange
  * Format), the report GitHub code scanning and other CI servers show
  * on the lines of a pull request, for fluid validate --sarif: one

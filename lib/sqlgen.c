@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * sqlgen.c - IR to Flink SQL (see sqlgen.h).
  *
  * The statements, in the order the runner executes them:

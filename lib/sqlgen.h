@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * sqlgen.h - one Flink 1.20 SQL script per managed build, from the IR.
  *
  * The script is what the in-pod runner, Flink's SQL client or a SQL

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * sqlgen_cdc.c - what a change stream changes in the script (see
  * check_cdc.c for the contract's side).
  *

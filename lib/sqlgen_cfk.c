@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * sqlgen_cfk.c - a build's statements in CMF's dialect (sqlgen_cfk.h).
  *
  * The INSERT is sqlgen.c's, with two hooks (struct gen's cfk_ fields):

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * sqlgen_cfk.h - the SQL of a build whose deployment targets Confluent
  * for Kubernetes (management: cfk): CMF's dialect, one statement per
  * FlinkStatement, in the order they are applied:

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * sqlgen_emit.c - the writer's helpers that sqlgen.c and sqlgen_cdc.c
  * share (sqlgen_int.h): the failure that stops a build's script, every
  * identifier and literal through sqlq.h, a WITH option, and a column

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * sqlgen_int.h - internal interfaces of fluid-sqlgen's writer, shared by
  * sqlgen.c and sqlgen_cdc.c (change streams) and by nothing else.
  *

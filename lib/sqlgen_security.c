@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * sqlgen_security.c - parameters.flink.source.security as the Kafka
  * connector's properties.* options (see sqlgen_security.h).
  *

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * sqlgen_security.h - the Kafka source's TLS and SASL options, for
  * sqlgen.c alone.
  *

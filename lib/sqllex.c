@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * sqllex.c - Flink SQL tokens and the own query's lexical rules (see
  * sqllex.h).
  */

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * sqllex.h - Flink SQL read as tokens, for the one kind of SQL fluid
  * writes without quoting it: a build's own query (properties.sql).
  *

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * sqlq.c - quoting identifiers and literals for Flink SQL (see sqlq.h).
  *
  * Every identifier and literal of a script passes through here, some

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * sqlq.h - the one place where text from a contract becomes Flink SQL.
  *
  * Every identifier is written backquoted and every string literal

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * stage.h - what each fluid-* program does to the pipeline document,
  * once its options are read.  The programs (tools/fluid-*.c) and the
  * driver's in-process pipeline (pipeline.c) call the same functions, so

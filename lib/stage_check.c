@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * stage_check.c - what fluid-check does to the document (see stage.h).
  */
 #include "check.h"

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * stage_diff.c - what fluid-diff --baseline does (see stage.h): the
  * change review of two checked documents (lib/diff.c), as fluid diff
  * --baseline prints it.

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * stage_k8s.c - what fluid-k8s render does to the document (see
  * stage.h): the k8s section, made offline by k8s_render.c.
  */

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * stage_plan.c - what fluid-k8s plan does to a rendered document (see
  * stage.h): the plan (k8s_plan()), sized against the API server's
  * limits before anything could be written.

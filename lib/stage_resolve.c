@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * stage_resolve.c - what fluid-resolve does to the document (see stage.h).
  */
 #include "ir.h"

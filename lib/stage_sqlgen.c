@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * stage_sqlgen.c - what fluid-sqlgen does to the document (see stage.h).
  */
 #include <stdlib.h>

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * stage_verify.c - what fluid-verify does to the pipeline document
  * (verify.h), and fluid verify in the driver: the evidence of every
  * managed build, added as the document's "verify" section.  The same

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * suggest.c - the closeness test of "did you mean" (suggest.h).
  */
 #include <stdbool.h>

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * suggest.h - "did you mean": the one test of closeness, shared by the
  * checker (contract keys and values, chk_didyoumean()) and the tools
  * (commands, subcommands and options), so that a typo is caught the

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * target.c - the targets a project declares (see target.h).
  */
 #include <errno.h>

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * target.h - where a build is applied: the targets a project declares
  * (fluid-gateway(1), TARGETS).
  *

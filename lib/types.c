@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * types.c - FLUID column types: names, trees, widening, IR form
  * (see types.h).
  */

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * types.h - FLUID column types: names, trees, widening, IR form.
  *
  * A contract spells a type as a name ("string", "decimal(18,2)",

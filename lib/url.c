@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * url.c - libcurl's URL API wrapped for fluid (see url.h).
  */
 #include <arpa/inet.h>

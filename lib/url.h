@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * url.h - URLs through libcurl's URL parser, and what a host is.
  *
  * Contracts name catalogs, token endpoints, S3 endpoints, registries and

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * utf8.c - decoding one UTF-8 character (see utf8.h).
  */
 #include "utf8.h"

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * utf8.h - one well-formed UTF-8 character, for the modules that must
  * judge text byte by byte (diagnostics escape what is not text, map keys
  * refuse it).

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * validate.c - one contract resolved and checked, the diagnostics kept
  * (see validate.h).  The stages are stage_resolve() and stage_check(),
  * as in pipeline.c, so that fluid validate of many files says of each

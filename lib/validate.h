@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * validate.h - fluid validate's result for one contract, kept rather
  * than printed, so that a run over many contracts can report each one
  * (a line, a JSON record, a JUnit test case) after checking it.

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * verify.c - fluid verify's evidence (see verify.h).
  *
  * The catalog is read with net.h alone, never through the job or its

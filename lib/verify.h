@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * verify.h - fluid verify: evidence that each managed build's stream is
  * live, gathered independently of the job (fluid-verify(1)).
  *

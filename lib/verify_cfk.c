@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * verify_cfk.c - the statements and job pieces of a CFK build
  * (verify_cfk.h).  Everything read from the cluster is untrusted: the
  * objects listed are checked again to carry the build's labels, CFK's

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * verify_cfk.h - fluid verify's pieces for a CFK build (management:
  * cfk), in the place of the operator's deployment and checkpoint
  * (fluid-verify(1), The CFK target).  For verify.c only.

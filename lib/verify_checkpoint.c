@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * verify_checkpoint.c - fluid verify's checkpoint piece (verify_int.h):
  * the job's latest completed checkpoint, from the JobManager REST API
  * read through the Kubernetes API server's service proxy, as a user's

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * verify_int.h - between verify.c and the files of its pieces: what one
  * piece of evidence is while it is being gathered.  Only verify*.c
  * include it.

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * verify_jobid.c - what a Flink JobID looks like (verify_int.h).  Both
  * the operator's status (verify_status.c) and the checkpoint piece
  * (verify_checkpoint.c) check one before using it; it sits below both,

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * verify_status.c - what the Flink Kubernetes operator (1.13) writes,
  * read for fluid verify's deployment piece (verify_int.h): the
  * FlinkDeployment's status, judged against the spec fluid apply

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * xalloc.c - allocation wrappers that exit on failure (see xalloc.h).
  */
 #include <errno.h>

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * xalloc.h - allocation that never returns NULL, and a growing string.
  *
  * For every file in lib/ and tools/.  Out of memory is not something a

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * yemit.c - libyaml's emitter fed from a jansson tree (see yemit.h).
  */
 #include <regex.h>

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * yemit.h - jansson values out as YAML (fluid bundle).
  *
  * Block style, keys in document order.  A string that would read back as

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * yload.c - libyaml events to jansson values with positions (yload.h).
  *
  * The loader is event driven: libyaml does the scanning and parsing, we

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * yload.h - YAML into jansson values, with where every node stood.
  *
  * The loader reads one YAML document under the core schema of YAML 1.2

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * apply_cli.c - what fluid apply and fluid-k8s apply share as tools:
  * their --mode and --wait read, a plan read from a file or standard
  * input, and the project .env warning; the checks and writes are

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * apply_cli.h - the apply commands' shared tool code (apply_cli.c).
  */
 #ifndef FLUID_APPLY_CLI_H

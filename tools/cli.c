@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * cli.c - option handling and exit shared by the tools (see cli.h).
  */
 #include <errno.h>

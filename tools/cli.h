@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * cli.h - the parts of main() that every fluid tool shares: the common
  * options (--help, --version, --diagnostics=), writing the result and
  * the exit status (enum fl_exit, in diag.h).  It lives in tools/, not

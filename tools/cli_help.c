@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * cli_help.c - a program's --help, made from its option table (cli.h),
  * and which command takes an option.  cli_opt.c parses with it; it
  * calls nothing of cli_opt.c.

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * cli_opt.c - the option tables of the tools (cli.h): getopt_long()'s
  * arguments, the --help text and the usage errors, all made from one
  * table per program, so that none of them names an option the others

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * cli_suggest.c - "did you mean" for a mistyped command, subcommand or
  * option, from the same tables as --help (cli.h), by the checker's own
  * test of closeness (suggest.h): one way to catch a typo everywhere.

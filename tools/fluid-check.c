@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fluid-check - every static rule of the managed Flink -> Iceberg lane.
  * Reads fluid-resolve's document, refuses it with diagnostics or adds
  * the typed IR (the "check" section) for the later stages.

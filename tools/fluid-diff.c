@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fluid-diff - the change review and drift, as filters.
  *
  * fluid-diff --baseline BASELINE < CHECKED: both documents after

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fluid-gateway - apply a build's Flink SQL through a Flink SQL
  * Gateway (fluid-gateway(1)).  main() only starts and dispatches: the
  * work is gateway_apply() (fluid_gateway.c), which fluid apply --target

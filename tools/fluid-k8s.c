@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fluid-k8s - the Kubernetes side of a managed build.
  *
  * fluid-k8s render is a filter: fluid-sqlgen's document in, the same

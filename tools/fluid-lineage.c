@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fluid-lineage - the column lineage of a checked contract: each output
  * column, nested fields included, back to its stream, key or metadata
  * path, with the operations on the way.

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fluid-odcs - the contract as an Open Data Contract Standard v3.2.0
  * data contract.
  *

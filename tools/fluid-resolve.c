@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fluid-resolve - read a contract and its $ref fragments, write one
  * resolved pipeline document with source positions and a digest.
  */

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fluid-sqlgen - write the Flink SQL job of each managed build.
  * Reads fluid-check's document and adds the "sqlgen" section: per build
  * the script and its sha256 digest (fluid-k8s names the immutable

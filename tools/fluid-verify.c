@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fluid-verify - the evidence that each managed build's stream is live,
  * as a filter: the document after fluid-k8s render in, the same
  * document with a "verify" section (the report fluid verify --out

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fluid - the driver users type.  Each subcommand runs a pipeline of
  * fluid-* stages and presents the result.
  *

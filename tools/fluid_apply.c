@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fluid_apply.c - fluid apply PLAN --mode M [--yes] [--wait S], a
  * command of the driver (fluid.c): options, the plan read, and the exit
  * status.  What apply checks and writes is lib/kube_apply.c's (the same

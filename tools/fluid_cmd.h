@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fluid_cmd.h - what the driver's commands share.  fluid.c dispatches
  * to the commands (fluid_*.c); they all call down to fluid_opts.c (the
  * options) and fluid_stage.c (the stages run in this process), which

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fluid_completion.c - fluid completion bash|zsh|fish: a completion
  * script made from the driver's table of commands and options
  * (fluid_opts.c), so that it completes what --help lists and nothing

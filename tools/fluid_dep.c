@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fluid_dep.c - --depfile FILE: what a contract read, as a make rule
  * (gcc -MD -MP does the same for a C file), so that a Makefile rebuilds
  * a target exactly when the contract, a fragment or the workspace file

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fluid_diff.c - fluid diff, a command of the driver (fluid.c) in a file
  * of its own: options, I/O and the exit status.  The work is the
  * library's: the change review is stage_diff() (lib/stage_diff.c), the

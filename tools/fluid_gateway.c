@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fluid_gateway.c - apply a build's script through a Flink SQL Gateway
  * (fluid-gateway(1)): the part fluid-gateway apply and fluid apply
  * --target share.  The target and the allowlist are settled, and the

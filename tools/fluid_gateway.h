@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fluid_gateway.h - apply through a Flink SQL Gateway, shared by
  * fluid-gateway(1) (its main) and fluid apply --target (fluid_apply.c).
  */

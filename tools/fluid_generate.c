@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fluid_generate.c - fluid generate flink CONTRACT --out DIR, a command
  * of the driver (fluid.c): the stages in this process, then each
  * managed build's files written as one set (outdir.h).

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fluid_init.c - fluid init [DIR]: a commented starter contract, its
  * workspace file and the schema its first line names, written into DIR
  * (made if missing).  It never replaces a file: when one of them exists

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fluid_lineage.c - fluid lineage [--format text|dot|mermaid] FILE, a
  * command of the driver (fluid.c) in a file of its own.
  */

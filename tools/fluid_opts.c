@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fluid_opts.c - the driver's commands and options, as one table
  * (cli.h): what each command takes, its --help and its usage errors are
  * all made from it.  Also what the commands share when they read their

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fluid_plan.c - fluid plan CONTRACT --mode M [--last-applied FILE]
  * [--out PLAN], a command of the driver (fluid.c): the pipeline, then
  * fluid-k8s render and fluid-k8s plan (lib/stage_plan.c) in this

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fluid_schema.c - fluid schema: the JSON Schema of the contract format.
  * The schema is tools/fluid.schema.json, built in as a string (the
  * Makefile makes schema.inc from it), so that the file a test checks

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fluid_stage.c - what the driver's commands share when they run the
  * stages in this process: the refusal of a contract without a managed
  * build, and fluid-k8s render.  The commands call this file; it calls

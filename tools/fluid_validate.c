@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fluid_validate.c - fluid validate FILE..., a command of the driver
  * (fluid.c) in a file of its own: options, I/O and the exit status.
  * The work is validate.h's (each contract resolved and checked, its

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fluid_verify.c - fluid verify CONTRACT, a command of the driver
  * (fluid.c) in a file of its own: it contacts the catalog (net.h),
  * which no other command of the driver does.  The evidence is

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * gateway_load.c - what fluid-gateway apply reads before it contacts
  * anything (fluid_gateway.h): where the targets file is, and the script
  * to run, a .sql file or a managed build of a contract generated here,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 #
 # bad-corpus.bats - every input of tests/bad/ is refused the way its
 # .expect file says, and nothing crashes, hangs or runs away with memory.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # check-helpers.bash - shared by the fluid-check-*.bats files, which test
 # every static rule of the managed Flink -> Iceberg lane in fluid-check
 # and `fluid validate`, each with a contract it accepts and one it

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 #
 # cli-options.bats - every program's options come from one table
 # (tools/cli_opt.c): each command and subcommand answers --help and -h

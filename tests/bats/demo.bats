@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # demo.bats - tools/demo/run (make demo) up to the point where it would
 # start anything: its arguments, and the contracts it refuses because they
 # need what the demo does not start (a schema registry, TLS/SASL

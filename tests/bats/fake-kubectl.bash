@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # fake-kubectl.bash - the bats tests' one fake kubectl (the script
 # fake-kubectl beside this file, which says what each mode answers).
 #

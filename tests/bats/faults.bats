@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 #
 # faults.bats - what the tools do when writing fails: a full disk, a
 # failed fsync or rename, a run killed half way, a read-only or missing

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # The job image (tools/flink-runner/Dockerfile) carries exactly the jars the
 # live lane runs with (tests/live: harness/pom.xml, deps/services/pom.xml),
 # at the same versions, and pins its base images by digest.  Offline: it

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # The runner's allowlist (tools/flink-runner, ScriptPolicy) is tested with
 # JUnit against the scripts fluid writes: tests/golden/sqlgen/*.sql and the
 # Kafka security variants in tools/flink-runner/src/test/resources/scripts,

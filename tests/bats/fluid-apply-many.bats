@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 #
 # fluid-apply-many.bats - how many kubectl runs fluid apply, diff
 # --exit-on-drift and verify make: one per kind (and context and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 #
 # fluid-apply.bats - fluid apply (fluid(1), APPLY) offline: what it
 # refuses before it would call kubectl (an edited plan, another mode,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid bundle: the contract with every $ref inlined, as one YAML
 # document that resolves to the same document and digest (fluid(1)).
 

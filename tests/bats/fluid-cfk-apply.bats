@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-cfk-apply.bats - fluid plan and fluid apply for the CFK target
 # (management: cfk) against the FAKE kubectl (tests/bats/fake-kubectl, mode
 # store), which stores the objects, logs every call and writes the status CFK

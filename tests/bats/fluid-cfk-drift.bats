@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-cfk-drift.bats - fluid diff --exit-on-drift for the CFK target
 # (management: cfk) against the FAKE kubectl (tests/bats/fake-kubectl,
 # mode store): the objects are written by fluid apply through the fake,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-cfk-verify.bats - fluid verify for the CFK target (management:
 # cfk): the catalog from the FAKE Iceberg REST catalog
 # (tests/net/fake_catalog.py --no-auth: a CFK build has no catalog

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-cfk.bats - the CFK target (management: cfk): fluid-check's
 # deployment fields and refusals, fluid-sqlgen's statements in CMF's
 # dialect, fluid-k8s render's FlinkComputePool and FlinkStatements, and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-check-builds.bats - which builds are the managed lane's (the
 # opt-in of the specification's introduction: fluidVersion "0.7.7" and
 # parameters.flink.management: operator), and the builds and ids a

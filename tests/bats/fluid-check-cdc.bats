@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-check-cdc.bats - change streams (issue 22): debezium-json and
 # canal-json, landed as upsert or append-with-op, the primary key, the
 # warehouse named by name, what fluid diff says of a key change, and the

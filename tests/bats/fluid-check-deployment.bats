@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-check-deployment.bats - parameters.flink.deployment
 # ("Credentials and operations" in the specification, and the dedicated
 # checkpoint, savepoint and HA prefixes of "What is supported"): the

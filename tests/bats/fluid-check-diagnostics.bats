@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-check-diagnostics.bats - how fluid-check and `fluid validate`
 # report: one error per mistake, each with its line, column, build and
 # contract path, as text or JSON lines, and never echoing what may be

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-check-examples.bats - the contracts every other check starts from
 # ("Where to start" in the specification): the base contract of the
 # fluid-check-*.bats files, and every example contract, are accepted.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-check-expose.bats - the expose a build writes (the "Output table"
 # and "Storage" of "What is supported", "Partitioning", and the catalog
 # rules of "Operator settings"): the exposes list, identity partitions,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-check-fragment.bats - `fluid validate --fragment` ("Fragments" in
 # the specification): a streamSource, a schema or a recordMapping kept in
 # a file of its own is checked like the same value inside a contract.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-check-key-metadata.bats - stream.key and stream.metadata ("The
 # record key and Kafka metadata" in the specification): key formats and
 # prefixes, key columns that are null for a record with no key, and the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-check-list-keys.bats - the operator allowlists come from the
 # process environment only (fluid(7), ENVIRONMENT): a contract that
 # names one as a key is told it cannot set it, wherever the key is.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-check-mapping.bats - reading output columns from the stream
 # ("Record shapes" in the specification): by name or through
 # properties.mapping (paths, map entries, explode, structs built field

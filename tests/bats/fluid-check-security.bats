@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-check-security.bats - parameters.flink.source.security (Kafka TLS
 # and SASL, fluid-check(1) and fluid-sqlgen(1)): what the checker accepts
 # and refuses, that no credential is ever echoed or written, the

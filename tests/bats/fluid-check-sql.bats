@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-check-sql.bats - properties.sql ("A build's own SQL" in the
 # specification): one SELECT from source_events, warned about, and what
 # is refused in it.

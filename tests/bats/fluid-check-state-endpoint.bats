@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-check-state-endpoint.bats - deployment.stateEndpoint, the
 # S3-compatible service of a build's checkpoint, savepoint and HA
 # locations (fluid-check(1) Deployment, fluid-k8s(1)): what fluid-check

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-check-stream.bats - properties.stream ("Declaring the stream" in
 # the specification): the column shape of stream.schema (which an
 # expose's contract.schema shares, with the type limits of "What is

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-ci-reports.bats - fluid validate in a CI job: --strict (a
 # warning is an error), --diagnostics=github (each diagnostic a GitHub
 # workflow command, on its line of the pull request), --sarif LOG (a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-completion.bats - fluid completion bash|zsh|fish: the bash script
 # is sourced and asked to complete, as bash would (COMP_WORDS,
 # COMP_CWORD, then COMPREPLY); zsh's and fish's are parsed (zsh -n,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 #
 # fluid-depfile.bats - --depfile writes the rule gcc -MD -MP would: the
 # output depends on the contract and every fragment and workspace file it

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-descriptions.bats - a column's description (fluid-check(1),
 # "Column descriptions"): carried from the contract through the resolve
 # and check sections (fluid-ir(5)), written as the COMMENT of the job

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-didyoumean.bats - a command, subcommand or option one edit away
 # from a real one is named in the usage error, as the checker names a
 # contract key (lib/suggest.c is the one test of closeness for both).

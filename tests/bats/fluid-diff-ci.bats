@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-diff-ci.bats - fluid diff in a CI job: --report writes the
 # summary for a person on standard output, terminal or not (a CI log, a
 # pull-request comment), and --baseline-rev in a shallow, detached

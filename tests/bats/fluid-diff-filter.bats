@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 #
 # fluid-diff-filter.bats - fluid-diff --baseline (fluid-diff(1)) in a
 # real pipe: byte for byte what fluid diff --baseline prints (with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-diff-rev.bats - fluid diff --baseline-rev REV FILE: the baseline
 # is FILE, its fragments and its workspace file as they are at git
 # revision REV, read through git (never the work tree), so that a review

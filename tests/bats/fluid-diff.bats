@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 #
 # fluid-diff.bats - fluid diff --baseline (fluid-diff(1)): one test per
 # row of the specification's table ("Schema changes and fluid diff") and

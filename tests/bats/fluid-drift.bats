@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 #
 # fluid-drift.bats - drift (fluid-diff(1), DRIFT) through a FAKE kubectl
 # that answers from files: what the last-applied record may name (only

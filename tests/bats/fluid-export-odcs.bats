@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 #
 # fluid-export-odcs.bats - fluid export odcs and fluid-odcs (fluid-odcs(1)):
 # usage errors, byte-identical output, no credential and no catalogAuth,

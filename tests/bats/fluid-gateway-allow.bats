@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-gateway-allow.bats - fluid-gateway apply and fluid apply --target
 # run every check fluid apply makes of what the job contacts (issue 27):
 # the own SQL allowlist, the catalog's, token endpoint's, s3.endpoint's,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-gateway.bats - fluid-gateway apply (and fluid apply --target)
 # against a FAKE SQL Gateway (tests/net/fake_gateway.py) on loopback: the
 # protocol, the order of statements, the session closed on every path,

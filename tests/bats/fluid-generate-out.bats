@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 #
 # fluid-generate-out.bats - what generate flink --out DIR leaves in DIR
 # (lib/outdir.h, fluid(1) FILES): exactly this run's files, the files

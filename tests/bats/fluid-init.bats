@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-init.bats - fluid init [DIR] writes a commented starter contract,
 # its workspace file and the schema its first line names; the contract
 # validates with no diagnostic at all; an existing file is never

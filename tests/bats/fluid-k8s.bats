@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 #
 # fluid-k8s.bats - fluid-k8s render (fluid-k8s(1)): the ConfigMap and the
 # FlinkDeployment of each managed build, checked against the contract

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 #
 # fluid-lineage.bats - fluid lineage and fluid-lineage (fluid-lineage(1)):
 # each example's lineage against the checker's own binding (what the

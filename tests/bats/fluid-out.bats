@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 #
 # fluid-out.bats - how the commands write where a Makefile or a shell
 # pipeline puts them: --out makes the directories above its file (or

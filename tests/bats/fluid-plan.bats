@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 #
 # fluid-plan.bats - fluid plan (fluid(1), PLAN): offline, byte-identical
 # for the same contract and mode, bound to the bundle digest and to its

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-resolve: the bounds on what a contract expands to and the rules
 # on where its $refs may be read from (fluid-resolve(1), "Limits" in
 # fluid(7)).  Each rule has a refusal, with its status, place and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-resolve: one contract and its $ref fragments in, one pipeline
 # document out; every refusal is exit 1 and one "FILE:LINE:COL: error:"
 # line, every usage or environment error exit 2.

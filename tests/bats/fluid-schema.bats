@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-schema.bats - fluid schema: a JSON Schema (draft 2020-12) whose
 # closed mappings have exactly the keys of the checker's own tables
 # (tests/tools/schema-check tables), that every example accepts as

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-sqlgen: the Flink SQL script of each managed build.
 #
 # The expected scripts in tests/golden/sqlgen/NAME.sql were written by

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-validate-batch.bats - fluid validate FILE... in a CI job: a
 # result per FILE on standard output (text or JSON records), the
 # contract of every diagnostic (one inside a shared fragment says which

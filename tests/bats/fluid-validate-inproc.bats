@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-validate-inproc.bats - the driver runs the stages inside its own
 # process (lib/pipeline.c); it must say and do exactly what the stage
 # programs say and do when they are run one after another by hand.

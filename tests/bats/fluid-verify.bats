@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid-verify.bats - fluid verify's HTTP client and evidence against a
 # FAKE Iceberg REST catalog over TLS (tests/net/fake_catalog.py), with a
 # self-signed CA made here with openssl and handed to fluid through

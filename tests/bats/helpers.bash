@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # helpers.bash - shared by the bats tests of the fluid tools.
 #
 # Load it from a test file and call fluid_setup/fluid_teardown:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # host-literals.bats - an IPv4 address in a host is canonical dotted
 # decimal, or refused (lib/url.c, url_host_literal_ok()): libcurl reads
 # 0177.1.2.3 as 127.1.2.3 and 012.0.0.5 as 10.0.0.5 (octal), the job's

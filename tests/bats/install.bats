@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 #
 # install.bats - make install puts what a C program needs to check a
 # contract (libfluid.a, its one public header, fluid.pc) where

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # ir-passthrough.bats - fluid-check and fluid-sqlgen copy the sections
 # they were given from the bytes they read instead of writing them again
 # (lib/ir.c).  That is only right while a stage changes nothing it was

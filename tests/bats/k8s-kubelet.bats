@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # The Kubernetes lane's process kubelet (tests/k8s/kubelet), a stand-in for
 # the kubelet and the container runtime: its pure parts (a Pod's spec to a
 # plan of processes: environment, Flink's entrypoints, volume mounts,

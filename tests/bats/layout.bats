@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # layout.bats - the rule of lib/fluid.h: the modules that check, render
 # and run the stages never reach the network or start a process, so
 # that generate, plan and dry runs cannot contact anything.  Checked on
@@ -240,9 +241,16 @@ module_cycles() {
 }
 
 # --- the licence line: tools/spdx-headers --------------------------------
-# The lead runs tools/spdx-headers on the whole tree at merge time; until
-# then these check the script on a copy of the tree and on a sample of
-# each syntax, not the tree itself.
+# Every tracked source file carries the line (the tree itself), and the
+# script that puts it there is checked on a sample of each syntax and on
+# a copy of the tree.
+
+@test "layout: every tracked source file carries SPDX-License-Identifier: Apache-2.0" {
+	cd "$TOP"
+	run tools/spdx-headers --check
+	[ "$status" -eq 0 ] && [ -z "$output" ] ||
+	    fail "tools/spdx-headers --check: files without the line" "$output"
+}
 
 @test "layout: tools/spdx-headers puts the SPDX line in each syntax's header comment, once" {
 	local s=$TOP/tools/spdx-headers

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 #
 # man.bats - the manual pages are clean mdoc, render with man(1), and
 # stay in step with the tools: every long option a tool prints in its

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # readme-ci.bats - README's CI jobs (section "In CI"), their commands
 # taken from README as written and run here, in a shallow, detached
 # clone of a repository laid out as the jobs expect (contracts/ is

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 #
 # readme-pipelines.bats - the pipelines README shows beside the driver's
 # commands, run as README writes them, print what the commands print,

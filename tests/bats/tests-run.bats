@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 #
 # tests-run.bats - tests/run (make check) streams the TAP as it runs and
 # counts what ran: a CI log shows each test when it ends.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # fluid bundle writes YAML that a YAML 1.1 reader (PyYAML; Go yaml.v2,
 # which older kubectl uses) and a YAML 1.2 reader (fluid-resolve) both
 # read back as the same strings: what either would take for a number, a

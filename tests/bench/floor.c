@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * floor.c - the parsing floor of the benchmarks: read YAML files with
  * libyaml's event parser into jansson values and dump them as compact
  * JSON on standard output, and nothing else.  No positions, no checks,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """tests/bench/gen.py - generate the benchmark contracts.
 
     python3 tests/bench/gen.py OUTDIR [CASE ...]

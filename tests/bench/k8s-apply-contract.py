@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """tests/bench/k8s-apply-contract.py - the landed example with N builds.
 
     python3 tests/bench/k8s-apply-contract.py LANDED N [CONTEXT NAMESPACE [FIRST]] >OUT

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """validate.py SCHEMA_DIR RESOURCES.json... - check every CFK resource
 (platform.confluent.io/v1beta1) in the kubectl Lists given against CFK
 3.3.0's JSON Schema of its kind (SCHEMA_DIR/<kind>_v1beta1.json, lower

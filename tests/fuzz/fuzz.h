@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fuzz.h - what the libFuzzer targets in tests/fuzz/ share.
  *
  * Each fuzz_NAME.c defines LLVMFuzzerTestOneInput() for one module of

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fuzz_allow.c - the operator allowlists (allow.h).
  *
  * The input is a matcher's number (its first byte), a list value, then

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fuzz_catalog.c - what fluid makes of an Iceberg REST catalog's answer
  * and of an OAuth2 token endpoint's (net.h: net_answer(), the judge
  * every request of net.c ends in, and net_redact()).

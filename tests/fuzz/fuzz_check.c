@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fuzz_check.c - the full check (check.h) on an arbitrary document, and
  * sqlgen (sqlgen.h) on whatever IR the check returns.
  *

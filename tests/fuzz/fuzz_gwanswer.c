@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fuzz_gwanswer.c - what fluid-gateway reads from a SQL Gateway's answer
  * (gw.h), through the path gw.c's requests take (net_answer(), net.h).
  *

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fuzz_ir.c - reading a pipeline document in parts and writing it by
  * copying the sections read (ir_read(), ir_write(); see ir.h).
  *

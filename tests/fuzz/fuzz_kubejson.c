@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fuzz_kubejson.c - kubectl's JSON answers as drift reads them
  * (kube_drift.h): kube_drift_answer() on what kubectl printed, then
  * kube_drift_fields() of an applied object against a live one.

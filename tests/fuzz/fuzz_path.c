@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fuzz_path.c - the mapping path parser (path.h).
  *
  * Properties: a refused path gives a static reason, never built from

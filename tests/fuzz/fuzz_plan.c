@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fuzz_plan.c - a plan as apply reads it (plan.h): parsed, made again
  * from its bundle and compared (plan_remake()), sized (plan_sizes())
  * and checked against empty allowlists (plan_allow()), with no kubectl.

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fuzz_record.c - the last-applied record as read from the cluster
  * (kube_record.h), for deployment "d" in namespace "n".
  *

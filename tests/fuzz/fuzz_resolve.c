@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fuzz_resolve.c - $ref resolution (resolve.h) in a temporary workspace.
  *
  * The input is up to four files separated by lines "#@": the contract

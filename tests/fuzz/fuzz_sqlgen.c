@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fuzz_sqlgen.c - sqlgen (sqlgen.h) on arbitrary IR.
  *
  * fluid-sqlgen reads whatever JSON comes after a "check" stage, which

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fuzz_sqllex.c - the lexer that judges a build's own SQL (sqllex.h).
  *
  * The input, up to its first NUL, is the SQL.  Properties:

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fuzz_sqlq.c - sqlgen's quoting (sqlq.h), the one place where contract
  * text becomes Flink SQL.
  *

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fuzz_types.c - the type parser and the IR form of types (types.h).
  *
  * The input is tried twice: as a type name for ty_name_parse(), and,

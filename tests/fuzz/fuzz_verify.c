@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fuzz_verify.c - verify's parsers of what the cluster answers
  * (verify_int.h): the FlinkDeployment's status judged against the
  * applied spec, the operator's status.error, an Event list, and the

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * fuzz_yload.c - the YAML loader with positions (yload.h).
  *
  * Properties: a refusal adds an error and returns no tree; an accepted

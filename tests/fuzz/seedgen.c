@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * seedgen.c - seed corpora for the fuzz targets, made from the YAML
  * files of examples/ and tests/ by the library itself.
  *

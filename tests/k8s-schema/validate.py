@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """validate.py CRD.yml RESOURCES.json... - check every FlinkDeployment in
 the kubectl Lists given against the CRD's openAPIV3Schema (served version
 v1beta1), as the API server's strict field validation would: types, enums

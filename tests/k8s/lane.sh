@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/k8s/lane.sh - the Kubernetes lane's cluster and checks.
 # tests/k8s/run starts it as PID 1 of new network, PID and mount namespaces
 # (unshare --net --pid --fork --kill-child --mount-proc): the interfaces are

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/k8s/versions.sh - the Kubernetes lane's pinned versions, in one place.
 # Sourced by tests/k8s/build and tests/k8s/run.  The etcd version is not
 # here: build reads it from k8s.io/kubernetes's own go.mod (the etcd that

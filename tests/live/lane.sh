@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/live/lane.sh - the live lane's services and checks.  tests/live/run
 # starts it as PID 1 of new network and PID namespaces (unshare --net --pid
 # --kill-child): the only interface is the loopback, so every service is

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """fake_catalog.py - a FAKE Iceberg REST catalog over TLS, for the tests of
 fluid verify's HTTP client (tests/bats/fluid-verify.bats).  It is not the
 Iceberg reference server (the live lane runs that, tests/live): it answers

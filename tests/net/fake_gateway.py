@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """fake_gateway.py - a FAKE Flink SQL Gateway (REST API v2), for the tests
 of fluid-gateway's client (tests/bats/fluid-gateway.bats).  It is not
 Flink's gateway (the live lane runs that, tests/live): it answers the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What datacontract-cli makes of an export (tests/odcs/run).
 
 exports.py BUNDLE DIR

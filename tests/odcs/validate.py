@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Every export against the ODCS tools (tests/odcs/run).
 
 validate.py BUNDLE EXPORT.yaml EXPORT.json

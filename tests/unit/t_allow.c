@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * t_allow.c - unit tests for lib/allow.c, the operator allowlists: each
  * rule of the specification's "Operator settings", admitted and refused,
  * with the examples of issue 15.  The environment is a table here, so

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * t_diag_ci.c - unit tests for lib/diag_ci.c: GitHub workflow commands,
  * escaped as GitHub's toolkit escapes them, for text that real
  * diagnostics rarely hold (a CR or LF in a message).

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * t_gw.c - what lib/gw.c reads from a gateway's answers, without a
  * gateway: handles that may go into a path, a nextResultUri that stays
  * within its operation, a job id escaped before any terminal, and

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * t_ir.c - pipeline document handles (ir.h): each read keeps its own
  * bytes, and a broken document comes back as a diagnostic, not an exit.
  */

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * t_ir_prune.c - unit tests for lib/ir_prune.c's byte scanners: where a
  * JSON string ends (an odd run of backslashes escapes a quote, an even
  * one does not), and where a value ends.

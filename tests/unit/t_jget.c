@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * t_jget.c - unit tests for lib/jget.c and lib/clock.c: members read
  * from JSON of any shape, and the clocks.
  */

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * t_junit.c - unit tests for lib/junit.c: the report's shape and its
  * escaping of text that is markup or that XML 1.0 cannot hold.
  */

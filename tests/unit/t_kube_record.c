@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * t_kube_record.c - the last-applied record (kube_record.h): made and
  * read back; each refusal of what the record may name; the data given
  * back only for the recorded digest; and drift's comparison both ways

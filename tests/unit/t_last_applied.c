@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * t_last_applied.c - unit tests for stage_plan_last_applied()
  * (lib/stage_plan.c): what fluid plan --last-applied accepts.
  */

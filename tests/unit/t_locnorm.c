@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * t_locnorm.c - unit tests for chk_uri_norm() (lib/check_util.c), the
  * one spelling of a checkpoint, savepoint, HA or catalog location that
  * fluid-check compares.

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * t_net.c - lib/net.c's refusals, which happen before anything is sent:
  * a credential over http:// to a host other than this machine, a token
  * endpoint over http://, a malformed URL.  No server is needed (nothing

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * t_odcs.c - the ODCS export's fluid.recursiveType round trip: every
  * property's string, of every example and of the live lane's nested
  * contract (depth 8, maps of arrays of structs), parses back with

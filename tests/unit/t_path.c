@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * t_path.c - unit tests for lib/path.c.
  */
 #include <stdlib.h>

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * t_proc.c - unit tests for lib/proc.c: one program run with bounded
  * output and a deadline, the way kubectl and git are run.
  */

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * t_sqllex.c - unit tests for lib/sqllex.c, the lexer that judges a
  * build's own SQL in fluid-check and again in fluid-sqlgen.
  *

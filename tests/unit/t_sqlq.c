@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * t_sqlq.c - unit tests for lib/sqlq.c, the one place where contract
  * text becomes Flink SQL.
  *

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * t_suggest.c - unit tests for lib/suggest.c, the one closeness test of
  * "did you mean": one insertion, deletion, substitution or swap of
  * neighbours, and nothing further.  The checker's contract keys and the

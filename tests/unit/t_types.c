@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * t_types.c - unit tests for lib/types.c.
  */
 #include <stdlib.h>

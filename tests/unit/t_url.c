@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * t_url.c - lib/url.c's reading of hosts: an IPv4 address is canonical
  * dotted decimal or refused, because libcurl and the job's Java clients
  * read the other forms as different addresses (0177.1.2.3: 127.1.2.3 to

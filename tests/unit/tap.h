@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
+ *
  * tap.h - a minimal TAP producer for fluid's C unit tests.
  *
  * Each test program includes this once, calls ok()/is_str()/is_int() and

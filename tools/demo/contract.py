@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The demo's view of a contract: whether the demo can run it, and the
 copy it runs, with the demo's endpoints.
 

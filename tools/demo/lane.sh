@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tools/demo/lane.sh - the demo's components and steps.  tools/demo/run
 # starts it as PID 1 of new network and PID namespaces (ns_run of
 # tests/live/lib/prep.sh), as the live lane starts tests/live/lane.sh: only

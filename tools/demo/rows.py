@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The demo's rows: wait until the job applied through the SQL Gateway has
 committed every expected row to the Iceberg table, then print some of them.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/k8s/checks/00-lane.sh - the lane's own smoke checks: what the API
 # server, the CRD and kubectl do that fluid-k8s will rely on.  No fluid-k8s
 # yet; its tests go in further files of this directory as more check_*

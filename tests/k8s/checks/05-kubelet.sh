@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/k8s/checks/05-kubelet.sh - the process kubelet (tests/k8s/kubelet),
 # the lane's STAND-IN FOR THE KUBELET AND THE CONTAINER RUNTIME, on the
 # lane's real API server: bare Pods with shell commands reach Running and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/k8s/checks/10-apply.sh - fluid apply against the lane's API server:
 # the examples' resources through strict validation, the order of writes,
 # ownership, conflicts, the modes, suspension, a new script and fluid's

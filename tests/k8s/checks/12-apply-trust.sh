@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/k8s/checks/12-apply-trust.sh - fluid apply trusts nothing a plan
 # says of itself (issue 27), on the lane's API server: a plan of fluid
 # plan, edited as whoever can write plan.json could (a sidecar with an

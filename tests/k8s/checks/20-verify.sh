@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/k8s/checks/20-verify.sh - fluid verify's deployment evidence
 # against the lane's API server: an example applied with fluid apply, then
 # fluid verify reads the real FlinkDeployment and fluid apply's

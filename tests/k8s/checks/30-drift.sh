@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/k8s/checks/30-drift.sh - fluid diff --exit-on-drift against the
 # lane's API server: clean after an apply, pending after a contract change
 # not yet applied (and for a deployment never applied), drift when another

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/k8s/checks/35-drift-trust.sh - what drift trusts, on the lane's
 # API server: a last-applied record forged by someone who may write
 # ConfigMaps in the namespace (a name that is a kubectl flag, another

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/k8s/checks/50-operator.sh - fluid's resources on the real Flink
 # Kubernetes operator (1.13.0, built from its source, running out of the
 # cluster against the lane's API server; lib/cluster.sh start_operator).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/k8s/checks/60-operator-stream.sh - a fluid contract's stream on the
 # real operator with running pods, through its lifecycle.
 #

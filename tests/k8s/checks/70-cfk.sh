@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/k8s/checks/70-cfk.sh - the CFK target (management: cfk) on the
 # lane's real API server: the CFK 3.3.0 CRDs rebuilt from CFK's JSON
 # Schemas (tests/k8s/cfk-crds/) installed server-side, fluid plan and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/k8s/checks/90-bench-operator-side.sh - fluid apply, diff
 # --exit-on-drift and verify --streaming-timeout 0 of a 1-build and a
 # 20-build contract on the lane's API server, through tests/bench/k8s-apply:

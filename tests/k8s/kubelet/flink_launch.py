@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """flink_launch - what Flink's native entrypoints do, run by the process
 kubelet (a STAND-IN for the kubelet and the container runtime) inside a
 Pod in place of the image's /docker-entrypoint.sh with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/k8s/kubelet/image.sh - the image directory that the process kubelet
 # (the lane's stand-in for the kubelet and the container runtime) mounts at
 # /opt/flink in every Pod: what the job image tools/flink-runner/Dockerfile

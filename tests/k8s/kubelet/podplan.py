@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """podplan - the pure part of the process kubelet (a STAND-IN for the kubelet
 and the container runtime, never for the operator): a Pod as the API server
 returns it, plus the ConfigMaps and Secrets it names, becomes a plan of

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """sandbox - a Pod's sandbox for the process kubelet (a STAND-IN for the
 kubelet and the container runtime).  The daemon runs it as
 

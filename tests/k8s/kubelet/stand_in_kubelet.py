@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """stand_in_kubelet - the process kubelet: a STAND-IN FOR THE KUBELET AND THE
 CONTAINER RUNTIME of the Kubernetes lane (never for the operator, which is
 real).  No image can be pulled here, so it runs each Pod bound to its Node

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/k8s/kubelet/start.sh - start the process kubelet, the Kubernetes
 # lane's STAND-IN FOR THE KUBELET AND THE CONTAINER RUNTIME (never for the
 # operator): it registers a Ready Node and runs the Pods bound to it as

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/k8s/kubelet/stop.sh - stop the process kubelet that start.sh
 # started, the lane's stand-in for the kubelet and the container runtime:
 #

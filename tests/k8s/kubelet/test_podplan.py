@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Unit tests of the process kubelet's pure parts (podplan.py, the pure
 functions of flink_launch.py): a Pod as the API server returns it becomes
 processes, environment and mounts.  No root, cluster or Java needed.

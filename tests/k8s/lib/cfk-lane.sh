@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/k8s/lib/cfk-lane.sh - what checks/70-cfk.sh uses: the CFK CRDs
 # installed on the lane's API server, the STAND-IN status writer
 # (lib/cfk-standin-status.py: no CFK operator or CMF runs here), a CFK

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """tests/k8s/lib/cfk-standin-status.py - A STAND-IN FOR THE STATUS CFK WRITES.
 
 No CFK operator and no CMF run in the Kubernetes lane: they exist only as

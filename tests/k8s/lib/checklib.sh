@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/k8s/lib/checklib.sh - what a check of the Kubernetes lane may use.
 # Sourced (after cluster.sh) by lib/runcheck.sh, which runs one check
 # function in its own process with a deadline.  A check is a shell function

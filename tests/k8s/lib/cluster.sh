@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/k8s/lib/cluster.sh - the lane's cluster: its bridge, keys and
 # certificates, etcd, kube-apiserver, the kubeconfigs, the operator's CRDs,
 # kube-controller-manager, kube-scheduler and the Flink Kubernetes operator.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/k8s/lib/runcheck.sh CHECK - run one check function of tests/k8s/checks/
 # in a process of its own (lane.sh bounds it with timeout).  Makes the
 # check's namespace and scratch directory first; exits with the check's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """s3-gate.py - an HTTP relay in front of the lane's moto S3 that can make
 one key prefix unwritable, for the failed-savepoint check
 (checks/60-operator-stream.sh).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """tests/k8s/lib/tcp-relay.py - a TLS-terminating TCP relay for the
 lifecycle check (checks/60-operator-stream.sh): bytes copied both ways,
 nothing read or changed.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/live/lib/gateway.sh - the Flink SQL Gateway of check "gateway"
 # (README.md, "The SQL Gateway"), with the session cluster it submits to.
 # Sourced after the services (it uses services.sh's svc_start, wait_http

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/live/lib/prep.sh - what runs before the live components start, and
 # the namespaces they run in: the one copy of this code for the live lane
 # (tests/live/run) and the demo (tools/demo/run), so that both use the same

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/live/lib/procs.sh - start, probe and stop background processes: the
 # one copy of this code for both lanes.  Sourced by tests/live/lib/services.sh
 # (the live lane's services) and tests/k8s/lib/cluster.sh (the Kubernetes

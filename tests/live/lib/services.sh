@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/live/lib/services.sh - start, probe and stop the live lane's services.
 # Sourced by tests/live/lane.sh, inside the lane's own network and PID
 # namespaces.  Needs: LIVE_HERE (tests/live), LIVE_RUN (this run's dir),

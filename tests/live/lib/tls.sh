@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/live/lib/tls.sh DIR - the lane's own TLS material for Kafka's
 # SASL_SSL listener (conf/kafka.properties), made fresh for every run:
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The live lane's avro-confluent check: records produced with confluent-kafka's
 AvroSerializer against the lane's schema registry (Apicurio, ccompat API),
 read back from Iceberg and compared with what the contract says, computed by

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The live lane's change-stream checks (issue 22): Debezium and Canal JSON
 change envelopes produced to Kafka, the Iceberg tables read back and
 compared with the keyed final state, or with every change, computed here

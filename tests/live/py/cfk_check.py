@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The live lane's check "cfk": one example rendered for the CFK target
 (management: cfk) by fluid's own filters, its FlinkStatements run as CMF
 runs them, on the lane's real Flink 1.20.1 (the SQL Gateway of

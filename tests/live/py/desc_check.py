@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The live lane's desc check: a contract's column descriptions become the
 Iceberg table's docs, both ways a table gets created.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Judges the explain check, both ways:
   - every contract fluid accepted must be EXPLAINed by Flink, except the known
     SQL-generator findings listed in known-findings.tsv (each must still

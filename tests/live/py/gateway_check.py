@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The live lane's check "gateway": fluid-gateway against a real Flink SQL
 Gateway (flink-sql-gateway 1.20.1, lib/gateway.sh) and the session
 cluster it submits to.

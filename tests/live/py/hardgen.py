@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Generates the live lane's "hard mappings": contracts whose mappings are hard
 on Flink's parser and validator (quoting, reserved words, nested paths, map
 lookups, widening, struct building, explode, header casts, both value

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Kafka admin for the live lane: readiness probe and topic creation.
 
   kafka_admin.py --bootstrap HOST:PORT ready [--timeout S]

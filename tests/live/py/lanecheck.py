@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The live lane's data side: produce records to Kafka, read tables back with
 pyiceberg and compare every value.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Shared helpers of the live lane's Python side.
 
 Types are fluid's IR columns (lib/types.h): {"name", "type", "required",

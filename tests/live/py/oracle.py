@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The live lane's own oracle: the rows a contract says a record becomes,
 computed from the contract's YAML as the specification states the rules
 ("Record shapes", "The record key and Kafka metadata"), never from fluid's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Prepares one run of the live lane: contracts, fluid-generated SQL and the
 harness's plan.
 

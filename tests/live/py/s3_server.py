@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """moto's S3 server for the live lane, without a log line per request.
 
   s3_server.py HOST PORT

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The live lane's sasl check: Kafka over SASL_SSL (SCRAM-SHA-512, the lane's
 own CA), the credentials from the environment, none of them anywhere else.
 

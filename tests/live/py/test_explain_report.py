@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Unit tests of explain_report.py's judgement of fluid's refusals.
 
   python test_explain_report.py     (stdlib only; the lane runs it in the explain check)

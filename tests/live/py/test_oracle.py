@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Unit tests of the live lane's oracle (py/oracle.py) and its comparator.
 
   python test_oracle.py [EXAMPLES_DIR]     (the lane runs it in its venv)

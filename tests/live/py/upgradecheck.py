@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The live lane's upgrade check and its S3 state evidence.
 
   upgradecheck.py topic --topic T [--partitions N]

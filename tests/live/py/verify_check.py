@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The live lane's check of fluid verify: after the examples' tables are
 committed (check "examples"), fluid verify reads the real Iceberg REST
 catalog of the lane and
