@@ -98,6 +98,101 @@ decimal_props(json_t *cps, const struct ty *t)
 }
 
 /*
+ * The Trino type of the table's column, as Trino's Iceberg connector
+ * shows it: a struct a row of quoted names, an array an array, a time
+ * or a timestamp in Iceberg's microseconds.  datacontract-cli's Trino
+ * SQL takes a trinoType custom property before anything else, and of
+ * itself writes json for a struct or an array and timestamp(3).
+ */
+static void
+trino_type(const struct ty *t, struct sb *sb)
+{
+	static const char *const names[] = {
+		[TY_STRING] = "varchar", [TY_BOOLEAN] = "boolean",
+		[TY_INT] = "integer", [TY_LONG] = "bigint", [TY_FLOAT] = "real",
+		[TY_DOUBLE] = "double", [TY_DATE] = "date",
+		[TY_TIME] = "time(6)", [TY_BINARY] = "varbinary",
+		[TY_TIMESTAMP] = "timestamp(6)",
+		[TY_TIMESTAMP_LTZ] = "timestamp(6) with time zone"
+	};
+	const char *c;
+	size_t i;
+
+	switch (t->kind) {
+	case TY_DECIMAL:
+		sb_addf(sb, "decimal(%d,%d)", t->precision, t->scale);
+		break;
+	case TY_STRUCT:
+		sb_adds(sb, "row(");
+		for (i = 0; i < t->nfields; i++) {
+			sb_adds(sb, i ? ", \"" : "\"");
+			for (c = t->fields[i].name; *c != '\0'; c++) {
+				if (*c == '"')
+					sb_addc(sb, '"');
+				sb_addc(sb, *c);
+			}
+			sb_adds(sb, "\" ");
+			trino_type(t->fields[i].type, sb);
+		}
+		sb_addc(sb, ')');
+		break;
+	case TY_ARRAY:
+		sb_adds(sb, "array(");
+		trino_type(t->element, sb);
+		sb_addc(sb, ')');
+		break;
+	case TY_MAP:
+		sb_adds(sb, "map(");
+		trino_type(t->key, sb);
+		sb_adds(sb, ", ");
+		trino_type(t->value, sb);
+		sb_addc(sb, ')');
+		break;
+	default:
+		sb_adds(sb, names[t->kind]);
+	}
+}
+
+/*
+ * The Avro type of a column datacontract-cli's Avro export would get
+ * wrong by itself: binary as bytes (it writes a string of format binary
+ * as an Avro string), and a time or a timestamp in Iceberg's
+ * microseconds (it writes a plain long, and timestamp-millis).
+ */
+static void
+avro_props(json_t *cps, const struct ty *t)
+{
+	const char *lt = NULL;
+
+	switch (t->kind) {
+	case TY_BINARY:
+		json_array_append_new(cps, custom("avroType",
+		    json_string("bytes")));
+		return;
+	case TY_TIME:
+		lt = "time-micros";
+		break;
+	case TY_TIMESTAMP:
+		lt = "local-timestamp-micros";
+		break;
+	case TY_TIMESTAMP_LTZ:
+		lt = "timestamp-micros";
+		break;
+	default:
+		return;
+	}
+	json_array_append_new(cps, custom("avroLogicalType", json_string(lt)));
+}
+
+/* Where datacontract-cli's own Trino type is not the table's. */
+static bool
+needs_trino_type(enum ty_kind k)
+{
+	return k == TY_STRUCT || k == TY_ARRAY || k == TY_TIME ||
+	    k == TY_TIMESTAMP || k == TY_TIMESTAMP_LTZ;
+}
+
+/*
  * logicalType, and the logicalTypeOptions ODCS has for it: the width
  * of a number, binary as a string format, and whether a timestamp is
  * an instant.  A map is ODCS v3.2.0's map (RFC 0030).
@@ -368,6 +463,14 @@ property(struct odcs *o, const struct ty *t, const char *name,
 	sb_release(&sb);
 	if (t->kind == TY_DECIMAL)
 		decimal_props(cps, t);
+	avro_props(cps, t);
+	if (needs_trino_type(t->kind)) {
+		sb_init(&sb);
+		trino_type(t, &sb);
+		json_array_append_new(cps, custom("trinoType",
+		    json_string(sb.buf)));
+		sb_release(&sb);
+	}
 	json_object_set_new(p, "customProperties", cps);
 	return p;
 }
