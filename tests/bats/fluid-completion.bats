@@ -24,7 +24,7 @@ complete_words() {
 @test "completion: bash completes commands, subcommands and a command's options" {
 	run complete_words fluid ""
 	assert_status 0
-	assert_equal "$(tr '\n' ' ' <<<"$output")" "--help --version apply bundle completion diff export generate init plan schema validate verify "
+	assert_equal "$(tr '\n' ' ' <<<"$output")" "--help --version apply bundle completion diff export generate init lineage plan schema validate verify "
 	run complete_words fluid val
 	assert_equal "$output" "validate"
 	run complete_words fluid generate ""
