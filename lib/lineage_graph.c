@@ -74,6 +74,19 @@ col_label(struct sb *lab, const struct lineage_col *c)
 		sb_adds(lab, " (build)");
 }
 
+/* The label of b's stream: its topic's name, and what it explodes. */
+static void
+stream_label(struct sb *lab, const struct lineage_build *b)
+{
+	sb_truncate(lab, 0);
+	sb_adds(lab, "stream: ");
+	sb_adds(lab, b->stream);
+	if (b->explode != NULL) {
+		sb_adds(lab, "\nexplode: ");
+		sb_adds(lab, b->explode);
+	}
+}
+
 void
 lineage_dot(const struct lineage *l, struct sb *out)
 {
@@ -93,13 +106,7 @@ lineage_dot(const struct lineage *l, struct sb *out)
 		dot_q(out, lab.buf);
 		sb_addf(out, ";\n\t\tsubgraph cluster_%zu_stream {\n"
 		    "\t\t\tlabel=", i);
-		sb_truncate(&lab, 0);
-		sb_adds(&lab, "stream: ");
-		sb_adds(&lab, b->stream);
-		if (b->explode != NULL) {
-			sb_adds(&lab, "\nexplode: ");
-			sb_adds(&lab, b->explode);
-		}
+		stream_label(&lab, b);
 		dot_q(out, lab.buf);
 		sb_adds(out, ";\n");
 		for (j = 0; j < b->ncols; j++) {
@@ -183,13 +190,7 @@ lineage_mermaid(const struct lineage *l, struct sb *out)
 		sb_addf(out, "  subgraph b%zu[", i);
 		mmd_q(out, lab.buf);
 		sb_addf(out, "]\n    direction LR\n    subgraph b%zus[", i);
-		sb_truncate(&lab, 0);
-		sb_adds(&lab, "stream: ");
-		sb_adds(&lab, b->stream);
-		if (b->explode != NULL) {
-			sb_adds(&lab, "\nexplode: ");
-			sb_adds(&lab, b->explode);
-		}
+		stream_label(&lab, b);
 		mmd_q(out, lab.buf);
 		sb_adds(out, "]\n");
 		for (j = 0; j < b->ncols; j++) {
