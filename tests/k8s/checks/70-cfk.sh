@@ -52,7 +52,10 @@ cfk_call_at() {
 	else
 		awk -v v="$1" -v nm="$2" -v from="$3" 'NR > from {
 			hv = 0; hn = 0
-			for (i = 1; i <= NF; i++) { if ($i == v) hv = 1; if ($i == nm) hn = 1 }
+			# A name is an argument, or the last segment of a --raw path
+		# (fluid deletes a statement with preconditions that way).
+		for (i = 1; i <= NF; i++) { if ($i == v) hv = 1
+			if ($i == nm || ($i ~ /^--raw=/ && substr($i, length($i) - length(nm)) == "/" nm)) hn = 1 }
 			if (hv && hn) { print NR; exit } }' "$CHECK_DIR/calls.log"
 	fi
 }
