@@ -290,8 +290,11 @@ check_cfk_apply_new_sql() {
 	eq "the statement names fluid applied" \
 		"$(jq -s -c '[.[] | select(.kind == "FlinkStatement") | .metadata.name] | unique | length' "$CHECK_DIR"/bodies/*.json)" 6 || return
 	eq "fluid's verbs" "$(cfk_verbs 0 | cut -f1 | sort -u | paste -sd, -)" apply,delete,get,patch || return
+	# The stop: a JSON patch that first tests the uid fluid read, then
+	# sets spec.stopped, and nothing else.
 	eq "fluid's only patch is the stop" "$(cfk_verbs 0 | grep -c '^patch')" \
-		"$(cfk_verbs 0 | grep '^patch' | grep -cF -- '--patch=\{\"spec\":\{\"stopped\":true\}\}')" || return
+		"$(cfk_verbs 0 | grep '^patch' | grep -F -- '--type=json' |
+			grep -E -- '--patch=\\\[\\\{\\"op\\":\\"test\\"\\,\\"path\\":\\"/metadata/uid\\"\\,\\"value\\":\\"[0-9a-f-]+\\"\\\}\\,\\\{\\"op\\":\\"add\\"\\,\\"path\\":\\"/spec/stopped\\"\\,\\"value\\":true\\\}\\\] ' | grep -c .)" || return
 	cfk_standin_wrote_only_status || return
 	cfk_calls_clean
 }
