@@ -45,3 +45,29 @@ teardown() { fluid_teardown; }
 	[ "$status" -eq 1 ]
 	[ "${lines[-1]}" = "1 passed, 1 failed" ]
 }
+
+@test "tests/run: files side by side (FLUID_TEST_JOBS=2) are all counted, a failure too" {
+	parallel --version 2>/dev/null | grep -q 'GNU parallel' ||
+	    fail "GNU parallel is not installed (tools/bootstrap installs it)"
+	mkdir fakebin b
+	# a1 passes only if b.bats runs while a.bats does: side by side.
+	printf '@test "a1" { for i in $(seq 100); do [ -e %s/mark ] && return 0; sleep 0.1; done; false; }\n@test "a2" { true; }\n' "$PWD" >b/a.bats
+	printf '@test "b1" { touch %s/mark; false; }\n@test "b2" { true; }\n' "$PWD" >b/b.bats
+	run env -i PATH="$CLEAN_PATH" HOME="$HOME" FLUID_BIN="$PWD/fakebin" \
+	    FLUID_TEST_JOBS=2 FLUID_BATS="$PWD/b" "$TOP/tests/run"
+	[ "$status" -eq 1 ]
+	[ "${lines[-1]}" = "3 passed, 1 failed" ]
+	# Each file's tests in their order, every one reported once.
+	[ "$(grep -c '^ok .* a[12]$' <<<"$output")" -eq 2 ]
+	[ "$(grep -c '^not ok .* b1$' <<<"$output")" -eq 1 ]
+}
+
+@test "tests/run: FLUID_TEST_JOBS that is not a positive number is a usage error" {
+	mkdir fakebin
+	for j in 0 x -1; do
+		run env -i PATH="$CLEAN_PATH" HOME="$HOME" FLUID_BIN="$PWD/fakebin" \
+		    FLUID_TEST_JOBS=$j "$TOP/tests/run"
+		[ "$status" -eq 2 ]
+		[ "$output" = "tests/run: FLUID_TEST_JOBS must be a positive number, not '$j'" ]
+	done
+}
