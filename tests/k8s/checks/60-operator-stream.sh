@@ -139,7 +139,7 @@ st_flink() { curl -sf --max-time 10 "http://$(st_jm):8081$1"; }
 # oracle compares the whole table); checkpoints are triggered through
 # Flink's REST API meanwhile, so the sink commits without waiting a minute.
 st_landed() {
-	local what=$1 n job rows=0
+	local what=$1 n job rows=0 t=$(date +%s)
 	job=$(jq -r '.status.jobStatus.jobId' "$CHECK_DIR/fd.json")
 	for (( n=0; n<60; n++ )); do
 		rows=$(st_rows)
@@ -150,6 +150,7 @@ st_landed() {
 	done
 	[ "$rows" -ge "$PRODUCED" ] 2>/dev/null ||
 		{ fail "$what: $rows rows in the table, $PRODUCED records produced, after 300 s"; return 1; }
+	echo "k8s:     $what: $rows rows in the table after $(( $(date +%s) - t )) s"
 	try "$PY" "$LIVE_PY_DIR/lanecheck.py" verify --shape landed --state "$CHECK_DIR/records.pkl" \
 		--contract "$ORACLE_CONTRACT" --key event_id ||
 		{ fail "$what: the oracle: $(grep -m5 'lanecheck' "$OUT" | tr '\n' ' ' | head -c 800)"; return 1; }
@@ -204,7 +205,10 @@ st_running() {
 				"$CHECK_DIR/fd.json" >/dev/null 2>&1; then
 			job=$(jq -r .status.jobStatus.jobId "$CHECK_DIR/fd.json")
 			state=$(st_flink "/jobs/$job" 2>/dev/null | jq -r .state 2>/dev/null)
-			[ "$state" = RUNNING ] && return 0
+			if [ "$state" = RUNNING ]; then
+				echo "k8s:     $what: the job runs after $(( $(date +%s) - deadline + secs )) s"
+				return 0
+			fi
 		fi
 		if [ "$(date +%s)" -ge "$deadline" ]; then
 			fail "$what: the job runs: not within $secs s (Flink says '${state:-nothing}'); the operator's status: $(jq -c .status "$CHECK_DIR/fd.json" 2>/dev/null | head -c 600)"
@@ -218,10 +222,12 @@ st_running() {
 # or MODE: amend-and-build when the script changes); apply waits for the
 # operator to take the change (its default bound).
 st_apply() {
-	local mode=${3:-amend}
+	local mode=${3:-amend} t=$(date +%s) rc=0
 	fluid_plan "$1" "$mode" "$CHECK_DIR/plan-$2.json" || return
 	try fluid_env env FLUID_ACQUISITION_DEPLOYMENT_HOST_ALLOWLIST="example.com,kafka,$LANE_IP" \
-		"$FLUID_BIN/fluid" apply --mode "$mode" --yes "$CHECK_DIR/plan-$2.json"
+		"$FLUID_BIN/fluid" apply --mode "$mode" --yes "$CHECK_DIR/plan-$2.json" || rc=$?
+	echo "k8s:     fluid apply $2: exit $rc after $(( $(date +%s) - t )) s"
+	return "$rc"
 }
 
 # st_verified JOB : fluid verify's report ($CHECK_DIR/verify.json) passes
