@@ -270,7 +270,8 @@ self_test(void)
 	"            serviceAccount: flink\n" \
 	"            image: registry.example.com/forge-flink@sha256:" \
 	"0000000000000000000000000000000000000000000000000000000000000000\n" \
-	"            checkpointUri: s3://flink-state/shop-returns/checkpoints\n" \
+	"            checkpointUri: " \
+	"s3://flink-state/shop-returns/checkpoints\n" \
 	"            savepointUri: s3://flink-state/shop-returns/savepoints\n" \
 	"            haUri: s3://flink-state/shop-returns/ha\n"
 #define RETURNS_STREAM	"      stream:\n        kind: kafka\n" \
@@ -278,163 +279,182 @@ self_test(void)
 	"          - {name: return_id, type: string, required: true}\n"
 #define RETURNS_SQL	"      sql: SELECT * FROM source_events\n"
 
+static const char *const none[] = { NULL };
+static const char *const topic[] = {
+	"topic: orders", "topic: orders-v2", NULL
+};
+static const char *const avro[] = {
+	"format: json\n        schema:",
+	"format: avro-confluent\n        schema:",
+	"            # +source", "            schemaRegistryUrl: "
+	"https://registry.example.com\n            # +source",
+	"{name: event_time, type: timestamp_ltz(3)}",
+	"{name: event_time, type: timestamp(3)}",
+	"type: timestamp_ltz(3)\n          # +stream",
+	"type: timestamp(3)\n          # +stream",
+	NULL
+};
+static const char *const key_json[] = {
+	"format: raw", "format: json", NULL
+};
+static const char *const meta_partition[] = {
+	"          # +metadata",
+	"          - {name: kafka_epoch, from: partition}", NULL
+};
+static const char *const meta_epoch[] = {
+	"          # +metadata",
+	"          - {name: kafka_epoch, from: leader-epoch}", NULL
+};
+static const char *const note_required[] = {
+	"          # +stream", "          - {name: note, type: string, "
+	"required: true}\n          # +stream", NULL
+};
+static const char *const country_required[] = {
+	"                  - name: country\n"
+	"                    type: string",
+	"                  - name: country\n"
+	"                    type: string\n"
+	"                    required: true", NULL
+};
+static const char *const narrow[] = { NARROW_OLD, NARROW_NEW, NULL };
+static const char *const city_long[] = {
+	"                  - name: city\n"
+	"                    type: string",
+	"                  - name: city\n"
+	"                    type: long", NULL
+};
+static const char *const drop_attributes[] = {
+	"          - name: attributes\n            type: map\n"
+	"            key: {type: string, required: true}\n"
+	"            value: {type: string}\n", "", NULL
+};
+static const char *const explode_items[] = { EXPLODE("items"), NULL };
+static const char *const explode_old[] = {
+	"          # +stream", LINES, EXPLODE("items"), NULL
+};
+static const char *const explode_new[] = {
+	"          # +stream", LINES, EXPLODE("lines"), NULL
+};
+static const char *const read_city[] = {
+	"{name: country, from: customer.address.country}",
+	"{name: country, from: customer.address.city}", NULL
+};
+static const char *const no_mapping[] = { NO_MAPPING, NULL };
+static const char *const sql_star[] = {
+	NO_MAPPING, OWN_SQL("SELECT * FROM source_events"), NULL
+};
+static const char *const sql_one[] = {
+	NO_MAPPING, OWN_SQL("SELECT event_id FROM source_events"), NULL
+};
+static const char *const sql_renamed[] = {
+	NO_MAPPING, OWN_SQL("SELECT * FROM source_events"),
+	"id: ingest-orders", "id: ingest-orders-v2", NULL
+};
+static const char *const returns_stream[] = {
+	RETURNS_EXPOSE, RETURNS_BUILD(RETURNS_STREAM), NULL
+};
+static const char *const returns_both[] = {
+	RETURNS_EXPOSE, RETURNS_BUILD(RETURNS_STREAM RETURNS_SQL), NULL
+};
+
+/* The cases, by the rows of the table, each severity the table's. */
+static const struct row {
+	const char		*name;
+	const char *const	*old_edits, *const *new_edits;
+	const char		*subject, *path;
+	enum diff_severity	 sev;
+	const char		*change;
+} rows[] = {
+	/* Another topic, value format, key format or metadata source. */
+	{ "another topic", none, topic,
+	    "build", "properties.stream.topic",
+	    DIFF_BREAKING, "topic" },
+	{ "another value format", none, avro,
+	    "build", "properties.stream.format",
+	    DIFF_BREAKING, "format" },
+	{ "another key format", none, key_json,
+	    "build", "properties.stream.key.format",
+	    DIFF_BREAKING, "key-format" },
+	{ "another metadata source", meta_partition, meta_epoch,
+	    "build", "properties.stream.metadata.kafka_epoch",
+	    DIFF_BREAKING, "metadata" },
+	/* A field the job newly requires, or one that becomes required. */
+	{ "a newly required field", none, note_required,
+	    "build", "properties.stream.schema.note",
+	    DIFF_BREAKING, "required" },
+	{ "a field that becomes required", none, country_required,
+	    "build", "properties.stream.schema.customer.address.country",
+	    DIFF_BREAKING, "required" },
+	/* A narrowed or changed field type; a widening is non-breaking. */
+	{ "a narrowed field type", none, narrow,
+	    "build", "properties.stream.schema.amount",
+	    DIFF_BREAKING, "narrowed" },
+	{ "a changed field type", none, city_long,
+	    "build", "properties.stream.schema.customer.address.city",
+	    DIFF_BREAKING, "retyped" },
+	{ "a widened field type", narrow, none,
+	    "build", "properties.stream.schema.amount",
+	    DIFF_NON_BREAKING, "widened" },
+	/* A field the job stops reading. */
+	{ "a field the job stops reading", none, drop_attributes,
+	    "build", "properties.stream.schema.attributes",
+	    DIFF_NON_BREAKING, "dropped" },
+	/* An explode added, removed or moved. */
+	{ "an explode added", none, explode_items,
+	    "build", "properties.mapping.explode.path",
+	    DIFF_BREAKING, "explode" },
+	{ "an explode removed", explode_items, none,
+	    "build", "properties.mapping.explode.path",
+	    DIFF_BREAKING, "explode" },
+	{ "an explode moved", explode_old, explode_new,
+	    "build", "properties.mapping.explode.path",
+	    DIFF_BREAKING, "explode" },
+	/* An output read from another path or with another conversion. */
+	{ "an output read from another path", none, read_city,
+	    "build", "properties.mapping.columns[1].from",
+	    DIFF_NON_BREAKING, "read-from" },
+	{ "an output read with another conversion", none, narrow,
+	    "build", "exposes[0].contract.schema.amount",
+	    DIFF_NON_BREAKING, "read-from" },
+	/*
+	 * A build that starts running its own SQL, or changes it, including
+	 * a new or renamed build.
+	 */
+	{ "a build that starts running its own SQL", no_mapping, sql_star,
+	    "build", "properties.sql",
+	    DIFF_BREAKING, "sql" },
+	{ "a build whose own SQL changes", sql_star, sql_one,
+	    "build", "properties.sql",
+	    DIFF_BREAKING, "sql" },
+	{ "a new build that runs its own SQL", none, returns_both,
+	    "build", "properties.sql",
+	    DIFF_BREAKING, "sql" },
+	{ "a renamed build that runs its own SQL", sql_star, sql_renamed,
+	    "build", "properties.sql",
+	    DIFF_BREAKING, "sql" },
+	/* A build that declares or drops its stream. */
+	{ "a build that declares its stream (a new one)", none, returns_stream,
+	    "build", "properties.stream",
+	    DIFF_INFO, "stream" },
+	{ "a build that drops its stream (it goes)", returns_stream, none,
+	    "build", "properties.stream",
+	    DIFF_INFO, "stream" },
+};
+
 int
 main(void)
 {
-	static const char *const none[] = { NULL };
-	static const char *const topic[] = {
-		"topic: orders", "topic: orders-v2", NULL
-	};
-	static const char *const avro[] = {
-		"format: json\n        schema:",
-		"format: avro-confluent\n        schema:",
-		"            # +source", "            schemaRegistryUrl: "
-		"https://registry.example.com\n            # +source",
-		"{name: event_time, type: timestamp_ltz(3)}",
-		"{name: event_time, type: timestamp(3)}",
-		"type: timestamp_ltz(3)\n          # +stream",
-		"type: timestamp(3)\n          # +stream",
-		NULL
-	};
-	static const char *const key_json[] = {
-		"format: raw", "format: json", NULL
-	};
-	static const char *const meta_partition[] = {
-		"          # +metadata",
-		"          - {name: kafka_epoch, from: partition}", NULL
-	};
-	static const char *const meta_epoch[] = {
-		"          # +metadata",
-		"          - {name: kafka_epoch, from: leader-epoch}", NULL
-	};
-	static const char *const note_required[] = {
-		"          # +stream", "          - {name: note, type: string, "
-		"required: true}\n          # +stream", NULL
-	};
-	static const char *const country_required[] = {
-		"                  - name: country\n"
-		"                    type: string",
-		"                  - name: country\n"
-		"                    type: string\n"
-		"                    required: true", NULL
-	};
-	static const char *const narrow[] = { NARROW_OLD, NARROW_NEW, NULL };
-	static const char *const city_long[] = {
-		"                  - name: city\n"
-		"                    type: string",
-		"                  - name: city\n"
-		"                    type: long", NULL
-	};
-	static const char *const drop_attributes[] = {
-		"          - name: attributes\n            type: map\n"
-		"            key: {type: string, required: true}\n"
-		"            value: {type: string}\n", "", NULL
-	};
-	static const char *const explode_items[] = { EXPLODE("items"), NULL };
-	static const char *const explode_old[] = {
-		"          # +stream", LINES, EXPLODE("items"), NULL
-	};
-	static const char *const explode_new[] = {
-		"          # +stream", LINES, EXPLODE("lines"), NULL
-	};
-	static const char *const read_city[] = {
-		"{name: country, from: customer.address.country}",
-		"{name: country, from: customer.address.city}", NULL
-	};
-	static const char *const no_mapping[] = { NO_MAPPING, NULL };
-	static const char *const sql_star[] = {
-		NO_MAPPING, OWN_SQL("SELECT * FROM source_events"), NULL
-	};
-	static const char *const sql_one[] = {
-		NO_MAPPING, OWN_SQL("SELECT event_id FROM source_events"), NULL
-	};
-	static const char *const sql_renamed[] = {
-		NO_MAPPING, OWN_SQL("SELECT * FROM source_events"),
-		"id: ingest-orders", "id: ingest-orders-v2", NULL
-	};
-	static const char *const returns_stream[] = {
-		RETURNS_EXPOSE, RETURNS_BUILD(RETURNS_STREAM), NULL
-	};
-	static const char *const returns_both[] = {
-		RETURNS_EXPOSE, RETURNS_BUILD(RETURNS_STREAM RETURNS_SQL), NULL
-	};
+	const struct row *r;
 
 	if (mkdtemp(dir) == NULL) {
 		printf("Bail out! mkdtemp\n");
 		return 1;
 	}
 	base = read_base(BASE);
-
 	self_test();
-
-	/* Another topic, value format, key format or metadata source. */
-	rule("another topic", none, topic, "build",
-	    "properties.stream.topic", DIFF_BREAKING, "topic");
-	rule("another value format", none, avro, "build",
-	    "properties.stream.format", DIFF_BREAKING, "format");
-	rule("another key format", none, key_json, "build",
-	    "properties.stream.key.format", DIFF_BREAKING, "key-format");
-	rule("another metadata source", meta_partition, meta_epoch, "build",
-	    "properties.stream.metadata.kafka_epoch", DIFF_BREAKING,
-	    "metadata");
-
-	/* A field the job newly requires, or one that becomes required. */
-	rule("a newly required field", none, note_required, "build",
-	    "properties.stream.schema.note", DIFF_BREAKING, "required");
-	rule("a field that becomes required", none, country_required,
-	    "build", "properties.stream.schema.customer.address.country",
-	    DIFF_BREAKING, "required");
-
-	/* A narrowed or changed field type; a widening is non-breaking. */
-	rule("a narrowed field type", none, narrow, "build",
-	    "properties.stream.schema.amount", DIFF_BREAKING, "narrowed");
-	rule("a changed field type", none, city_long, "build",
-	    "properties.stream.schema.customer.address.city", DIFF_BREAKING,
-	    "retyped");
-	rule("a widened field type", narrow, none, "build",
-	    "properties.stream.schema.amount", DIFF_NON_BREAKING, "widened");
-
-	/* A field the job stops reading. */
-	rule("a field the job stops reading", none, drop_attributes, "build",
-	    "properties.stream.schema.attributes", DIFF_NON_BREAKING,
-	    "dropped");
-
-	/* An explode added, removed or moved. */
-	rule("an explode added", none, explode_items, "build",
-	    "properties.mapping.explode.path", DIFF_BREAKING, "explode");
-	rule("an explode removed", explode_items, none, "build",
-	    "properties.mapping.explode.path", DIFF_BREAKING, "explode");
-	rule("an explode moved", explode_old, explode_new, "build",
-	    "properties.mapping.explode.path", DIFF_BREAKING, "explode");
-
-	/* An output read from another path or with another conversion. */
-	rule("an output read from another path", none, read_city, "build",
-	    "properties.mapping.columns[1].from", DIFF_NON_BREAKING,
-	    "read-from");
-	rule("an output read with another conversion", none, narrow, "build",
-	    "exposes[0].contract.schema.amount", DIFF_NON_BREAKING,
-	    "read-from");
-
-	/*
-	 * A build that starts running its own SQL, or changes it, including
-	 * a new or renamed build.
-	 */
-	rule("a build that starts running its own SQL", no_mapping, sql_star,
-	    "build", "properties.sql", DIFF_BREAKING, "sql");
-	rule("a build whose own SQL changes", sql_star, sql_one, "build",
-	    "properties.sql", DIFF_BREAKING, "sql");
-	rule("a new build that runs its own SQL", none, returns_both, "build",
-	    "properties.sql", DIFF_BREAKING, "sql");
-	rule("a renamed build that runs its own SQL", sql_star, sql_renamed,
-	    "build", "properties.sql", DIFF_BREAKING, "sql");
-
-	/* A build that declares or drops its stream. */
-	rule("a build that declares its stream (a new one)", none,
-	    returns_stream, "build", "properties.stream", DIFF_INFO,
-	    "stream");
-	rule("a build that drops its stream (it goes)", returns_stream, none,
-	    "build", "properties.stream", DIFF_INFO, "stream");
-
+	for (r = rows; r < rows + sizeof(rows) / sizeof(*rows); r++)
+		rule(r->name, r->old_edits, r->new_edits, r->subject, r->path,
+		    r->sev, r->change);
 	free(base);
 	if (tap_failed == 0) {
 		remove_in("old.fluid.yaml");
