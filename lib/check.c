@@ -44,9 +44,9 @@ static const char *const governance_keys[] = {
 	"governance", "policies", "accessPolicies", "access", "quality", NULL
 };
 
-#define ID_RULE	"must be letters, digits, '.', '_' and '-', not starting " \
-	"with '.' or '-' and without '--' (the in-pod SQL runner reads it " \
-	"as a comment)"
+#define ID_RULE	"must be letters, digits, '.', '_' and '-', at most 128 " \
+	"characters, not starting with '.' or '-' and without '--' (the " \
+	"in-pod SQL runner reads it as a comment)"
 
 /*
  * What fluid does not check in a contract outside the managed lane: it

@@ -11,12 +11,20 @@
  *	xalloc.h   xmalloc() and friends, struct sb        (xalloc.c)
  *	diag.h     diagnostics, exit statuses, diag_*(); as
  *	           GitHub workflow commands  (diag.c, diag_ci.c)
+ *	clock.h    the monotonic clock for deadlines, a sleep
+ *	           a signal does not cut short, the wall
+ *	           clock for reports, clk_          (clock.c)
  *	bounds.h   the fixed input limits
  *	jptr.h     JSON pointers, jptr_ and jptab_         (jptr.c)
+ *	jget.h     members of JSON another stage, a file or
+ *	           a server wrote, of any shape: jstr(),
+ *	           jstreq(), jpresent()              (jget.c)
  *	yload.h    YAML -> JSON with positions             (yload.c)
  *	yemit.h    JSON -> YAML                            (yemit.c)
  *	resolve.h  $ref and workspace resolution           (resolve.c)
  *	ir.h       the pipeline document, struct ir        (ir.c)
+ *	ir_prune.h a section's JSON bytes without the members
+ *	           a stage does not read, ir_prune_ (ir_prune.c)
  *	types.h    FLUID column types, ty_                 (types.c)
  *	path.h     mapping paths                           (path.c)
  *	utf8.h     one UTF-8 character                     (utf8.c)
@@ -30,6 +38,16 @@
  *	           the source's TLS and SASL, chk_security_
  *	                                      (check_security.c)
  *	           change streams, chk_cdc_             (check_cdc.c)
+ *	check_int.h
+ *	           the checker's internals, chk_, for check*.c
+ *	           only: locations, a stream's column table
+ *	           (check_util.c, check_scol.c, ...)
+ *	check_cfk.h
+ *	           the Confluent for Kubernetes target's rules
+ *	           (management: cfk), chk_cfk_   (check_cfk.c)
+ *	imageref.h an image reference pinned by digest, the one
+ *	           rule of the checker, the renderers and the
+ *	           allowlists, imageref_          (imageref.c)
  *	url.h      URLs through libcurl's parser           (url.c)
  *	sqlq.h     SQL identifiers and literals            (sqlq.c)
  *	sqllex.h   Flink SQL tokens, the own query's rules (sqllex.c)
@@ -39,9 +57,20 @@
  *	           sqlgen.c only              (sqlgen_security.c)
  *	sqlgen_int.h
  *	           sqlgen.c's writer and its change-stream
- *	           hooks sqlgen_cdc_, for sqlgen*.c  (sqlgen_cdc.c)
+ *	           hooks sqlgen_cdc_, for sqlgen*.c
+ *	                            (sqlgen_emit.c, sqlgen_cdc.c)
+ *	sqlgen_cfk.h
+ *	           IR -> a CFK build's statements in CMF's
+ *	           dialect: source, sink, insert (sqlgen_cfk.c)
  *	k8s.h      IR -> ConfigMap, FlinkDeployment, plan;
  *	           rendered offline, apart from kube_      (k8s_*.c)
+ *	cfk_render.h
+ *	           IR -> a CFK build's FlinkComputePool and
+ *	           FlinkStatements, offline, cfk_render_
+ *	                                      (cfk_render.c)
+ *	cfk_plan.h a CFK build in the plan, and the allowlists
+ *	           on its resources, cfk_plan_, cfk_allow_
+ *	                         (cfk_plan.c, cfk_allow.c)
  *	plan.h     a plan as apply reads it, offline: made
  *	           again from its bundle, allowlists on the
  *	           resources, the API server's limits, plan_
@@ -62,18 +91,37 @@
  *	           its output bounded and a deadline, for
  *	           kube.c and git.c, proc_                 (proc.c)
  *	kube.h     kubectl, run with a deadline, kube_      (kube.c)
+ *	kube_operr.h
+ *	           the operator's status.error and savepoint
+ *	           Events, read for apply and verify
+ *	                                      (kube_operr.c)
  *	kube_record.h
  *	           the last-applied record's format
  *	                                      (kube_record.c)
  *	kube_apply.h
  *	           a checked plan written through kubectl,
  *	           kube_apply_                (kube_apply.c)
+ *	kube_cfk.h a checked plan's CFK builds written through
+ *	           kubectl, for kube_apply.c  (kube_cfk.c)
+ *	kube_drift.h
+ *	           drift: the live FlinkDeployment and
+ *	           ConfigMap against the record and the
+ *	           contract, read only, kube_drift_
+ *	                                      (kube_drift.c)
+ *	kube_cfk_drift.h
+ *	           the same for a CFK build's pool and
+ *	           statements            (kube_cfk_drift.c)
  *	net.h      the one libcurl HTTP client, net_       (net.c)
  *	verify.h   fluid verify's evidence, verify_        (verify.c)
  *	verify_int.h
  *	           its pieces, vfy_, for verify*.c only: the
  *	           checkpoint, through the Kubernetes API
- *	           server's service proxy (verify_checkpoint.c)
+ *	           server's service proxy, the operator's
+ *	           status, a JobID  (verify_checkpoint.c,
+ *	                      verify_status.c, verify_jobid.c)
+ *	verify_cfk.h
+ *	           its pieces for a CFK build, vfy_cfk_, for
+ *	           verify.c only                (verify_cfk.c)
  *	target.h   the targets a project declares, target_ (target.c)
  *	gw.h       the SQL Gateway client, gw_             (gw.c, gw_script.c)
  *	git.h      files at a git revision, through git, as a
@@ -84,13 +132,21 @@
  *	           the installed libfluid.a's only global
  *	           symbols (Makefile), fluid_              (api.c)
  *
- * kube.h, net.h, verify.h, gw.h, git.h and proc.h are not included
- * here: only the tools that contact something or start git include
- * them, and proc.h only kube.c and git.c (tests/bats/layout.bats), and
- * target.h only by them.  Nor are the internal headers check_int.h,
- * sqlgen_int.h, sqlgen_security.h and verify_int.h: only their module's
- * own files (and its unit tests) include them.  kube_ applies the
- * resources k8s_ renders offline; gw_ applies the script sqlgen_ writes.
+ * fluid.h includes the headers of the modules that read, check and
+ * render (its #include lines below); the others are included where
+ * they are used, and only there:
+ *  - the modules that contact something or start a process, kube*.h,
+ *    net.h, verify.h, gw.h, git.h, proc.h and target.h: by the tools
+ *    that do, by each other (proc.h by kube.c and git.c alone), and
+ *    verify.h by fluid-verify's stage (tests/bats/layout.bats);
+ *  - the internal headers check_int.h, check_cfk.h, sqlgen_int.h,
+ *    sqlgen_security.h, verify_int.h and verify_cfk.h: by their
+ *    module's own files (and its unit tests);
+ *  - clock.h, jget.h, ir_prune.h, imageref.h, utf8.h, sqllex.h,
+ *    sqlgen_cfk.h, cfk_render.h, cfk_plan.h and plan.h: by the modules
+ *    that use them.
+ * kube_ applies the resources k8s_ and cfk_render_ render offline; gw_
+ * applies the script sqlgen_ writes.
  *
  * Who may include whom:
  *  - The stage and pipeline layers (and validate.c, which runs two

@@ -4,22 +4,25 @@
  * kube.h - running kubectl, the only way fluid talks to a cluster.
  *
  * For fluid apply, diff --exit-on-drift and verify (and fluid-k8s apply,
- * fluid-diff --live, fluid-verify).  The resources come from
- * k8s_ (k8s.h), rendered offline; this module only carries them.  Only
- * the tools include it (through fluid.h): no checker, renderer or stage
- * does (lib/fluid.h, tests/bats/layout.bats).
+ * fluid-diff --live, fluid-verify).  The resources come from k8s_
+ * (k8s.h) and cfk_render_ (cfk_render.h), rendered offline; this module
+ * only carries them.  Its callers are the modules that write or read a
+ * cluster, kube_apply.c, kube_cfk.c, kube_drift.c (kube_drift.h and
+ * kube_cfk_drift.h include it), verify.c, verify_cfk.c and
+ * verify_checkpoint.c; fluid.h does not include it, and no checker,
+ * renderer or stage does (lib/fluid.h, tests/bats/layout.bats).
  *
  * Every run is
  *
  *	KUBECTL --context=CONTEXT --request-timeout=Ns ARGS...
  *
- * and every argument that comes from data (a namespace, a name, a path)
- * is in --flag=value form or after "--", so that none can be read as a
- * flag (--server=..., --kubeconfig=...), whatever it holds.
- *
  * started with posix_spawnp (no shell: no argument is ever parsed
  * again) through proc_ (proc.h), in a process group of its own, its
- * standard input, output and error through pipes.  KUBECTL is $KUBECTL, or "kubectl" on PATH.
+ * standard input, output and error through pipes.  KUBECTL is $KUBECTL,
+ * or "kubectl" on PATH.  Every argument that comes from data (a
+ * namespace, a name, a path) is in --flag=value form or after "--", so
+ * that none can be read as a flag (--server=..., --kubeconfig=...),
+ * whatever it holds.
  * --request-timeout bounds each request kubectl makes, not the command
  * (a get against a server that accepts and never answers makes several
  * requests), so every run also has a deadline of fluid's own: past it
@@ -122,7 +125,8 @@ int	kube_apply(const struct kube *k, const json_t *obj, json_t **live,
  * Read the objects of kind named by names (n of them, distinct) in ns in
  * one kubectl run ("get ... -- KIND NAME..."; with --show-managed-fields
  * when managed; past KUBE_GET_NAMES_MAX names, "get ... -- KIND", a LIST
- * of the namespace's objects of kind whose other items are skipped).  What kubectl answers is the cluster's: a List's items
+ * of the namespace's objects of kind whose other items are skipped).
+ * What kubectl answers is the cluster's: a List's items
  * are taken only when each is an object of kind, named as asked (once),
  * in ns; one object answers one name (as kube_get() takes it: what it
  * holds is the caller's to check).  Returns 0 and *found (a new

@@ -3,9 +3,10 @@
  *
  * outdir.h - a directory of generated files, replaced as one set.
  *
- * A command that writes several files into one directory (generate
- * flink --out DIR today; plan --out DIR and the ODCS export later) must
- * never leave a new file beside an old one of the same set.  Every file
+ * A command that writes several files into one directory, fluid
+ * generate flink --out DIR (tools/fluid_generate.c, its one user: the
+ * other --out options write one file, through atomic.h), must never
+ * leave a new file beside an old one of the same set.  Every file
  * is first written whole into a staging directory inside DIR, and only
  * when all of them are written are they renamed into place; a failure
  * before that leaves DIR as it was.
@@ -24,13 +25,13 @@
  * commit to a checkout can plant one), and a file that no run on this
  * machine wrote, or that a user has since edited or replaced, is never
  * touched; in a fresh clone, with no proof, no old file is removed.
- * Runs on
- * one DIR are serialised by a lock, so two of them cannot interleave
- * their renames, and a staging directory that a killed run left behind
- * is removed by the next run.  The files of the writer's own are named
- * after a tag ("generate" for generate flink):
+ * Runs on one DIR are serialised by a lock, so two of them cannot
+ * interleave their renames, and a staging directory that a killed run
+ * left behind is removed by the next run.  The files of the writer's
+ * own are named after a tag ("generate" for generate flink):
  *
- *	DIR/.fluid-TAG.manifest   the names the last run wrote
+ *	DIR/.fluid-TAG.manifest   the names the last run wrote, each
+ *	                          with its sha256
  *	DIR/.fluid-TAG.lock       flock()ed while a run works; removed after
  *	DIR/.fluid-TAG.XXXXXX/    a run's staging directory
  *

@@ -3,12 +3,21 @@
  *
  * stage.h - what each fluid-* program does to the pipeline document,
  * once its options are read.  The programs (tools/fluid-*.c) and the
- * driver's in-process pipeline (pipeline.c) call the same functions, so
- * the two cannot drift apart.  Each adds its diagnostics to d and
- * returns; none prints or exits.
+ * driver (pipeline.c and the tools of fluid's commands) call the same
+ * functions, so the two cannot drift apart.  None prints or exits: a
+ * stage that can fail adds its diagnostics to d and returns NULL
+ * (stage_diff(), which cannot, takes no d).  stage_resolve() makes the
+ * document; stage_check() and stage_k8s() add their own section to it,
+ * as stage_verify() (verify.h) does; the others return what they made,
+ * and their caller adds it (the sqlgen section's builds) or writes it
+ * (the changes, the plan).
  *
- * One file per stage (stage_*.c): a program links only its own stage
- * from libfluid.a, and with it only the libraries that stage calls.
+ * One file per stage (stage_*.c), so that a program links from
+ * libfluid.a the stages it calls and what they call: fluid-resolve,
+ * fluid-check and fluid-sqlgen link no other stage.  fluid-k8s,
+ * fluid-verify and fluid-diff link the checker, sqlgen and the k8s
+ * renderer too, because plan_resource(), which the apply and drift
+ * modules call, is in plan_check.c with the plan's re-render (plan.h).
  */
 #ifndef FLUID_STAGE_H
 #define FLUID_STAGE_H

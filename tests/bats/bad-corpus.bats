@@ -10,6 +10,9 @@
 # key=value lines:
 #
 #	status=N          the exit status (required)
+#	stderr=LINE       a whole line standard error must hold, byte for
+#	                  byte: FILE:LINE:COL: error: MESSAGE (with lines=,
+#	                  one such line per line of standard error pins it)
 #	stderr~=TEXT      a fixed string standard error must contain
 #	stderr!~=TEXT     one it must not contain (a refused mapping path
 #	                  is never echoed: it may be SQL, bound for a log)
@@ -148,6 +151,10 @@ run_case() {
 	fi
 	if [ -z "$why" ]; then
 		while IFS= read -r w; do
+			grep -qxF -- "$w" "$err" ||
+			    why="standard error lacks the line '$w'"
+		done < <(sed -n 's/^stderr=//p' "$exp")
+		while IFS= read -r w; do
 			grep -qF -- "$w" "$err" || why="standard error lacks '$w'"
 		done < <(sed -n 's/^stderr~=//p' "$exp")
 		while IFS= read -r w; do
@@ -230,7 +237,8 @@ same_as_stages() {
 	for e in "$BAD"/*.expect; do
 		n=$((n + 1))
 		grep -q '^status=[0-9]' "$e" || orphans="$orphans ${e##*/}(no status)"
-		grep -q '^stderr~=.' "$e" || orphans="$orphans ${e##*/}(no stderr~=)"
+		grep -qE '^stderr~?=.' "$e" ||
+		    orphans="$orphans ${e##*/}(no stderr= or stderr~=)"
 	done
 	for stem in "$BAD"/*; do
 		case $stem in *.expect) continue ;; esac

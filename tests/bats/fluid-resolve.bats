@@ -20,6 +20,23 @@ teardown() {
 	fluid_teardown
 }
 
+# refuses_line STATUS ARGS... LINE: $TOOL ARGS exits STATUS, with
+# nothing on standard output and exactly LINE on standard error (a
+# string, not a pattern: the file, line, column and message pinned).
+refuses_line() {
+	local want=$1 line=${!#}
+	shift
+	tool "${@:1:$#-1}"
+	assert_status "$want"
+	assert_no_stdout
+	assert_stderr_is "$line"
+}
+
+# assert_stderr_is LINE: standard error is exactly LINE.
+assert_stderr_is() {
+	assert_equal "$stderr" "$1" "standard error"
+}
+
 # The positions of a resolve section, decoded as fluid-ir(5) says, into
 # {"/pointer": [file index, line, column]}: one record per node of the
 # document, in its order ("path(..)" in jq).
@@ -75,7 +92,8 @@ assert_pos() {
 
 @test "resolve: a lone '---' is an empty document, not a contract" {
 	printf -- '---\n' >dashes.yaml
-	refuses 1 dashes.yaml '^dashes\.yaml(:[0-9]+:[0-9]+)?: error: .*(mapping|empty)'
+	refuses_line 1 dashes.yaml \
+	    'dashes.yaml:2:1: error: a contract must be a mapping at the top level, not empty'
 }
 
 @test "resolve: a top-level list is refused" {
@@ -199,7 +217,7 @@ EOF
 	[ "$status" -ne 124 ] || fail "not refused within 10 seconds"
 	assert_status 1
 	assert_no_stdout
-	assert_stderr_line "^billion-laughs\\.yaml:$line:16: error: .*(nodes|alias)"
+	assert_stderr_is "billion-laughs.yaml:$line:16: error: document has more than 4000000 nodes (aliases and \$refs expanded)"
 }
 
 @test "resolve: an unknown alias is refused" {
@@ -250,7 +268,8 @@ EOF
 @test "resolve: collections nested too deep are refused" {
 	{ printf 'a: '; head -c 300 /dev/zero | tr '\0' '['
 	  head -c 300 /dev/zero | tr '\0' ']'; echo; } >deep.yaml
-	refuses 1 deep.yaml '^deep\.yaml:1:[0-9]+: error: .*(deep|nest)'
+	# The mapping is level 1; the 256th '[' (column 3 + 256) is level 257.
+	refuses_line 1 deep.yaml 'deep.yaml:1:259: error: YAML nested deeper than 256 levels'
 }
 
 @test "resolve: collections nest 256 deep, not 257" {
@@ -299,18 +318,18 @@ EOF
 	cp "$EXAMPLES/shapes/inlined/orders-landed.fluid.yaml" c.yaml
 	run --separate-stderr bash -c '"$1" c.yaml >/dev/full' _ "$BIN/fluid-resolve"
 	assert_status 2
-	assert_stderr_line '^fluid-resolve: .*(write|standard output).*No space left'
+	assert_stderr_is 'fluid-resolve: cannot write standard output: No space left on device'
 }
 
 @test "resolve: a scalar over 1 MiB is refused" {
 	{ printf 'id: orders\nblob: '; head -c 1100000 /dev/zero | tr '\0' x; echo; } >long.yaml
-	refuses 1 long.yaml '^long\.yaml:2:7: error: .*(long|bytes)'
+	refuses_line 1 long.yaml 'long.yaml:2:7: error: scalar longer than 1048576 bytes'
 }
 
 @test "resolve: a file over 64 MiB is refused" {
 	# Sparse: 65 MiB of NUL bytes that cost no disk.
 	truncate -s 65M big.yaml
-	refuses 1 big.yaml '^big\.yaml(:[0-9]+:[0-9]+)?: error: .*(64 MiB|large)'
+	refuses_line 1 big.yaml 'big.yaml: error: cannot read: file larger than 64 MiB'
 }
 
 @test "resolve: invalid UTF-8 is refused at the bad byte" {
@@ -325,7 +344,8 @@ EOF
 
 @test "resolve: a NUL byte in the file is refused at its place" {
 	printf 'id: orders\nname: a\000b\n' >nul.yaml
-	refuses 1 nul.yaml '^nul\.yaml:2:8: error: .*(NUL|control char)'
+	refuses_line 1 nul.yaml \
+	    'nul.yaml:2:8: error: malformed YAML: control characters are not allowed'
 }
 
 @test "resolve: an escaped NUL in a string is refused" {
@@ -413,21 +433,21 @@ EOF
 	make_ws
 	contract_ref ws/c.yaml ../outside.yaml
 	cd ws
-	refuses 1 c.yaml "^c\\.yaml:3:(3|9): error: '\\\$ref' '\\.\\./outside\\.yaml' .*(leaves|outside).*root"
+	refuses_line 1 c.yaml "c.yaml:3:3: error: '\$ref' '../outside.yaml' leaves the workspace root $(pwd -P)"
 }
 
 @test "resolve: a \$ref leaving the root through an absolute path is refused" {
 	make_ws
 	contract_ref ws/c.yaml "$TMP/outside.yaml"
 	cd ws
-	refuses 1 c.yaml "^c\\.yaml:3:(3|9): error: '\\\$ref' '$TMP/outside\\.yaml' .*(leaves|outside).*root"
+	refuses_line 1 c.yaml "c.yaml:3:3: error: '\$ref' '$TMP/outside.yaml' leaves the workspace root $(pwd -P)"
 }
 
 @test "resolve: a \$ref to /etc/passwd is refused" {
 	make_ws
 	contract_ref ws/c.yaml /etc/passwd
 	cd ws
-	refuses 1 c.yaml "^c\\.yaml:3:(3|9): error: .*/etc/passwd.*(leaves|outside).*root"
+	refuses_line 1 c.yaml "c.yaml:3:3: error: '\$ref' '/etc/passwd' leaves the workspace root $(pwd -P)"
 }
 
 @test "resolve: a \$ref leaving the root through a symlinked file is refused" {
@@ -435,7 +455,7 @@ EOF
 	ln -s ../outside.yaml ws/link.yaml
 	contract_ref ws/c.yaml link.yaml
 	cd ws
-	refuses 1 c.yaml "^c\\.yaml:3:(3|9): error: '\\\$ref' 'link\\.yaml' .*(leaves|outside).*root"
+	refuses_line 1 c.yaml "c.yaml:3:3: error: '\$ref' 'link.yaml' leaves the workspace root $(pwd -P)"
 }
 
 @test "resolve: a \$ref leaving the root through a symlinked directory is refused" {
@@ -445,7 +465,7 @@ EOF
 	ln -s "$TMP/elsewhere" ws/shared
 	contract_ref ws/c.yaml shared/s.yaml
 	cd ws
-	refuses 1 c.yaml "^c\\.yaml:3:(3|9): error: '\\\$ref' 'shared/s\\.yaml' .*(leaves|outside).*root"
+	refuses_line 1 c.yaml "c.yaml:3:3: error: '\$ref' 'shared/s.yaml' leaves the workspace root $(pwd -P)"
 }
 
 @test "resolve: a directory whose name starts with the root's is outside it" {
@@ -455,7 +475,7 @@ topic: next door
 EOF
 	contract_ref ws/c.yaml ../ws2/s.yaml
 	cd ws
-	refuses 1 c.yaml "^c\\.yaml:3:(3|9): error: '\\\$ref' '\\.\\./ws2/s\\.yaml' .*(leaves|outside).*root"
+	refuses_line 1 c.yaml "c.yaml:3:3: error: '\$ref' '../ws2/s.yaml' leaves the workspace root $(pwd -P)"
 }
 
 @test "resolve: a symlink that stays inside the root is followed" {
@@ -476,7 +496,7 @@ schema:
 EOF
 	contract_ref ws/c.yaml frag.yaml
 	cd ws
-	refuses 1 c.yaml "^frag\\.yaml:3:(3|9): error: .*(leaves|outside).*root"
+	refuses_line 1 c.yaml "frag.yaml:3:3: error: '\$ref' '../outside.yaml' leaves the workspace root $(pwd -P)"
 }
 
 @test "resolve: a \$ref cycle a -> b -> a is refused" {
@@ -493,7 +513,7 @@ EOF
 	assert_status 1
 	assert_no_stdout
 	# Either $ref of the loop may be named.
-	assert_stderr_line '^(a\.yaml:3:(3|9)|b\.yaml:2:(3|9)): error: .*cycle'
+	assert_stderr_is "a.yaml:3:3: error: '\$ref' 'b.yaml' is a cycle: it leads back to itself through b.yaml"
 }
 
 @test "resolve: a \$ref to its own file is a cycle" {
@@ -502,7 +522,8 @@ id: self
 x:
   $ref: self.yaml
 EOF
-	refuses 1 self.yaml '^self\.yaml:3:(3|9): error: .*cycle'
+	refuses_line 1 self.yaml \
+	    "self.yaml:3:3: error: '\$ref' 'self.yaml' is a cycle: it leads back to itself through self.yaml"
 }
 
 @test "resolve: a \$ref to the document that holds it (#) is a cycle" {
@@ -511,7 +532,8 @@ id: self
 x:
   $ref: "#"
 EOF
-	refuses 1 self.yaml '^self\.yaml:3:(3|9): error: .*cycle'
+	refuses_line 1 self.yaml \
+	    "self.yaml:3:3: error: '\$ref' '#' is a cycle: it leads back to itself through self.yaml"
 }
 
 @test "resolve: a \$ref pointing at itself is a cycle" {
@@ -520,7 +542,8 @@ id: self
 x:
   $ref: "#/x"
 EOF
-	refuses 1 self.yaml '^self\.yaml:3:(3|9): error: .*cycle'
+	refuses_line 1 self.yaml \
+	    "self.yaml:3:3: error: '\$ref' '#/x' is a cycle: it leads back to itself through self.yaml"
 }
 
 @test "resolve: the same fragment used twice is not a cycle, and is read once" {
@@ -546,7 +569,8 @@ EOF
 		printf 'next: {$ref: f%d.yaml}\n' $((i + 1)) >f$i.yaml
 	done
 	echo 'end: true' >f100.yaml
-	refuses 1 f0.yaml '^f[0-9]+\.yaml:1:(7|14): error: .*(64|deep)'
+	# The 65th \$ref is the one in f64.yaml, at its flow mapping's '{'.
+	refuses_line 1 f0.yaml "f64.yaml:1:7: error: '\$ref' 'f65.yaml' nests more than 64 \$refs deep"
 }
 
 # chain N: f0.yaml (the contract) -> f1.yaml -> ... -> fN.yaml, N $refs
@@ -569,7 +593,7 @@ chain() {
 @test "resolve: \$refs do not nest 65 deep" {
 	chain 65
 	# The 65th $ref is the one in f64.yaml.
-	refuses 1 f0.yaml "^f64\\.yaml:1:(7|14): error: '\\\$ref' 'f65\\.yaml' .*64"
+	refuses_line 1 f0.yaml "f64.yaml:1:7: error: '\$ref' 'f65.yaml' nests more than 64 \$refs deep"
 }
 
 @test "resolve: a chain of 10 \$refs is fine" {
@@ -595,7 +619,9 @@ chain() {
 	[ "$status" -ne 124 ] || fail "not refused within 10 seconds"
 	assert_status 1
 	assert_no_stdout
-	assert_stderr_line '^(bomb|l[0-9])\.yaml:[0-9]+:[0-9]+: error: .*nodes'
+	# all -> l8, x0 -> l7, x0 -> l6: each x of l6 is l5, about 1.2
+	# million nodes, and the fourth, x3 (line 4), passes 4,000,000.
+	assert_stderr_is 'l6.yaml:4:5: error: all.x0.x0.x3: resolved contract has more than 4000000 nodes'
 }
 
 @test "resolve: a \$ref pointer cannot pass through a \$ref in its target" {
@@ -606,7 +632,7 @@ a:
 EOF
 	contract_ref ws/c.yaml 'frag.yaml#/a/topic'
 	cd ws
-	refuses 1 c.yaml "^c\\.yaml:3:(3|9): error: '\\\$ref' 'frag\\.yaml#/a/topic'.*pointer"
+	refuses_line 1 c.yaml "c.yaml:3:3: error: '\$ref' 'frag.yaml#/a/topic': no such pointer in frag.yaml"
 }
 
 @test "resolve: an absolute \$ref inside the root is followed" {
@@ -621,26 +647,27 @@ EOF
 	make_ws
 	contract_ref ws/c.yaml missing.yaml
 	cd ws
-	refuses 1 c.yaml "^c\\.yaml:3:(3|9): error: '\\\$ref' 'missing\\.yaml'.*(No such file|not found|missing)"
+	refuses_line 1 c.yaml "c.yaml:3:3: error: '\$ref' 'missing.yaml': No such file or directory"
 }
 
 @test "resolve: a \$ref to a missing JSON pointer is refused" {
 	make_ws
 	contract_ref ws/c.yaml 'stream.yaml#/nope'
 	cd ws
-	refuses 1 c.yaml "^c\\.yaml:3:(3|9): error: '\\\$ref' 'stream\\.yaml#/nope'.*pointer"
+	refuses_line 1 c.yaml "c.yaml:3:3: error: '\$ref' 'stream.yaml#/nope': no such pointer in stream.yaml"
 }
 
 @test "resolve: a \$ref pointer past a scalar is refused" {
 	make_ws
 	contract_ref ws/c.yaml 'stream.yaml#/topic/0'
 	cd ws
-	refuses 1 c.yaml "^c\\.yaml:3:(3|9): error: .*stream\\.yaml#/topic/0.*pointer"
+	refuses_line 1 c.yaml "c.yaml:3:3: error: '\$ref' 'stream.yaml#/topic/0': no such pointer in stream.yaml"
 }
 
 @test "resolve: a \$ref fragment that is not a pointer is refused" {
 	cd "$R"
-	refuses 1 ref-bad-pointer.yaml '^ref-bad-pointer\.yaml:3:(3|9): error: .*pointer'
+	refuses_line 1 ref-bad-pointer.yaml \
+	    "ref-bad-pointer.yaml:3:3: error: '\$ref' 'stream.yaml#topic': the part after '#' must be a JSON pointer such as #/a/b"
 }
 
 @test "resolve: a \$ref with sibling keys is refused" {
@@ -651,13 +678,13 @@ EOF
 
 @test "resolve: a non-string \$ref is refused" {
 	cd "$R"
-	refuses 1 ref-not-string.yaml \
-	    "^ref-not-string\\.yaml:3:(3|9): error: '\\\$ref' must be a string"
+	refuses_line 1 ref-not-string.yaml \
+	    "ref-not-string.yaml:3:3: error: '\$ref' must be a string"
 }
 
 @test "resolve: a \$ref to a list is refused too" {
 	printf 'id: orders\nstream:\n  $ref: [a.yaml]\n' >c.yaml
-	refuses 1 c.yaml "^c\\.yaml:3:(3|9): error: '\\\$ref' must be a string"
+	refuses_line 1 c.yaml "c.yaml:3:3: error: '\$ref' must be a string"
 }
 
 @test "resolve: a \$ref to a directory is refused" {
@@ -670,8 +697,8 @@ EOF
 	assert_no_stdout
 	# fluid-resolve(1): the target's own diagnostic, then one at the $ref.
 	[ "${#stderr_lines[@]}" -eq 2 ] || fail "want two lines" "$(show)"
-	assert_match "${stderr_lines[0]}" '^dir: error: .*(directory|read)' "first stderr line"
-	assert_match "${stderr_lines[1]}" "^c\\.yaml:3:(3|9): error: '\\\$ref' 'dir' " "second stderr line"
+	assert_equal "$stderr" "dir: error: cannot read: Is a directory
+c.yaml:3:3: error: '\$ref' 'dir' cannot be resolved" "standard error"
 }
 
 @test "resolve: a broken fragment is refused at its own line" {
@@ -688,8 +715,8 @@ EOF
 	# fluid-resolve(1): the fragment's own error, then one at the $ref
 	# that led there.
 	[ "${#stderr_lines[@]}" -eq 2 ] || fail "want two lines" "$(show)"
-	assert_match "${stderr_lines[0]}" "^frag\\.yaml:2:1: error: duplicate key 'kind'$" "first stderr line"
-	assert_match "${stderr_lines[1]}" "^c\\.yaml:3:(3|9): error: '\\\$ref' 'frag\\.yaml' " "second stderr line"
+	assert_equal "$stderr" "frag.yaml:2:1: error: duplicate key 'kind'
+c.yaml:3:3: error: '\$ref' 'frag.yaml' cannot be resolved" "standard error"
 }
 
 # --- the workspace -----------------------------------------------------
@@ -706,7 +733,7 @@ EOF
 @test "resolve: without a workspace file a \$ref may not reach a sibling directory" {
 	make_siblings
 	cd ws/contracts
-	refuses 1 c.yaml "^c\\.yaml:3:(3|9): error: .*(leaves|outside).*root"
+	refuses_line 1 c.yaml "c.yaml:3:3: error: '\$ref' '../frags/s.yaml' leaves the workspace root $(pwd -P)"
 }
 
 @test "resolve: a workspace file above makes its ref_root the root" {
@@ -725,7 +752,7 @@ EOF
 	make_siblings
 	echo 'ref_root: contracts' >ws/fluid.workspace.yaml
 	cd ws
-	refuses 1 contracts/c.yaml "^contracts/c\\.yaml:3:(3|9): error: .*(leaves|outside).*root"
+	refuses_line 1 contracts/c.yaml "contracts/c.yaml:3:3: error: '\$ref' '../frags/s.yaml' leaves the workspace root $(pwd -P)/contracts"
 }
 
 @test "resolve: a workspace file with a list as ref_root is refused" {
@@ -760,7 +787,8 @@ EOF
 	make_siblings
 	printf -- '- ref_root: .\n' >ws/fluid.workspace.yaml
 	cd ws
-	refuses 1 contracts/c.yaml '^fluid\.workspace\.yaml:1:1: error: .*(mapping|ref_root)'
+	refuses_line 1 contracts/c.yaml \
+	    'fluid.workspace.yaml:1:1: error: workspace file must be a mapping whose ref_root is a directory'
 }
 
 @test "resolve: a malformed workspace file is refused" {
@@ -774,7 +802,8 @@ EOF
 	make_siblings
 	echo 'ref_root: frags' >ws/fluid.workspace.yaml
 	cd ws
-	refuses 1 contracts/c.yaml '^contracts/c\.yaml(:[0-9]+:[0-9]+)?: error: .*(outside|root)'
+	refuses_line 1 contracts/c.yaml \
+	    "contracts/c.yaml: error: file lies outside the workspace root $(pwd -P)/frags"
 }
 
 # --- usage and environment errors ---------------------------------------
@@ -786,7 +815,7 @@ EOF
 
 @test "resolve: --schema-version without --fragment is a usage error" {
 	usage_error --schema-version 0.7.7 "$R/stream.yaml" \
-	    '^fluid-resolve: .*--(fragment|schema-version)'
+	    "^fluid-resolve: --schema-version goes with --fragment; a contract names its own fluidVersion \\(see 'fluid-resolve --help'\\)\$"
 }
 
 @test "resolve: an unknown fragment kind is a usage error" {
@@ -813,7 +842,7 @@ EOF
 
 @test "resolve: an option without its argument is a usage error that says so" {
 	usage_error "$R/stream.yaml" --fragment \
-	    "^fluid-resolve: .*--fragment.*(argument|requires|needs|missing)"
+	    "^fluid-resolve: option '--fragment' needs an argument \\(see 'fluid-resolve --help'\\)\$"
 }
 
 @test "resolve: --diagnostics takes its value as a separate argument too" {
@@ -826,7 +855,8 @@ EOF
 }
 
 @test "resolve: an unknown --diagnostics format is a usage error" {
-	usage_error --diagnostics=xml "$R/stream.yaml" '^fluid-resolve: .*(text|json)'
+	usage_error --diagnostics=xml "$R/stream.yaml" \
+	    "^fluid-resolve: --diagnostics takes text, json or github \\(see 'fluid-resolve --help'\\)\$"
 }
 
 @test "resolve: two files are a usage error" {

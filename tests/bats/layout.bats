@@ -334,3 +334,45 @@ module_cycles() {
 	    $(pkg-config --cflags yaml-0.1 jansson libcurl libcrypto) lib/api.c ||
 	    fail "lib/api.c no longer compiles"
 }
+
+# --- the module map -----------------------------------------------------------
+
+# map_missing LIBDIR: the headers of LIBDIR (and of its subdirectories,
+# as "fluid/fluid.h") that the module map of LIBDIR/fluid.h does not
+# list, one a line.  An entry is a comment line whose first word, after
+# " *" and a tab, is the header's name.  fluid.h, which holds the map,
+# is not an entry of it.
+map_missing() {
+	local lib=$1 h
+	for h in "$lib"/*.h "$lib"/*/*.h; do
+		[ -f "$h" ] || continue
+		h=${h#"$lib"/}
+		[ "$h" = fluid.h ] && continue
+		grep -qE "^ \\*	${h//./\\.}( |\$)" "$lib/fluid.h" || echo "$h"
+	done
+}
+
+@test "layout: lib/fluid.h's module map lists every header of lib/" {
+	run map_missing "$TOP/lib"
+	assert_status 0
+	assert_equal "$output" "" "headers missing from lib/fluid.h's map"
+}
+
+@test "layout: the map check names a header missing from the map" {
+	mkdir -p lib/fluid
+	cp "$TOP/lib/fluid.h" "$TOP/lib/xalloc.h" lib/
+	printf '/* a new module */\n' >lib/newmod.h
+	printf '/* a new public header */\n' >lib/fluid/extra.h
+	run map_missing lib
+	assert_status 0
+	assert_equal "$output" "newmod.h
+fluid/extra.h" "what the check names"
+	# A name in another entry's text is no entry: xalloc.h is listed
+	# only while its own line is.
+	sed -i '/^ \*\txalloc\.h /d' lib/fluid.h
+	grep -q 'xalloc\.h' lib/fluid.h || fail "xalloc.h is named nowhere else"
+	run map_missing lib
+	assert_equal "$output" "newmod.h
+xalloc.h
+fluid/extra.h" "what the check names without xalloc.h's entry"
+}
