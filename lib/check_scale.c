@@ -107,11 +107,15 @@ pod(struct chk *c, struct chk_loc *l, json_t *dep, const char *key,
 			    "size: digits and an optional unit (b, k, kb, m, "
 			    "mb, g, gb, t, tb), e.g. 2048m");
 			ok = false;
-		} else if (b < MEM_MIN || b > MEM_MAX) {
-			chk_err_at(c, l, "memory", "must be from 1024m to 1t: "
-			    "below 1 GiB Flink's fixed memory leaves the "
-			    "process no task heap, and no node holds more "
-			    "than 1 TiB");
+		} else if (b < MEM_MIN) {
+			chk_err_at(c, l, "memory", "%s is below 1024m: Flink's "
+			    "fixed memory (metaspace, overhead, framework and "
+			    "network) takes 768m and leaves the process no "
+			    "task heap", mem);
+			ok = false;
+		} else if (b > MEM_MAX) {
+			chk_err_at(c, l, "memory", "%s is above 1t: no node "
+			    "holds a pod that large", mem);
 			ok = false;
 		} else
 			json_object_set_new(out, "memory", json_string(mem));

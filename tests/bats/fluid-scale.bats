@@ -1,0 +1,118 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
+#
+# fluid-scale.bats - a deployment's sizing (fluid-check(1), SCALING):
+# parallelism, maxParallelism, the TaskManagers, the JobManager and the
+# operator's autoscaler, rendered into the FlinkDeployment and into the
+# CFK INSERT statement; the defaults render as if spelled out.  The
+# refusals of bad values are tests/bad/450-462.
+
+load helpers
+
+setup() {
+	TOOL=fluid-k8s
+	fluid_setup
+	cp -R "$EXAMPLES/shapes" shapes
+	cp -R "$EXAMPLES/cfk" cfk
+	LANDED=shapes/landed/orders-landed.fluid.yaml
+	CFK=cfk/orders-cfk.fluid.yaml
+}
+
+teardown() { fluid_teardown; }
+
+# size CONTRACT LINES...: add LINES to CONTRACT's deployment, after its
+# context key (at 12 spaces in both examples).
+size() {
+	local f=$1 line
+	shift
+	grep -q '^            context: development$' "$f" || fail "no deployment context in $f" ""
+	for line in "$@"; do
+		awk -v add="            $line" '{ print }
+		    /^            context: development$/ { print add }' "$f" >"$f.new" &&
+		    mv "$f.new" "$f"
+	done
+}
+
+# render CONTRACT: the rendered resources (a List) in $output.
+render() {
+	"$BIN/fluid-resolve" "$1" | "$BIN/fluid-check" | "$BIN/fluid-sqlgen" >in.json ||
+	    fail "check of $1 failed" "$(cat in.json)"
+	tool render --resources <in.json
+	assert_status 0
+}
+
+fd() { jq -c '.items[] | select(.kind == "FlinkDeployment")' <<<"$output"; }
+
+@test "scale: the sizing fields become spec.job.parallelism, the pods' resources, the slots, the key groups and the autoscaler's keys" {
+	size "$LANDED" "parallelism: 4" "maxParallelism: 256" \
+	    "taskManager: {slots: 2, memory: 4096m, cpu: 2}" \
+	    "jobManager: {memory: 3g, cpu: 0.5}" \
+	    "autoscaler: {enabled: true, minParallelism: 2, maxParallelism: 16, targetUtilization: 0.6}"
+	render "$LANDED"
+	local f
+	f=$(fd)
+	t() { jq -e "$1" <<<"$f" >/dev/null || fail "not true of the FlinkDeployment: $1" "$f"; }
+	t '.spec.job.parallelism == 4'
+	t '.spec.taskManager.resource == {"memory": "4096m", "cpu": 2}'
+	t '.spec.jobManager.resource == {"memory": "3g", "cpu": 0.5}'
+	t '.spec.flinkConfiguration["taskmanager.numberOfTaskSlots"] == "2"'
+	t '.spec.flinkConfiguration["pipeline.max-parallelism"] == "256"'
+	# AutoScalerOptions' current names (operator 1.13), not the
+	# deprecated target.utilization or the kubernetes.operator. fallbacks.
+	t '.spec.flinkConfiguration | with_entries(select(.key | startswith("job.autoscaler."))) ==
+	    {"job.autoscaler.enabled": "true", "job.autoscaler.vertex.min-parallelism": "2",
+	     "job.autoscaler.vertex.max-parallelism": "16", "job.autoscaler.utilization.target": "0.6"}'
+	t '.spec.flinkConfiguration | keys | map(select(startswith("kubernetes.operator."))) == []'
+	# The operator's rule 1 would override the job's parallelism.
+	t '.spec.taskManager | has("replicas") | not'
+}
+
+@test "scale: the autoscaler block's defaults are the operator's minimum, the key groups and 0.7; disabled is written false" {
+	size "$LANDED" "parallelism: 2" "autoscaler: {enabled: false}"
+	render "$LANDED"
+	jq -e '.spec.flinkConfiguration | with_entries(select(.key | startswith("job.autoscaler."))) ==
+	    {"job.autoscaler.enabled": "false", "job.autoscaler.vertex.min-parallelism": "1",
+	     "job.autoscaler.vertex.max-parallelism": "128", "job.autoscaler.utilization.target": "0.7"}' \
+	    <<<"$(fd)" >/dev/null || fail "autoscaler keys" "$(fd)"
+}
+
+@test "scale: the defaults spelled out render the same bytes as none" {
+	render "$LANDED"
+	local plain=$output
+	size "$LANDED" "parallelism: 1" "maxParallelism: 128" \
+	    "taskManager: {slots: 1, memory: 2048m, cpu: 1}" "jobManager: {memory: 2048m, cpu: 1}"
+	render "$LANDED"
+	# The bundle digest annotation differs (the contract's bytes do):
+	# compare everything else.
+	assert_equal "$(jq -S 'del(.items[].metadata.annotations)' <<<"$output")" \
+	    "$(jq -S 'del(.items[].metadata.annotations)' <<<"$plain")"
+}
+
+@test "scale: fluid-k8s render refuses a check section whose parallelism fluid-check would refuse (the IR is not trusted)" {
+	"$BIN/fluid-resolve" "$LANDED" | "$BIN/fluid-check" | "$BIN/fluid-sqlgen" >in.json
+	jq '(.check.builds[0].deployment.parallelism) = 0' in.json >bad.json
+	jq -e '.check.builds[0].deployment.parallelism == 0' bad.json >/dev/null ||
+	    fail "the check section is not where the test edits it" "$(jq -c .check bad.json | head -c 400)"
+	tool render --resources <bad.json
+	assert_status 1
+	assert_match "$stderr" "deployment.parallelism is not a value fluid-check accepts"
+}
+
+@test "scale: CFK's INSERT statement carries the parallelism and the pinned key groups" {
+	size "$CFK" "parallelism: 3" "maxParallelism: 720"
+	render "$CFK"
+	jq -e '[.items[] | select(.kind == "FlinkStatement")] |
+	    (.[2].metadata.annotations["fluid.dev/statement-role"] == "insert") and
+	    (.[2].spec.parallelism == 3) and
+	    (.[2].spec.flinkConfiguration["pipeline.max-parallelism"] == "720") and
+	    ([.[0,1].spec | has("parallelism")] == [false, false])' <<<"$output" >/dev/null ||
+	    fail "CFK statements" "$output"
+}
+
+@test "scale: CFK refuses the operator target's taskManager, jobManager and autoscaler, saying where its pool's resources go" {
+	size "$CFK" "taskManager: {slots: 2}" "autoscaler: {enabled: true}"
+	run --separate-stderr "$BIN/fluid" validate "$CFK"
+	assert_status 1
+	assert_match "$stderr" "deployment.taskManager: is a field of management: operator .*set computePool.jobManager and computePool.taskManager"
+	assert_match "$stderr" "deployment.autoscaler: is a field of management: operator .*CMF runs no operator autoscaler"
+}
