@@ -116,3 +116,18 @@ fd() { jq -c '.items[] | select(.kind == "FlinkDeployment")' <<<"$output"; }
 	assert_match "$stderr" "deployment.taskManager: is a field of management: operator .*set computePool.jobManager and computePool.taskManager"
 	assert_match "$stderr" "deployment.autoscaler: is a field of management: operator .*CMF runs no operator autoscaler"
 }
+
+@test "scale: a sized FlinkDeployment is valid against the operator's CRD (tests/k8s-schema's cached copy)" {
+	local crd=$TOP/tests/k8s-schema/cache/flinkdeployments.flink.apache.org-v1.yml py=python3
+	[ -f "$crd" ] || skip "no cached CRD: run make check-k8s-schema once"
+	[ -x "$TOP/tests/k8s-schema/cache/venv/bin/python3" ] && py=$TOP/tests/k8s-schema/cache/venv/bin/python3
+	"$py" -c 'import yaml, jsonschema' 2>/dev/null || skip "no python3 with PyYAML and jsonschema"
+	size "$LANDED" "parallelism: 6" "maxParallelism: 720" \
+	    "taskManager: {slots: 3, memory: 8g, cpu: 1.5}" "jobManager: {memory: 1024m, cpu: 0.25}" \
+	    "autoscaler: {enabled: true, maxParallelism: 24}"
+	render "$LANDED"
+	printf '%s\n' "$output" >sized.json
+	run --separate-stderr "$py" "$TOP/tests/k8s-schema/validate.py" "$crd" sized.json
+	assert_status 0
+	assert_match "$output" "1 FlinkDeployment\\(s\\) checked, 0 problem\\(s\\)"
+}
