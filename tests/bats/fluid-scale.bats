@@ -131,3 +131,28 @@ fd() { jq -c '.items[] | select(.kind == "FlinkDeployment")' <<<"$output"; }
 	assert_status 0
 	assert_match "$output" "1 FlinkDeployment\\(s\\) checked, 0 problem\\(s\\)"
 }
+
+@test "scale: fluid diff: a maxParallelism change is breaking, a rescale and new resources are for review, spelled-out defaults are none" {
+	local d=shapes/landed
+	cp "$LANDED" $d/old.yaml
+	cp "$LANDED" $d/same.yaml
+	size $d/same.yaml "parallelism: 1" "maxParallelism: 128" "taskManager: {slots: 1, memory: 2048m, cpu: 1}"
+	run --separate-stderr "$BIN/fluid" diff --exit-on-breaking --baseline $d/old.yaml $d/same.yaml
+	assert_status 0
+	assert_jq '.changes == []'
+	cp "$LANDED" $d/wide.yaml
+	size $d/wide.yaml "parallelism: 3" "taskManager: {slots: 3}" "autoscaler: {enabled: true}"
+	run --separate-stderr "$BIN/fluid" diff --exit-on-breaking --baseline $d/old.yaml $d/wide.yaml
+	assert_status 0
+	assert_jq '[.changes[] | [.severity, .change, .old.value, .new.value]] == [
+	    ["non-breaking", "parallelism", 1, 3],
+	    ["non-breaking", "taskManager", {"memory": "2048m", "cpu": 1, "slots": 1}, {"memory": "2048m", "cpu": 1, "slots": 3}],
+	    ["non-breaking", "autoscaler", null, {"enabled": true, "minParallelism": 1, "maxParallelism": 128, "targetUtilization": 0.7}]]'
+	assert_jq '.changes[0].new.path == "properties.parameters.flink.deployment.parallelism"'
+	cp "$LANDED" $d/keys.yaml
+	size $d/keys.yaml "maxParallelism: 720"
+	run --separate-stderr "$BIN/fluid" diff --exit-on-breaking --baseline $d/old.yaml $d/keys.yaml
+	assert_status 1
+	assert_jq '[.changes[] | [.severity, .change, .old.value, .new.value]] == [["breaking", "maxParallelism", 128, 720]]'
+	assert_jq '.changes[0].reason | test("cannot be restored")'
+}
