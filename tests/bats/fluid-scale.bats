@@ -156,3 +156,39 @@ fd() { jq -c '.items[] | select(.kind == "FlinkDeployment")' <<<"$output"; }
 	assert_jq '[.changes[] | [.severity, .change, .old.value, .new.value]] == [["breaking", "maxParallelism", 128, 720]]'
 	assert_jq '.changes[0].reason | test("cannot be restored")'
 }
+
+# live_fd PLAN JQ: the plan's FlinkDeployment, edited by JQ, as the
+# live object the fake kubectl answers.
+live_fd() {
+	mkdir -p fake
+	jq '.resources[] | .resource | select(.kind == "FlinkDeployment") | '"$2" "$1" \
+	    >fake/flinkdeployment-commerce-orders-landed.json
+}
+
+@test "scale: fluid apply refuses a live deployment's maxParallelism change, and takes one left out by an older fluid at the 128 Flink derived" {
+	load fake-kubectl
+	TOOL=fluid
+	allow_landed
+	export FAKE_CALLS=$TMP/calls
+	fake_kubectl objects
+	"$BIN/fluid" plan --mode amend --out old.json "$LANDED" >/dev/null
+	size "$LANDED" "maxParallelism: 256"
+	"$BIN/fluid" plan --mode amend --out p.json "$LANDED" >/dev/null
+	live_fd old.json .
+	tool apply --mode amend --yes --wait 0 p.json
+	assert_status 1
+	assert_match "$stderr" "FlinkDeployment data-products/commerce-orders-landed: pipeline.max-parallelism changes \\(128 -> 256\\): the job's keyed state is stored by key group and cannot be restored with another number; keep deployment.maxParallelism at 128, or start a new deployment under another deployment.name"
+	! grep -q ' apply ' calls || fail "applied" "$(cat calls)"
+	# A FlinkDeployment an older fluid wrote: no key, parallelism 1, so
+	# Flink derived 128; the plan's 128 is no change, its 256 is one.
+	live_fd old.json 'del(.spec.flinkConfiguration["pipeline.max-parallelism"])'
+	tool apply --mode amend --yes --wait 0 p.json
+	assert_status 1
+	assert_match "$stderr" "changes \\(128 -> 256\\)"
+	tool apply --mode amend --yes --wait 0 old.json
+	[[ $stderr != *"max-parallelism"* ]] || fail "refused the derived 128" "$stderr"
+	# No deployment live: a new one takes any number.
+	rm fake/flinkdeployment-commerce-orders-landed.json
+	tool apply --mode amend --yes --wait 0 p.json
+	[[ $stderr != *"max-parallelism"* ]] || fail "refused a new deployment" "$stderr"
+}
