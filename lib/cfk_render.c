@@ -27,6 +27,7 @@ struct cr {
 	const char	*build, *product, *bundle, *ptr;
 	const char	*name, *ns, *env, *pool_name, *state;
 	json_int_t	 parallelism, max_parallelism;
+	const char	*idle;		/* scale_idle_timeout(), or NULL */
 	struct diags	*d;
 	int		 bad;
 };
@@ -122,6 +123,7 @@ deployment(struct cr *r)
 	else {
 		r->parallelism = sc.parallelism;
 		r->max_parallelism = sc.max_parallelism;
+		r->idle = scale_idle_timeout(&sc);
 		scale_release(&sc);
 	}
 	r->ns = jstr(r->dep, "namespace");
@@ -255,6 +257,10 @@ statement(const struct cr *r, const char *role, const char *sql)
 		    (long long)r->max_parallelism);
 		json_object_set_new(conf, "pipeline.max-parallelism",
 		    json_string(maxp));
+		if (r->idle != NULL)
+			json_object_set_new(conf,
+			    "table.exec.source.idle-timeout",
+			    json_string(r->idle));
 		json_object_set_new(spec, "flinkConfiguration", conf);
 		json_object_set_new(spec, "parallelism",
 		    json_integer(r->parallelism));

@@ -147,6 +147,14 @@ set_int(json_t *conf, const char *key, json_int_t v)
 	json_object_set_new(conf, key, json_string(buf));
 }
 
+const char *
+scale_idle_timeout(const struct scale *s)
+{
+	if (s->parallelism > 1 || (s->as_enabled && s->as_max > 1))
+		return SCALE_IDLE_TIMEOUT;
+	return NULL;
+}
+
 void
 scale_flink_conf(const struct scale *s, json_t *conf)
 {
@@ -154,6 +162,9 @@ scale_flink_conf(const struct scale *s, json_t *conf)
 
 	set_int(conf, "taskmanager.numberOfTaskSlots", s->slots);
 	set_int(conf, "pipeline.max-parallelism", s->max_parallelism);
+	if (scale_idle_timeout(s) != NULL)
+		json_object_set_new(conf, "table.exec.source.idle-timeout",
+		    json_string(scale_idle_timeout(s)));
 	if (!s->autoscaler)
 		return;
 	json_object_set_new(conf, "job.autoscaler.enabled",

@@ -26,6 +26,11 @@
 #define SCALE_MEMORY		"2048m"
 #define SCALE_CPU		1
 #define SCALE_UTILIZATION	0.7
+/*
+ * A partition silent this long stops holding back the watermark; long
+ * enough that a merely slow partition's records are seldom late.
+ */
+#define SCALE_IDLE_TIMEOUT	"5 min"
 
 struct scale_pod {
 	const char	*memory;
@@ -54,6 +59,14 @@ void	 scale_release(struct scale *);
  * operator's job.autoscaler.* keys (AutoScalerOptions, 1.13).
  */
 void	 scale_flink_conf(const struct scale *, json_t *conf);
+/*
+ * Flink's table.exec.source.idle-timeout for a job that may run wider
+ * than one subtask (parallelism above 1, or an autoscaler that may take
+ * it there), else NULL.  A Kafka source reader with no partition never
+ * marks itself idle (connector 3.4, FLIP-27), so without the timeout it
+ * holds back every downstream watermark for good.
+ */
+const char *scale_idle_timeout(const struct scale *);
 /* {"memory": M, "cpu": C}, the operator's spec.*.resource. */
 json_t	*scale_resource(const struct scale_pod *);
 

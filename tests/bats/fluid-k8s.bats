@@ -96,6 +96,7 @@ res() {
 	t '.spec.jobManager.resource == {"memory": "2048m", "cpu": 1}'
 	t '.spec.taskManager.resource == {"memory": "2048m", "cpu": 1}'
 	t '.spec.flinkConfiguration | keys | map(select(startswith("job.autoscaler."))) == []'
+	t '.spec.flinkConfiguration | has("table.exec.source.idle-timeout") | not'
 	# Flink 1.20's names, not the deprecated state.checkpoints.dir and
 	# state.savepoints.dir.
 	t '.spec.flinkConfiguration | keys | map(select(startswith("state."))) == []'

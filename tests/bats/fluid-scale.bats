@@ -63,6 +63,9 @@ fd() { jq -c '.items[] | select(.kind == "FlinkDeployment")' <<<"$output"; }
 	    {"job.autoscaler.enabled": "true", "job.autoscaler.vertex.min-parallelism": "2",
 	     "job.autoscaler.vertex.max-parallelism": "16", "job.autoscaler.utilization.target": "0.6"}'
 	t '.spec.flinkConfiguration | keys | map(select(startswith("kubernetes.operator."))) == []'
+	# Wider than one subtask, a reader may get no Kafka partition and
+	# would hold back the watermark for good (scale.h).
+	t '.spec.flinkConfiguration["table.exec.source.idle-timeout"] == "5 min"'
 	# The operator's rule 1 would override the job's parallelism.
 	t '.spec.taskManager | has("replicas") | not'
 }
@@ -105,6 +108,7 @@ fd() { jq -c '.items[] | select(.kind == "FlinkDeployment")' <<<"$output"; }
 	    (.[2].metadata.annotations["fluid.dev/statement-role"] == "insert") and
 	    (.[2].spec.parallelism == 3) and
 	    (.[2].spec.flinkConfiguration["pipeline.max-parallelism"] == "720") and
+	    (.[2].spec.flinkConfiguration["table.exec.source.idle-timeout"] == "5 min") and
 	    ([.[0,1].spec | has("parallelism")] == [false, false])' <<<"$output" >/dev/null ||
 	    fail "CFK statements" "$output"
 }
@@ -191,4 +195,18 @@ live_fd() {
 	rm fake/flinkdeployment-commerce-orders-landed.json
 	tool apply --mode amend --yes --wait 0 p.json
 	[[ $stderr != *"max-parallelism"* ]] || fail "refused a new deployment" "$stderr"
+}
+
+@test "scale: the source idle timeout is written only for a job that may run wider than one subtask" {
+	local d=shapes/landed
+	cp "$LANDED" $d/one.yaml
+	size $d/one.yaml "autoscaler: {enabled: true, maxParallelism: 1}"
+	render $d/one.yaml
+	jq -e '.spec.flinkConfiguration | has("table.exec.source.idle-timeout") | not' <<<"$(fd)" >/dev/null ||
+	    fail "idle timeout at parallelism 1" "$(fd)"
+	cp "$LANDED" $d/auto.yaml
+	size $d/auto.yaml "autoscaler: {enabled: true, maxParallelism: 4}"
+	render $d/auto.yaml
+	jq -e '.spec.job.parallelism == 1 and .spec.flinkConfiguration["table.exec.source.idle-timeout"] == "5 min"' <<<"$(fd)" >/dev/null ||
+	    fail "no idle timeout for an autoscaler that may widen the job" "$(fd)"
 }
