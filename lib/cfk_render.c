@@ -10,6 +10,7 @@
  * for what the API server or CMF would refuse.
  */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,12 +19,15 @@
 #include "imageref.h"
 #include "jget.h"
 #include "k8s.h"
+#include "scale.h"
 #include "xalloc.h"
 
 struct cr {
 	const json_t	*cb, *dep, *pool;
 	const char	*build, *product, *bundle, *ptr;
 	const char	*name, *ns, *env, *pool_name, *state;
+	json_int_t	 parallelism, max_parallelism;
+	const char	*idle;		/* scale_idle_timeout(), or NULL */
 	struct diags	*d;
 	int		 bad;
 };
@@ -108,10 +112,20 @@ deployment(struct cr *r)
 {
 	const json_t *rc = json_object_get(r->dep, "cmfRestClassRef"), *v;
 	static const char *const tm[] = { "jobManager", "taskManager" };
+	struct scale sc;
 	const char *t;
 	size_t i;
 
 	r->name = jstr(r->dep, "name");
+	if ((t = scale_read(r->dep, &sc)) != NULL)
+		cr_err(r, t, "deployment.%s is not a value fluid-check "
+		    "accepts (fluid-check(1), SCALING)", t);
+	else {
+		r->parallelism = sc.parallelism;
+		r->max_parallelism = sc.max_parallelism;
+		r->idle = scale_idle_timeout(&sc);
+		scale_release(&sc);
+	}
 	r->ns = jstr(r->dep, "namespace");
 	r->env = jstr(r->dep, "flinkEnvironment");
 	r->state = jstr(r->dep, "state");
@@ -216,8 +230,8 @@ role_abbrev(const char *role)
 static json_t *
 statement(const struct cr *r, const char *role, const char *sql)
 {
-	char d[DIGEST_STRLEN], *name;
-	json_t *s, *spec;
+	char d[DIGEST_STRLEN], *name, maxp[32];
+	json_t *s, *spec, *conf;
 
 	digest_bytes(sql, strlen(sql), d);
 	name = xasprintf("%s-%s-%.*s", r->name, role_abbrev(role),
@@ -232,10 +246,24 @@ statement(const struct cr *r, const char *role, const char *sql)
 	    r->pool_name, "statement", sql, "cmfRestClassRef", rest_ref(r));
 	spec = json_object_get(s, "spec");
 	if (strcmp(role, "insert") == 0) {
-		/* CMF refuses a streaming INSERT without checkpointing. */
-		json_object_set_new(spec, "flinkConfiguration", json_pack(
-		    "{s:s}", "execution.checkpointing.interval",
-		    CFK_CHECKPOINT_INTERVAL));
+		/*
+		 * CMF refuses a streaming INSERT without checkpointing.  The
+		 * key groups are pinned as on the operator target, so that a
+		 * later spec.parallelism still restores the statement's state.
+		 */
+		conf = json_pack("{s:s}", "execution.checkpointing.interval",
+		    CFK_CHECKPOINT_INTERVAL);
+		snprintf(maxp, sizeof(maxp), "%lld",
+		    (long long)r->max_parallelism);
+		json_object_set_new(conf, "pipeline.max-parallelism",
+		    json_string(maxp));
+		if (r->idle != NULL)
+			json_object_set_new(conf,
+			    "table.exec.source.idle-timeout",
+			    json_string(r->idle));
+		json_object_set_new(spec, "flinkConfiguration", conf);
+		json_object_set_new(spec, "parallelism",
+		    json_integer(r->parallelism));
 		if (strcmp(r->state, "suspended") == 0)
 			json_object_set_new(spec, "stopped", json_true());
 	}

@@ -30,7 +30,8 @@ static const char *const flink_keys[] = {
 static const char *const deployment_keys[] = {
 	"name", "namespace", "context", "serviceAccount", "image",
 	"checkpointUri", "savepointUri", "haUri", "stateEndpoint",
-	"secretRefs", "state", NULL
+	"secretRefs", "state", "parallelism", "maxParallelism", "taskManager",
+	"jobManager", "autoscaler", NULL
 };
 static const char *const expose_keys[] = {
 	"exposeId", "kind", "binding", "contract", "description", "name",
@@ -395,6 +396,7 @@ deployment_check(struct contract *k, struct chk_loc *l, json_t *flink,
 		chk_loc_reset(l, m2);
 	}
 	json_object_set_new(ir, "secretRefs", refs);
+	*ok &= chk_scale(c, l, dep, ir, false);
 	chk_loc_reset(l, m);
 	return ir;
 }

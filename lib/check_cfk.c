@@ -18,11 +18,13 @@ const char *const chk_cfk_only_keys[] = {
 /* The operator target's own: the FlinkDeployment's pod and its state. */
 const char *const chk_cfk_operator_keys[] = {
 	"serviceAccount", "image", "checkpointUri", "savepointUri", "haUri",
-	"stateEndpoint", "secretRefs", NULL
+	"stateEndpoint", "secretRefs", "taskManager", "jobManager",
+	"autoscaler", NULL
 };
 static const char *const cfk_keys[] = {
 	"name", "namespace", "context", "state", "flinkEnvironment",
-	"cmfRestClassRef", "computePool", NULL
+	"cmfRestClassRef", "computePool", "parallelism", "maxParallelism",
+	NULL
 };
 static const char *const pool_keys[] = {
 	"name", "type", "flinkVersion", "image", "jobManager", "taskManager",
@@ -50,6 +52,12 @@ operator_key_why(const char *key)
 		    "computePool.image";
 	if (strcmp(key, "secretRefs") == 0)
 		return "fluid gives a CMF compute pool's pods no Secrets";
+	if (strcmp(key, "taskManager") == 0 || strcmp(key, "jobManager") == 0)
+		return "a statement runs on its compute pool's JobManager and "
+		    "TaskManagers: set computePool.jobManager and "
+		    "computePool.taskManager";
+	if (strcmp(key, "autoscaler") == 0)
+		return "CMF runs no operator autoscaler on a statement";
 	return "CMF keeps a statement's checkpoints, savepoints and HA "
 	    "state where its environment and compute pool say, which "
 	    "fluid does not set on this target";
@@ -290,6 +298,7 @@ chk_cfk_deployment(struct chk *c, struct chk_loc *l, json_t *flink, bool *ok)
 {
 	struct chk_loc_mark m = chk_loc_mark(l);
 	json_t *dep = chk_get_obj(c, l, flink, "deployment", true), *pool, *rc;
+	json_t *scale, *ir;
 	const char *name, *ns, *ctx, *env, *state;
 	bool good = true;
 
@@ -333,6 +342,9 @@ chk_cfk_deployment(struct chk *c, struct chk_loc *l, json_t *flink, bool *ok)
 	}
 	rc = rest_class(c, l, dep, &good);
 	pool = compute_pool(c, l, dep, &good);
+	scale = json_object();
+	if (!chk_scale(c, l, dep, scale, true))
+		good = false;
 	if (name == NULL || ns == NULL || ctx == NULL || env == NULL ||
 	    (state == NULL && json_object_get(dep, "state") != NULL))
 		good = false;
@@ -340,13 +352,17 @@ chk_cfk_deployment(struct chk *c, struct chk_loc *l, json_t *flink, bool *ok)
 	if (!good) {
 		json_decref(rc);
 		json_decref(pool);
+		json_decref(scale);
 		*ok = false;
 		return NULL;
 	}
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:s}", "target",
+	ir = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:s}", "target",
 	    CHK_CFK_MANAGEMENT, "name", name, "namespace", ns, "context", ctx,
 	    "flinkEnvironment", env, "cmfRestClassRef", rc, "computePool",
 	    pool, "state", state ? state : "running");
+	json_object_update(ir, scale);
+	json_decref(scale);
+	return ir;
 }
 
 bool

@@ -343,4 +343,13 @@ bool	 chk_cdc_build(struct chk *, struct chk_loc *build, json_t *props,
 	    const struct chk_stream *, json_t *x, int xi,
 	    const struct ty *schema, json_t *xbad, json_t *table);
 
+/*
+ * The sizing of the deployment dep (l at it): parallelism and
+ * maxParallelism, and unless cfk the taskManager, jobManager and
+ * autoscaler blocks (fluid-check(1), SCALING).  What the contract sets
+ * goes into ir, the autoscaler with its defaults; false after errors.
+ */
+bool	 chk_scale(struct chk *, struct chk_loc *, json_t *dep, json_t *ir,
+	    bool cfk);
+
 #endif

@@ -23,6 +23,7 @@
 #include "diff.h"
 #include "jget.h"
 #include "jptr.h"
+#include "scale.h"
 #include "types.h"
 #include "xalloc.h"
 
@@ -1050,6 +1051,90 @@ own_sql(struct diff *x, json_t *ob, json_t *nb)
 	reset(x, m);
 }
 
+/* The deployment's sizing (scale.h, with its defaults) at key. */
+static void
+scale_change(struct diff *x, enum diff_severity sev, const char *key,
+    json_t *ov, json_t *nv, const char *why)
+{
+	struct mark m = mark(x);
+
+	if (json_equal(ov, nv)) {
+		json_decref(ov);
+		json_decref(nv);
+		return;
+	}
+	both_key(x, key);
+	add(x, sev, key, HAS_BOTH, ov, nv, "%s", why);
+	reset(x, m);
+}
+
+static json_t *
+scale_pod_json(const struct scale *s, const struct scale_pod *p)
+{
+	json_t *r = scale_resource(p);
+
+	if (p == &s->tm)
+		json_object_set_new(r, "slots", json_integer(s->slots));
+	return r;
+}
+
+static json_t *
+scale_as_json(const struct scale *s)
+{
+	if (!s->autoscaler)
+		return json_null();
+	return json_pack("{s:b, s:I, s:I, s:f}", "enabled", s->as_enabled,
+	    "minParallelism", (json_int_t)s->as_min, "maxParallelism",
+	    (json_int_t)s->as_max, "targetUtilization", s->as_target);
+}
+
+/*
+ * A rescale is a savepoint upgrade: the state comes along, for review.
+ * The key groups are the state's own: a change cannot restore.
+ */
+static void
+scaling(struct diff *x, json_t *ob, json_t *nb)
+{
+	struct mark m = mark(x);
+	struct scale o, n;
+
+	if (scale_read(json_object_get(ob, "deployment"), &o) != NULL)
+		return;
+	if (scale_read(json_object_get(nb, "deployment"), &n) != NULL) {
+		scale_release(&o);
+		return;
+	}
+	both_key(x, "properties");
+	both_key(x, "parameters");
+	both_key(x, "flink");
+	both_key(x, "deployment");
+	scale_change(x, DIFF_BREAKING, "maxParallelism",
+	    json_integer(o.max_parallelism), json_integer(n.max_parallelism),
+	    "the job's key groups change: its keyed state is stored by key "
+	    "group and cannot be restored with another number (fluid apply "
+	    "refuses it for a live deployment): start a new deployment, "
+	    "under a new name");
+	scale_change(x, DIFF_NON_BREAKING, "parallelism",
+	    json_integer(o.parallelism), json_integer(n.parallelism),
+	    "the job rescales: the operator stops it with a savepoint and "
+	    "starts it from there at the new parallelism, for review");
+	scale_change(x, DIFF_NON_BREAKING, "taskManager",
+	    scale_pod_json(&o, &o.tm), scale_pod_json(&n, &n.tm),
+	    "the TaskManagers' resources change: a savepoint upgrade, for "
+	    "review (the namespace's quota must hold them)");
+	scale_change(x, DIFF_NON_BREAKING, "jobManager",
+	    scale_resource(&o.jm), scale_resource(&n.jm),
+	    "the JobManager's resources change: a savepoint upgrade, for "
+	    "review (the namespace's quota must hold them)");
+	scale_change(x, DIFF_NON_BREAKING, "autoscaler", scale_as_json(&o),
+	    scale_as_json(&n), "the operator's autoscaler changes: it "
+	    "rescales the job within its bounds by savepoint upgrades, for "
+	    "review");
+	scale_release(&o);
+	scale_release(&n);
+	reset(x, m);
+}
+
 /* The pointer to the build id on side (a new string). */
 static char *
 build_ptr(struct diff *x, int side, const char *id)
@@ -1073,6 +1158,7 @@ build_both(struct diff *x, json_t *ob, json_t *nb)
 	set(x, OLD, op, "");
 	set(x, NEW, np, "");
 	own_sql(x, ob, nb);
+	scaling(x, ob, nb);
 	free(op);
 	free(np);
 }

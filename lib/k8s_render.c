@@ -19,6 +19,7 @@
 #include "imageref.h"
 #include "ir.h"
 #include "k8s.h"
+#include "scale.h"
 #include "xalloc.h"
 
 /* Hex digits of the SQL digest in the ConfigMap's name. */
@@ -156,6 +157,8 @@ struct src {
 	const json_t	*secrets;
 	char		*env_allow;	/* "A,B": the pod variables bound, or NULL */
 	char		*ptr;		/* the contract's deployment, or NULL */
+	struct scale	 sc;		/* its sizing, with the defaults */
+	bool		 sc_read;	/* sc holds references */
 	struct diags	*d;
 	int		 bad;
 };
@@ -249,6 +252,7 @@ src_check(struct src *s, const json_t *dep)
 	static const char *const uris[] = { "checkpointUri", "savepointUri",
 	    "haUri" };
 	const json_t *r;
+	const char *why;
 	size_t i;
 
 	s->name = dep_str(s, dep, "name");
@@ -260,6 +264,11 @@ src_check(struct src *s, const json_t *dep)
 		s->uri[i] = dep_str(s, dep, uris[i]);
 	s->secrets = json_object_get(dep, "secretRefs");
 	s->endpoint = json_string_value(json_object_get(dep, "stateEndpoint"));
+	if ((why = scale_read(dep, &s->sc)) != NULL)
+		src_err(s, why, "deployment.%s is not a value fluid-check "
+		    "accepts (fluid-check(1), SCALING)", why);
+	else
+		s->sc_read = true;
 	if (s->bad)
 		return;
 	if (json_object_get(dep, "stateEndpoint") != NULL &&
@@ -375,8 +384,8 @@ flink_conf(const struct src *s)
 	    "execution.checkpointing.mode", "EXACTLY_ONCE",
 	    "execution.checkpointing.externalized-checkpoint-retention",
 	    "RETAIN_ON_CANCELLATION",
-	    "state.checkpoints.dir", s->uri[0],
-	    "state.savepoints.dir", s->uri[1],
+	    "execution.checkpointing.dir", s->uri[0],
+	    "execution.checkpointing.savepoint-dir", s->uri[1],
 	    "high-availability.type", "kubernetes",
 	    "high-availability.storageDir", s->uri[2]);
 	/* An S3-compatible service for the state: its host, path-style. */
@@ -385,6 +394,7 @@ flink_conf(const struct src *s)
 		json_object_set_new(c, "s3.path.style.access",
 		    json_string("true"));
 	}
+	scale_flink_conf(&s->sc, c);
 	return c;
 }
 
@@ -473,8 +483,8 @@ flink_deployment(const struct src *s, const char *cm)
 	json_t *r;
 
 	r = json_pack("{s:s, s:s, s:{s:s, s:s, s:o, s:{s:s, s:s}}, "
-	    "s:{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:{s:{s:s, s:i}}, "
-	    "s:{s:{s:s, s:i}}, s:{s:s, s:s, s:o, s:i, s:s, s:s}}}",
+	    "s:{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:{s:o}, "
+	    "s:{s:o}, s:{s:s, s:s, s:o, s:I, s:s, s:s}}}",
 	    "apiVersion", "flink.apache.org/v1beta1",
 	    "kind", "FlinkDeployment",
 	    "metadata", "name", s->name, "namespace", s->ns,
@@ -486,10 +496,10 @@ flink_deployment(const struct src *s, const char *cm)
 	    "mode", "native",
 	    "flinkConfiguration", flink_conf(s),
 	    "podTemplate", pod_template(s, cm),
-	    "jobManager", "resource", "memory", "2048m", "cpu", 1,
-	    "taskManager", "resource", "memory", "2048m", "cpu", 1,
+	    "jobManager", "resource", scale_resource(&s->sc.jm),
+	    "taskManager", "resource", scale_resource(&s->sc.tm),
 	    "job", "jarURI", K8S_RUNNER_JAR, "entryClass", K8S_RUNNER_CLASS,
-	    "args", job_args(s), "parallelism", 1,
+	    "args", job_args(s), "parallelism", (json_int_t)s->sc.parallelism,
 	    "upgradeMode", "savepoint", "state", s->state);
 	return r;
 }
@@ -549,6 +559,8 @@ render_one(json_t *doc, const json_t *e, const char *bundle,
 	free(table);
 	free(s.ptr);
 	free(s.env_allow);
+	if (s.sc_read)
+		scale_release(&s.sc);
 	return out;
 }
 

@@ -217,6 +217,54 @@ struct group {
 };
 
 /*
+ * The key groups of a FlinkDeployment: its pipeline.max-parallelism,
+ * or, when a fluid before the field left it out, what Flink derived
+ * from spec.job.parallelism p (KeyGroupRangeAssignment:
+ * min(max(roundUpToPowerOfTwo(p + p/2), 128), 32768)); -1 unknown.
+ */
+static long long
+key_groups(const json_t *fd)
+{
+	const char *v = jstr3(fd, "spec", "flinkConfiguration",
+	    "pipeline.max-parallelism");
+	const json_t *p = json_object_get(json_object_get(json_object_get(
+	    fd, "spec"), "job"), "parallelism");
+	long long n, r = 1;
+	char *end;
+
+	if (v != NULL) {
+		n = strtoll(v, &end, 10);
+		return *v != '\0' && *end == '\0' && n > 0 ? n : -1;
+	}
+	n = json_is_integer(p) ? (long long)json_integer_value(p) : 1;
+	n += n / 2;
+	while (r < n)
+		r <<= 1;
+	return r < 128 ? 128 : r > 32768 ? 32768 : r;
+}
+
+/*
+ * A running deployment's key groups are its state's: a new number
+ * cannot restore it.  A new deployment (another deployment.name, or
+ * none live) may take any.
+ */
+static void
+check_key_groups(const struct kube_apply_opts *o, const struct build *b,
+    const json_t *live_fd, struct diags *d)
+{
+	long long was = key_groups(live_fd), now = key_groups(b->fd);
+
+	if (was == now || now == -1)
+		return;
+	diag_pos(d, DIAG_ERROR, o->path, 0, 0, "build '%s': FlinkDeployment "
+	    "%s/%s: pipeline.max-parallelism changes (%lld -> %lld): the "
+	    "job's keyed state is stored by key group and cannot be "
+	    "restored with another number; keep deployment.maxParallelism "
+	    "at %lld, or start a new deployment under another "
+	    "deployment.name", b->id, b->ns, b->fdn, was, now, was);
+}
+
+/*
  * Check build b against what was read (live_fd, live_cm, live_rec: NULL
  * when it does not exist) and refuse what the mode does not allow.
  * Errors in d (fatal ones when the cluster is not reached).
@@ -247,6 +295,7 @@ check_build(const json_t *plan, const struct kube_apply_opts *o,
 		    b->fdn);
 		return;
 	}
+	check_key_groups(o, b, live_fd, d);
 	was = jstr3(live_fd, "metadata", "annotations", K8S_ANN_SQL);
 	now = jstr3(b->fd, "metadata", "annotations", K8S_ANN_SQL);
 	if (o->mode == K8S_AMEND && (was == NULL || now == NULL ||

@@ -181,8 +181,11 @@ edit() {
 		assert_equal "$(jqo ".items[$i].metadata.annotations[\"fluid.dev/sql-digest\"]")" \
 		    "sha256:$(sha256sum stmt.sql | cut -d' ' -f1)"
 	done
-	assert_jq '.items[3].spec.flinkConfiguration == {"execution.checkpointing.interval": "60s"}'
-	assert_jq '[.items[1,2].spec | has("flinkConfiguration")] == [false, false]'
+	# The INSERT carries the job's parallelism (default 1) and its key
+	# groups pinned at 128, as on the operator target.
+	assert_jq '.items[3].spec.flinkConfiguration == {"execution.checkpointing.interval": "60s", "pipeline.max-parallelism": "128"}'
+	assert_jq '.items[3].spec.parallelism == 1'
+	assert_jq '[.items[1,2].spec | has("flinkConfiguration") or has("parallelism")] == [false, false]'
 	assert_jq '[.items[1:][].spec.computePoolName] | unique == ["fluid-dedicated"]'
 	assert_jq '[.items[].spec | has("stopped")] | any | not'
 	assert_jq '.items[0].spec.clusterSpec.jobManager.resource == {"memory": "1024m", "cpu": 0.5}'

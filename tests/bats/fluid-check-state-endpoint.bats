@@ -91,7 +91,7 @@ flink_conf() {
 	assert_status 0
 	assert_jq '."s3.endpoint" == "http://moto:5000" and
 	    ."s3.path.style.access" == "true" and
-	    ."state.checkpoints.dir" == "s3://flink-state/shop-orders/checkpoints"'
+	    ."execution.checkpointing.dir" == "s3://flink-state/shop-orders/checkpoints"'
 }
 
 @test "stateEndpoint: fluid-k8s render refuses an IR endpoint with credentials or a path (the IR is not trusted)" {

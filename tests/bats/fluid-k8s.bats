@@ -83,11 +83,23 @@ res() {
 	t '.spec.job.upgradeMode == "savepoint" and .spec.job.state == "running"'
 	t '.spec.job.jarURI == "local:///opt/flink/usrlib/fluid-flink-runner.jar"'
 	t '.spec.job.entryClass == "fluid.runner.FlinkRunner"'
-	t '.spec.flinkConfiguration["state.checkpoints.dir"] == "s3://flink-state/commerce-orders-landed/checkpoints"'
-	t '.spec.flinkConfiguration["state.savepoints.dir"] == "s3://flink-state/commerce-orders-landed/savepoints"'
+	t '.spec.flinkConfiguration["execution.checkpointing.dir"] == "s3://flink-state/commerce-orders-landed/checkpoints"'
+	t '.spec.flinkConfiguration["execution.checkpointing.savepoint-dir"] == "s3://flink-state/commerce-orders-landed/savepoints"'
 	t '.spec.flinkConfiguration["high-availability.storageDir"] == "s3://flink-state/commerce-orders-landed/ha"'
 	t '.spec.flinkConfiguration["high-availability.type"] == "kubernetes"'
 	t '.spec.flinkConfiguration["execution.checkpointing.interval"] == "60s"'
+	# No sizing in the contract: one slot of one 2048m, 1-CPU TaskManager,
+	# and the key groups pinned at the 128 Flink derives for parallelism 1.
+	t '.spec.job.parallelism == 1'
+	t '.spec.flinkConfiguration["pipeline.max-parallelism"] == "128"'
+	t '.spec.flinkConfiguration["taskmanager.numberOfTaskSlots"] == "1"'
+	t '.spec.jobManager.resource == {"memory": "2048m", "cpu": 1}'
+	t '.spec.taskManager.resource == {"memory": "2048m", "cpu": 1}'
+	t '.spec.flinkConfiguration | keys | map(select(startswith("job.autoscaler."))) == []'
+	t '.spec.flinkConfiguration | has("table.exec.source.idle-timeout") | not'
+	# Flink 1.20's names, not the deprecated state.checkpoints.dir and
+	# state.savepoints.dir.
+	t '.spec.flinkConfiguration | keys | map(select(startswith("state."))) == []'
 	# Every value a string: the 1.10 CRD types them so.
 	t '.spec.flinkConfiguration | map_values(type) | all(. == "string")'
 	t '.spec.podTemplate.spec.containers[0].name == "flink-main-container"'

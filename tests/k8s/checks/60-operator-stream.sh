@@ -469,7 +469,7 @@ check_operator_stream_lifecycle() {
 	#    stop-with-savepoint fails, the operator says so, and fluid apply
 	#    refuses to start the job again without its state.
 	local spdir ncalls
-	spdir=$(jq -r '.spec.flinkConfiguration["state.savepoints.dir"]' "$CHECK_DIR/fd.json")
+	spdir=$(jq -r '.spec.flinkConfiguration | .["execution.checkpointing.savepoint-dir"] // .["state.savepoints.dir"]' "$CHECK_DIR/fd.json")
 	case $spdir in s3://flink-state/*) ;; *) fail "savepoint dir: '$spdir'"; return 1 ;; esac
 	echo "/flink-state/${spdir#s3://flink-state/}" >"$CHECK_DIR/s3-deny"
 	st_apply "$cs" failing || { fail "fluid apply (the change that needs a savepoint): $(head -c 600 "$ERR")"; return 1; }

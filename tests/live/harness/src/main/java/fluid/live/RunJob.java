@@ -37,7 +37,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * State: with --state-conf BUILD.k8s.json the job gets the flinkConfiguration
  * that fluid-k8s rendered for its FlinkDeployment (s3:// checkpoint and
  * savepoint locations, checkpointing mode, retention), and its savepoints go
- * to that state.savepoints.dir; without it, local directories of this run.
+ * to that execution.checkpointing.savepoint-dir; without it, local directories of this run.
  * --stop-after-rows K stops the job with a savepoint as soon as K rows are
  * committed (--savepoint-out writes its path), --from-savepoint starts one
  * from such a path; --expect-restore-prefix P fails unless the job restored
@@ -130,8 +130,8 @@ final class RunJob {
                 "execution.target=remote",
                 "rest.address=127.0.0.1",
                 "rest.port=" + cluster.restPort,
-                "state.checkpoints.dir=file://" + stateDir + "/checkpoints",
-                "state.savepoints.dir=file://" + stateDir + "/savepoints"));
+                "execution.checkpointing.dir=file://" + stateDir + "/checkpoints",
+                "execution.checkpointing.savepoint-dir=file://" + stateDir + "/savepoints"));
         if (stateConf != null) {
             conf.addAll(renderedState(stateConf));
         }
@@ -139,9 +139,9 @@ final class RunJob {
         if (fromSavepoint != null) {
             conf.add("execution.savepoint.path=" + fromSavepoint);
         }
-        String savepointDir = setting(conf, "state.savepoints.dir");
+        String savepointDir = setting(conf, "execution.checkpointing.savepoint-dir");
         if (stateConf != null) {
-            say(System.nanoTime(), "state: checkpoints " + setting(conf, "state.checkpoints.dir")
+            say(System.nanoTime(), "state: checkpoints " + setting(conf, "execution.checkpointing.dir")
                     + ", savepoints " + savepointDir + ", interval "
                     + setting(conf, "execution.checkpointing.interval") + ", mode "
                     + setting(conf, "execution.checkpointing.mode") + ", retention "
