@@ -18,26 +18,6 @@
 /* Longest place in the plan a message names. */
 #define PLACE_MAX	240
 
-json_t *
-plan_resource(const json_t *plan, const char *kind, const char *name)
-{
-	json_t *e, *r;
-	const char *k, *n;
-	size_t i;
-
-	if (kind == NULL || name == NULL)
-		return NULL;
-	json_array_foreach(json_object_get(plan, "resources"), i, e) {
-		r = json_object_get(e, "resource");
-		k = jstr2(r, "kind", NULL);
-		n = jstr2(r, "metadata", "name");
-		if (k != NULL && n != NULL && strcmp(k, kind) == 0 &&
-		    strcmp(n, name) == 0)
-			return r;
-	}
-	return NULL;
-}
-
 /* A key of the plan as a message shows it: printable ASCII, else \xNN. */
 static void
 add_key(struct sb *s, const char *k)
