@@ -78,7 +78,7 @@ FLUID_CMDS = $(O)/tools/fluid_apply.o $(O)/tools/fluid_export.o \
 	$(O)/tools/fluid_gateway.o $(O)/tools/apply_cli.o \
 	$(O)/tools/fluid_plan.o $(O)/tools/fluid_dep.o \
 	$(O)/tools/fluid_generate.o $(O)/tools/fluid_opts.o \
-	$(O)/tools/fluid_stage.o $(O)/tools/gateway_load.o \
+	$(O)/tools/cli_stages.o $(O)/tools/gateway_load.o \
 	$(O)/tools/fluid_validate.o $(O)/tools/fluid_lineage.o \
 	$(O)/tools/fluid_schema.o $(O)/tools/fluid_completion.o \
 	$(O)/tools/fluid_init.o
@@ -158,11 +158,12 @@ $(O)/tools/fluid_schema.o $(O)/tools/fluid_init.o: \
 
 # fluid-gateway apply and fluid apply --target share fluid_gateway.o.
 $(O)/bin/fluid-gateway: tools/fluid-gateway.c config.mk \
-    $(O)/tools/fluid_gateway.o $(O)/tools/gateway_load.o $(TOOL_COMMON) \
-    $(LIBFLUID)
+    $(O)/tools/fluid_gateway.o $(O)/tools/gateway_load.o \
+    $(O)/tools/cli_stages.o $(TOOL_COMMON) $(LIBFLUID)
 	@mkdir -p $(O)/bin $(O)/tools
 	$(CC) $(ALL_CFLAGS) $(BIN_DEPFLAGS) -Itools $< -o $@ $(ALL_LDFLAGS) \
 	    $(O)/tools/fluid_gateway.o $(O)/tools/gateway_load.o \
+	    $(O)/tools/cli_stages.o \
 	    $(TOOL_COMMON) $(LIBFLUID) $(PKG_LIBS)
 
 # fluid-k8s apply and fluid apply share apply_cli.o.

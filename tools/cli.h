@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "diag.h"
+#include "pipeline.h"
 
 struct ir;
 
@@ -159,5 +160,17 @@ void	cli_usage_error(const struct cli *, const char *fmt, ...)
  * error was found) to stdout, and return the exit status.
  */
 int	cli_finish(const struct cli *, struct diags *, const struct ir *out);
+
+/*
+ * The stages from resolve to to on ro's contract (cli_stages.c), each
+ * stage's diagnostics printed under its program's name (fmt), a refusal
+ * of the chain's own (verb not NULL: no managed build) under this
+ * program's.  Returns the status; on 0, *doc is the document, kept to
+ * the end (ir_keep_to_end()).  cli_stages_strict set: warnings are
+ * errors (--strict).
+ */
+int	cli_stages(const struct resolve_opts *ro, enum diag_format fmt,
+	    enum stage to, const char *verb, json_t **doc);
+extern int cli_stages_strict;
 
 #endif

@@ -11,7 +11,6 @@
 
 #include "fluid.h"
 #include "cli.h"
-#include "pipeline.h"
 #include "fluid_cmd.h"
 
 /*
@@ -56,10 +55,9 @@ cmd_export(int argc, char *argv[])
 		cli_usage_error(&cli, "export odcs expects one FILE");
 	memset(&ro, 0, sizeof(ro));
 	ro.path = input_path(argv[optind]);
-	st = pipeline_run(&ro, cli.diagfmt, PIPELINE_CHECK, &doc, "fluid");
+	st = cli_stages(&ro, cli.diagfmt, STAGE_CHECK, NULL, &doc);
 	if (st != 0)
 		return st;
-	ir_keep_to_end(doc);	/* fluid exits after this */
 	diags_init(&d);
 	odcs = odcs_render(doc, &d);
 	diag_print(&d, stderr, cli.diagfmt, "fluid-odcs");

@@ -10,7 +10,6 @@
 
 #include "fluid.h"
 #include "cli.h"
-#include "pipeline.h"
 #include "fluid_cmd.h"
 
 /*
@@ -55,10 +54,9 @@ cmd_lineage(int argc, char *argv[])
 		cli_usage_error(&cli, "lineage expects one FILE");
 	memset(&ro, 0, sizeof(ro));
 	ro.path = input_path(argv[optind]);
-	st = pipeline_run(&ro, cli.diagfmt, PIPELINE_CHECK, &doc, "fluid");
+	st = cli_stages(&ro, cli.diagfmt, STAGE_CHECK, NULL, &doc);
 	if (st != 0)
 		return st;
-	ir_keep_to_end(doc);	/* fluid exits after this */
 	diags_init(&d);
 	if (lineage_make(doc, &l, &d) == -1) {
 		diag_print(&d, stderr, cli.diagfmt, "fluid-lineage");

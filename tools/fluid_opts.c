@@ -232,7 +232,7 @@ parse_args(int argc, char *argv[], struct args *a, const char *cmd,
 			break;
 		case OPT_STRICT:
 			a->strict = 1;
-			pipeline_strict(1);
+			cli_stages_strict = 1;
 			break;
 		default:
 			cli_usage_error(&cli, "%s takes no --%s", cmd,
