@@ -39,6 +39,14 @@ extern int stdin_closed;
  */
 const char *input_path(const char *file);
 
+/*
+ * The one FILE operand of command cmd (argv from optind; else a usage
+ * error), resolved and checked (cli_stages()): 0 with *doc, or the
+ * status, the stages' diagnostics printed.
+ */
+int	checked_file(const struct cli *, int argc, char *argv[],
+	    const char *cmd, json_t **doc);
+
 /* warn_dotenv(): apply_cli.h. */
 void	warn_dotenv(const char *path);
 

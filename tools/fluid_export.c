@@ -23,7 +23,6 @@ int
 cmd_export(int argc, char *argv[])
 {
 	struct cli cli;
-	struct resolve_opts ro;
 	struct diags d;
 	struct sb y;
 	json_t *doc, *odcs;
@@ -51,12 +50,7 @@ cmd_export(int argc, char *argv[])
 			break;
 		}
 	}
-	if (optind != argc - 1)
-		cli_usage_error(&cli, "export odcs expects one FILE");
-	memset(&ro, 0, sizeof(ro));
-	ro.path = input_path(argv[optind]);
-	st = cli_stages(&ro, cli.diagfmt, STAGE_CHECK, NULL, &doc);
-	if (st != 0)
+	if ((st = checked_file(&cli, argc, argv, "export odcs", &doc)) != 0)
 		return st;
 	diags_init(&d);
 	odcs = odcs_render(doc, &d);

@@ -23,7 +23,6 @@ int
 cmd_lineage(int argc, char *argv[])
 {
 	struct cli cli;
-	struct resolve_opts ro;
 	struct diags d;
 	struct lineage l;
 	struct sb y;
@@ -50,12 +49,7 @@ cmd_lineage(int argc, char *argv[])
 			    cli_opt_name(&cli, c));
 		}
 	}
-	if (optind != argc - 1)
-		cli_usage_error(&cli, "lineage expects one FILE");
-	memset(&ro, 0, sizeof(ro));
-	ro.path = input_path(argv[optind]);
-	st = cli_stages(&ro, cli.diagfmt, STAGE_CHECK, NULL, &doc);
-	if (st != 0)
+	if ((st = checked_file(&cli, argc, argv, "lineage", &doc)) != 0)
 		return st;
 	diags_init(&d);
 	if (lineage_make(doc, &l, &d) == -1) {

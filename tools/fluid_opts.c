@@ -248,3 +248,16 @@ parse_args(int argc, char *argv[], struct args *a, const char *cmd,
 	a->ro.path = input_path(a->file);
 	a->diag = cli.diagfmt;
 }
+
+int
+checked_file(const struct cli *cli, int argc, char *argv[], const char *cmd,
+    json_t **doc)
+{
+	struct resolve_opts ro;
+
+	if (optind != argc - 1)
+		cli_usage_error(cli, "%s expects one FILE", cmd);
+	memset(&ro, 0, sizeof(ro));
+	ro.path = input_path(argv[optind]);
+	return cli_stages(&ro, cli->diagfmt, STAGE_CHECK, NULL, doc);
+}
