@@ -2,9 +2,11 @@
  * SPDX-License-Identifier: Apache-2.0
  *
  * pipeline.h - the stage chain, resolve -> check -> sqlgen -> k8s, as
- * one table run in one process: the driver's commands, fluid validate
- * and apply's re-render of a plan's bundle (plan_check.c) run any
- * stretch of it with pipeline_run().
+ * one table run in one process: the driver's commands (through
+ * tools/cli_stages.c, which fluid-gateway's contract load shares) and
+ * apply's re-render of a plan's bundle (plan_check.c) run any stretch of
+ * it with pipeline_run().  fluid validate calls the resolve and check
+ * stages itself (validate.c), to keep each contract's diagnostics.
  *
  * Each stage is the function its program calls (stage.h), adds its own
  * section to the document and its diagnostics to its own list: the same
