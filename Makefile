@@ -50,13 +50,17 @@ WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 	$(WARN) $(CFLAGS_CONFIGURED) $(CFLAGS) -Ilib $(PKG_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS_CONFIGURED) $(LDFLAGS)
+# The compiler writes what each object includes (FILE.d beside it):
+# an object is rebuilt when a header it includes changes, and only then.
+DEPFLAGS = -MMD -MP
+# A program built from its source in one step: its FILE.d in tools/ too.
+BIN_DEPFLAGS = $(DEPFLAGS) -MF $(O)/tools/$(@F).d
 
 # Every lib/*.c is a module of libfluid.a (the order does not matter to ar).
 LIB_SRCS = $(sort $(wildcard lib/*.c))
 LIB_OBJS = $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
 # The public header, the only one installed: what a program calls.
 PUB_HDR = lib/fluid/fluid.h
-LIB_HDRS = $(wildcard lib/*.h) $(PUB_HDR)
 LIBFLUID = $(O)/lib/libfluid.a
 # The installed libfluid.a: the same objects, prelinked into one whose
 # only global symbols are the public header's fluid_ functions.
@@ -74,7 +78,7 @@ FLUID_CMDS = $(O)/tools/fluid_apply.o $(O)/tools/fluid_export.o \
 	$(O)/tools/fluid_gateway.o $(O)/tools/apply_cli.o \
 	$(O)/tools/fluid_plan.o $(O)/tools/fluid_dep.o \
 	$(O)/tools/fluid_generate.o $(O)/tools/fluid_opts.o \
-	$(O)/tools/fluid_stage.o $(O)/tools/gateway_load.o \
+	$(O)/tools/cli_stages.o $(O)/tools/gateway_load.o \
 	$(O)/tools/fluid_validate.o $(O)/tools/fluid_lineage.o \
 	$(O)/tools/fluid_schema.o $(O)/tools/fluid_completion.o \
 	$(O)/tools/fluid_init.o
@@ -94,9 +98,9 @@ config.mk:
 	@echo "config.mk is missing: run ./configure first" \
 	    "(or tools/bootstrap on a fresh machine)" >&2; exit 2
 
-$(O)/lib/%.o: lib/%.c $(LIB_HDRS) config.mk
+$(O)/lib/%.o: lib/%.c config.mk
 	@mkdir -p $(O)/lib
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(LIBFLUID): $(LIB_OBJS)
 	rm -f $@
@@ -118,9 +122,9 @@ $(LIBFLUID_PUB): $(LIB_OBJS) $(PUB_HDR)
 	rm -f $@
 	$(AR) rcs $@ $(O)/lib/pub/fluid.o
 
-$(O)/tools/%.o: tools/%.c tools/cli.h tools/fluid_cmd.h $(LIB_HDRS) config.mk
+$(O)/tools/%.o: tools/%.c config.mk
 	@mkdir -p $(O)/tools
-	$(CC) $(ALL_CFLAGS) -Itools -I$(O)/tools -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Itools -I$(O)/tools -c $< -o $@
 
 # Rewritten only when the commit changes: then cli_help.o, which prints
 # it, is rebuilt and the tools relinked, nothing more.
@@ -153,33 +157,31 @@ $(O)/tools/fluid_schema.o $(O)/tools/fluid_init.o: \
     ALL_CFLAGS += -I$(O)/tools
 
 # fluid-gateway apply and fluid apply --target share fluid_gateway.o.
-$(O)/tools/fluid_gateway.o $(O)/tools/fluid_apply.o \
-    $(O)/tools/gateway_load.o: tools/fluid_gateway.h
-$(O)/bin/fluid-gateway: tools/fluid-gateway.c tools/cli.h \
-    tools/fluid_gateway.h $(O)/tools/fluid_gateway.o \
-    $(O)/tools/gateway_load.o $(TOOL_COMMON) $(LIBFLUID) $(LIB_HDRS)
-	@mkdir -p $(O)/bin
-	$(CC) $(ALL_CFLAGS) -Itools $< -o $@ $(ALL_LDFLAGS) \
+$(O)/bin/fluid-gateway: tools/fluid-gateway.c config.mk \
+    $(O)/tools/fluid_gateway.o $(O)/tools/gateway_load.o \
+    $(O)/tools/cli_stages.o $(TOOL_COMMON) $(LIBFLUID)
+	@mkdir -p $(O)/bin $(O)/tools
+	$(CC) $(ALL_CFLAGS) $(BIN_DEPFLAGS) -Itools $< -o $@ $(ALL_LDFLAGS) \
 	    $(O)/tools/fluid_gateway.o $(O)/tools/gateway_load.o \
+	    $(O)/tools/cli_stages.o \
 	    $(TOOL_COMMON) $(LIBFLUID) $(PKG_LIBS)
 
 # fluid-k8s apply and fluid apply share apply_cli.o.
-$(O)/tools/apply_cli.o $(O)/tools/fluid_apply.o: tools/apply_cli.h
-$(O)/bin/fluid-k8s: tools/fluid-k8s.c tools/cli.h tools/apply_cli.h \
-    $(O)/tools/apply_cli.o $(TOOL_COMMON) $(LIBFLUID) $(LIB_HDRS)
-	@mkdir -p $(O)/bin
-	$(CC) $(ALL_CFLAGS) -Itools $< -o $@ $(ALL_LDFLAGS) \
+$(O)/bin/fluid-k8s: tools/fluid-k8s.c config.mk $(O)/tools/apply_cli.o \
+    $(TOOL_COMMON) $(LIBFLUID)
+	@mkdir -p $(O)/bin $(O)/tools
+	$(CC) $(ALL_CFLAGS) $(BIN_DEPFLAGS) -Itools $< -o $@ $(ALL_LDFLAGS) \
 	    $(O)/tools/apply_cli.o $(TOOL_COMMON) $(LIBFLUID) $(PKG_LIBS)
 
-$(O)/bin/%: tools/%.c tools/cli.h $(TOOL_COMMON) $(LIBFLUID) $(LIB_HDRS)
-	@mkdir -p $(O)/bin
-	$(CC) $(ALL_CFLAGS) -Itools $< -o $@ $(ALL_LDFLAGS) $(TOOL_COMMON) \
-	    $(LIBFLUID) $(PKG_LIBS)
+$(O)/bin/%: tools/%.c config.mk $(TOOL_COMMON) $(LIBFLUID)
+	@mkdir -p $(O)/bin $(O)/tools
+	$(CC) $(ALL_CFLAGS) $(BIN_DEPFLAGS) -Itools $< -o $@ $(ALL_LDFLAGS) \
+	    $(TOOL_COMMON) $(LIBFLUID) $(PKG_LIBS)
 
-$(O)/bin/t_%: tests/unit/t_%.c tests/unit/tap.h $(LIBFLUID) $(LIB_HDRS)
-	@mkdir -p $(O)/bin
-	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes $< -o $@ $(ALL_LDFLAGS) \
-	    $(LIBFLUID) $(PKG_LIBS)
+$(O)/bin/t_%: tests/unit/t_%.c config.mk $(LIBFLUID)
+	@mkdir -p $(O)/bin $(O)/tools
+	$(CC) $(ALL_CFLAGS) $(BIN_DEPFLAGS) -Wno-missing-prototypes $< -o $@ \
+	    $(ALL_LDFLAGS) $(LIBFLUID) $(PKG_LIBS)
 
 check: all
 	FLUID_BIN=$(abspath $(O)/bin) tests/run
@@ -265,11 +267,14 @@ uninstall:
 	rmdir $(DESTDIR)$(INCLUDEDIR)/fluid $(DESTDIR)$(DOCDIR) 2>/dev/null || :
 
 clean:
-	rm -rf bin lib/*.o lib/libfluid.a lib/pub tools/*.o tools/*.inc \
+	rm -rf bin lib/*.o lib/*.d lib/libfluid.a lib/pub tools/*.o tools/*.d tools/*.inc \
 	    tools/commit.h build tests/tmp
 
 distclean: clean
 	rm -rf config.mk config.log config.status configure autom4te.cache
+
+# What the compiler wrote (DEPFLAGS); none before the first build.
+-include $(wildcard $(O)/lib/*.d $(O)/tools/*.d)
 
 .PHONY: all check check-asan check-k8s-schema check-odcs fuzz fuzz-smoke bench live k8s \
 	demo install install-strip uninstall FORCE \

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cfk_plan.h"
+#include "cfk_render.h"
 #include "jget.h"
 
 json_t *
@@ -61,4 +62,13 @@ cfk_plan_names(const json_t *b, const json_t *r)
 		    name) == 0)
 			return 1;
 	return 0;
+}
+
+/* cfk_render.h; here, so that reading a plan does not link the renderer. */
+bool
+cfk_render_target(const json_t *cb)
+{
+	const char *t = jstr(json_object_get(cb, "deployment"), "target");
+
+	return t != NULL && strcmp(t, "cfk") == 0;
 }

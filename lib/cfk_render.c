@@ -50,14 +50,6 @@ cr_err(struct cr *r, const char *key, const char *fmt, ...)
 	r->bad = 1;
 }
 
-bool
-cfk_render_target(const json_t *cb)
-{
-	const char *t = jstr(json_object_get(cb, "deployment"), "target");
-
-	return t != NULL && strcmp(t, "cfk") == 0;
-}
-
 /* A CMF name: at most max of a-z, 0-9, '-', a letter first, no '-' last. */
 static int
 cmf_name(const char *s, size_t max)

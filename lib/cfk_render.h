@@ -32,7 +32,7 @@
 /* The interval set on the INSERT, the operator target's (k8s_render.c). */
 #define CFK_CHECKPOINT_INTERVAL	"60s"
 
-/* Whether checked build cb's deployment targets CFK. */
+/* Whether checked build cb's deployment targets CFK (in cfk_plan.c). */
 bool	 cfk_render_target(const json_t *cb);
 /*
  * The resources of sqlgen entry e of checked build cb (a new array), or

@@ -13,7 +13,6 @@
 #include "utf8.h"
 #include "xalloc.h"
 
-static const char *progname = "fluid";
 
 void
 diags_init(struct diags *d)
@@ -459,20 +458,6 @@ diag_json_kind(const json_t *v)
 	return "a value";
 }
 
-void
-fl_setprogname(const char *argv0)
-{
-	const char *s = strrchr(argv0, '/');
-
-	progname = s ? s + 1 : argv0;
-}
-
-const char *
-fl_progname(void)
-{
-	return progname;
-}
-
 /* One line, as a diagnostic is, whatever the arguments quote. */
 char *
 fl_vmessage(const char *fmt, va_list ap)
@@ -487,23 +472,4 @@ fl_vmessage(const char *fmt, va_list ap)
 		msg = with;
 	}
 	return msg;
-}
-
-void
-fl_vwarnx(const char *fmt, va_list ap)
-{
-	char *msg = fl_vmessage(fmt, ap);
-
-	fprintf(stderr, "%s: %s\n", progname, msg);
-	free(msg);
-}
-
-void
-fl_warnx(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fl_vwarnx(fmt, ap);
-	va_end(ap);
 }

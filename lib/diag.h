@@ -172,14 +172,11 @@ void	diag_print_contract(const struct diags *, FILE *, enum diag_format,
 json_t	*diag_json(const struct diag *, const char *contract);
 int	diag_status(const struct diags *);
 
-/* The name "prog: message" lines start with (see cli.h for fl_fatal()). */
-void	fl_setprogname(const char *);
-const char *fl_progname(void);
-/* Print "prog: message" now; a format ending in ':' appends strerror. */
-void	fl_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void	fl_vwarnx(const char *fmt, va_list ap)
-	    __attribute__((format(printf, 1, 0)));
-/* The message fl_warnx() would print, without "prog: " (a new string). */
+/*
+ * A message as one line; a format ending in ':' appends strerror (a new
+ * string).  The tools print it as "prog: message" (fl_warnx(), cli.h):
+ * the library keeps no program name and prints nothing of its own.
+ */
 char	*fl_vmessage(const char *fmt, va_list ap)
 	    __attribute__((format(printf, 1, 0)));
 

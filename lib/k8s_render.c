@@ -129,25 +129,6 @@ k8s_table_text(const json_t *b)
 	return text;
 }
 
-char *
-k8s_json_text(const json_t *v)
-{
-	char *text = json_dumps(v, JSON_INDENT(2)), *out;
-	size_t n;
-
-	if (text == NULL)
-		return NULL;
-	/* Not xasprintf("%s\n"): vsnprintf of megabytes was a tenth of
-	   generate at 100,000 columns. */
-	n = strlen(text);
-	out = xmalloc(n + 2);
-	memcpy(out, text, n);
-	out[n] = '\n';
-	out[n + 1] = '\0';
-	free(text);
-	return out;
-}
-
 /* What one build is rendered from, checked. */
 struct src {
 	const char	*build, *product, *sql, *sql_digest, *bundle;

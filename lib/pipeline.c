@@ -1,138 +1,140 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  *
- * pipeline.c - the stages in one process (see pipeline.h).
- *
- * run_*() run the stage functions (stage_*.c, which the programs call
- * too) here, each handing its document to the next.
+ * pipeline.c - the stage chain in one process (see pipeline.h): one
+ * table, one loop.
  */
-#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ir.h"
 #include "pipeline.h"
 #include "stage.h"
 
-/* What a stage handed on, and how it ended. */
-struct out {
-	json_t	*doc;		/* its document, when it ended with status 0 */
-	int	 status;
+/*
+ * Each entry adds its section to doc and returns it (borrowed), or
+ * NULL after errors in d; ro is for the resolve stage alone.
+ */
+typedef json_t *stage_fn(json_t *doc, const struct resolve_opts *ro,
+    struct diags *d);
+
+static json_t *
+run_resolve(json_t *doc, const struct resolve_opts *ro, struct diags *d)
+{
+	if (stage_resolve_opts(ro, "fluid-resolve", d) != 0)
+		return NULL;
+	return stage_resolve_into(doc, ro, NULL, d);
+}
+
+static json_t *
+run_check(json_t *doc, const struct resolve_opts *ro, struct diags *d)
+{
+	(void)ro;
+	return stage_check(doc, d);
+}
+
+static json_t *
+run_sqlgen(json_t *doc, const struct resolve_opts *ro, struct diags *d)
+{
+	(void)ro;
+	return stage_sqlgen(doc, d);
+}
+
+static json_t *
+run_k8s(json_t *doc, const struct resolve_opts *ro, struct diags *d)
+{
+	(void)ro;
+	return stage_k8s(doc, d);
+}
+
+static const struct {
+	const char	*prog;	/* the program that runs the stage alone */
+	stage_fn	*run;
+	int		 hands_on;	/* the next stage reads its document */
+} stages[STAGE_COUNT] = {
+	[STAGE_RESOLVE] = { "fluid-resolve", run_resolve, 1 },
+	[STAGE_CHECK] = { "fluid-check", run_check, 1 },
+	[STAGE_SQLGEN] = { "fluid-sqlgen", run_sqlgen, 0 },
+	[STAGE_K8S] = { "fluid-k8s", run_k8s, 0 },
 };
 
+/* A new step of p, under prog. */
+static struct diags *
+step(struct pipeline *p, const char *prog)
+{
+	struct pipeline_step *s = &p->step[p->nsteps++];
+
+	s->prog = prog;
+	diags_init(&s->d);
+	return &s->d;
+}
+
 /*
- * cli_finish(), in memory: print the diagnostics, then hand doc on as
- * it is.  The programs write it (ir_write()) and the next one parses it
- * again (ir_read()); here the next stage takes the tree itself.  That
- * round trip gives back the same tree for every document a stage makes
- * (strings, integers, booleans, null, arrays and objects in their
- * order), so it would only cost time: at 10,000 columns it was more
- * than half of what fluid spent.
+ * A contract with no managed build has nothing to render: refused for
+ * p->verb, so that a Makefile recipe sees it, and placed at its builds
+ * like the stages' diagnostics.
  */
-static int strict;	/* pipeline_strict() */
-
-void
-pipeline_strict(int on)
+static int
+no_managed_build(struct pipeline *p, json_t *doc)
 {
-	strict = on;
-}
+	struct diags *d;
 
-static void
-finish(enum diag_format fmt, struct diags *d, json_t *doc, struct out *o)
-{
-	if (strict)
-		diags_strict(d);
-	diag_print(d, stderr, fmt, fl_progname());
-	o->status = diag_status(d);
-	o->doc = o->status == EXIT_OK && doc != NULL ? json_incref(doc) : NULL;
-}
-
-/* fluid-resolve [--fragment=K --schema-version=V] [--] [FILE] */
-static void
-run_resolve(const struct resolve_opts *ro, enum diag_format fmt,
-    struct out *o)
-{
-	struct diags d;
-	json_t *doc = NULL;
-
-	diags_init(&d);
-	if (stage_resolve_opts(ro, &d) == 0)
-		doc = stage_resolve(ro, &d);
-	finish(fmt, &d, doc, o);
-	json_decref(doc);
-	diags_release(&d);
-}
-
-/* fluid-check < RESOLVED: doc is the resolve stage's, now check's. */
-static void
-run_check(json_t *doc, enum diag_format fmt, struct out *o)
-{
-	struct diags d;
-	json_t *ir;
-
-	diags_init(&d);
-	ir = stage_check(doc, &d);
-	finish(fmt, &d, ir ? doc : NULL, o);
-	json_decref(doc);	/* the resolve stage's reference */
-	diags_release(&d);
-}
-
-/* fluid-sqlgen < CHECKED (without --sql) */
-static void
-run_sqlgen(json_t *doc, enum diag_format fmt, struct out *o)
-{
-	struct diags d;
-
-	diags_init(&d);
-	ir_add_stage(doc, "sqlgen", json_pack("{s:o}", "builds",
-	    stage_sqlgen_builds(doc, NULL, &d)));
-	finish(fmt, &d, doc, o);
-	json_decref(doc);	/* the check stage's reference */
-	diags_release(&d);
+	if (json_array_size(json_object_get(ir_section(doc, "check"),
+	    "builds")) > 0)
+		return 0;
+	d = step(p, NULL);
+	diags_set_resolve(d, ir_section(doc, "resolve"));
+	diag_at(d, DIAG_ERROR, "/builds", "no managed build to %s: "
+	    "no build sets properties.parameters.flink.management: "
+	    "operator; nothing written", p->verb);
+	return diag_status(d);
 }
 
 int
-pipeline_run(const struct resolve_opts *ro, enum diag_format fmt,
-    enum pipeline_last last, json_t **doc, const char *progname)
+pipeline_run(struct pipeline *p, enum stage from, enum stage to,
+    json_t **doc)
 {
-	static const char *const names[] = {
-		"fluid-resolve", "fluid-check", "fluid-sqlgen"
-	};
-	struct out o = { NULL, 0 };
-	struct diags d;
+	json_t *section;
 	json_error_t err;
-	int i;
+	struct diags *d;
+	int s, st = 0;
 
-	if (doc != NULL)
-		*doc = NULL;
-	for (i = 0; i <= (int)last; i++) {
-		fl_setprogname(names[i]);
-		if (i == PIPELINE_RESOLVE)
-			run_resolve(ro, fmt, &o);
-		else if (i == PIPELINE_CHECK)
-			run_check(o.doc, fmt, &o);
-		else
-			run_sqlgen(o.doc, fmt, &o);
-		if (o.status != 0)
+	p->nsteps = 0;
+	if (from == STAGE_RESOLVE)
+		*doc = ir_new();
+	for (s = from; s <= (int)to; s++) {
+		if (s == STAGE_K8S && p->verb != NULL &&
+		    (st = no_managed_build(p, *doc)) != 0)
 			break;
-		if (o.doc == NULL) {
+		d = step(p, stages[s].prog);
+		section = stages[s].run(*doc, p->ro, d);
+		if (p->strict)
+			diags_strict(d);
+		if ((st = diag_status(d)) != 0)
+			break;
+		if (section == NULL && stages[s].hands_on) {
 			/* What the next stage's reader says of nothing. */
 			json_decref(json_loadb("", 0, 0, &err));
-			fl_setprogname(progname);
-			diags_init(&d);
-			diag_fatal(&d, "%s wrote no pipeline document: %s",
-			    names[i], err.text);
-			diag_print(&d, stderr, fmt, progname);
-			o.status = diag_status(&d);
-			diags_release(&d);
+			d = step(p, NULL);
+			diag_fatal(d, "%s wrote no pipeline document: %s",
+			    stages[s].prog, err.text);
+			st = diag_status(d);
 			break;
 		}
 	}
-	fl_setprogname(progname);
-	if (o.status != 0)
-		return o.status;
-	if (doc != NULL)
-		*doc = o.doc;
-	else
-		ir_keep_to_end(o.doc);	/* as the program does */
-	return 0;
+	if (st != 0 && from == STAGE_RESOLVE) {
+		json_decref(*doc);
+		*doc = NULL;
+	}
+	return st;
+}
+
+void
+pipeline_release(struct pipeline *p)
+{
+	int i;
+
+	for (i = 0; i < p->nsteps; i++)
+		diags_release(&p->step[i].d);
+	p->nsteps = 0;
 }

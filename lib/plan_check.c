@@ -12,31 +12,11 @@
 #include "jget.h"
 #include "ir.h"
 #include "plan.h"
-#include "stage.h"
+#include "pipeline.h"
 #include "xalloc.h"
 
 /* Longest place in the plan a message names. */
 #define PLACE_MAX	240
-
-json_t *
-plan_resource(const json_t *plan, const char *kind, const char *name)
-{
-	json_t *e, *r;
-	const char *k, *n;
-	size_t i;
-
-	if (kind == NULL || name == NULL)
-		return NULL;
-	json_array_foreach(json_object_get(plan, "resources"), i, e) {
-		r = json_object_get(e, "resource");
-		k = jstr2(r, "kind", NULL);
-		n = jstr2(r, "metadata", "name");
-		if (k != NULL && n != NULL && strcmp(k, kind) == 0 &&
-		    strcmp(n, name) == 0)
-			return r;
-	}
-	return NULL;
-}
 
 /* A key of the plan as a message shows it: printable ASCII, else \xNN. */
 static void
@@ -167,8 +147,11 @@ render_bundle(const json_t *bundle, char **why)
 {
 	json_t *doc = ir_new(), *res;
 	char digest[DIGEST_STRLEN];
-	struct diags d;
-	size_t i;
+	struct pipeline p;
+	const struct diags *d;
+	const char *first = NULL;
+	size_t n = 0, i;
+	int s;
 
 	*why = NULL;
 	digest_json(json_object_get(bundle, "document"), digest);
@@ -176,23 +159,22 @@ render_bundle(const json_t *bundle, char **why)
 	    "schemaVersion", json_object_get(bundle, "schemaVersion"),
 	    "document", json_object_get(bundle, "document"), "digest", digest);
 	ir_add_stage(doc, "resolve", res);
-	diags_init(&d);
-	if (stage_check(doc, &d) != NULL) {
-		ir_add_stage(doc, "sqlgen", json_pack("{s:o}", "builds",
-		    stage_sqlgen_builds(doc, NULL, &d)));
-		if (d.nerrors == 0 && d.nfatal == 0)
-			stage_k8s(doc, &d);
+	memset(&p, 0, sizeof(p));
+	pipeline_run(&p, STAGE_CHECK, STAGE_K8S, &doc);
+	for (s = 0; s < p.nsteps; s++) {
+		d = &p.step[s].d;
+		n += d->nerrors + d->nfatal;
+		for (i = 0; i < d->n && first == NULL; i++)
+			if (d->v[i].level != DIAG_WARNING)
+				first = d->v[i].msg;
 	}
-	if (d.nerrors > 0 || d.nfatal > 0) {
-		for (i = 0; i < d.n && d.v[i].level == DIAG_WARNING; i++)
-			;
-		*why = xasprintf("%zu error%s; the first: %s",
-		    d.nerrors + d.nfatal, d.nerrors + d.nfatal == 1 ? "" : "s",
-		    i < d.n ? d.v[i].msg : "(none)");
+	if (n > 0) {
+		*why = xasprintf("%zu error%s; the first: %s", n,
+		    n == 1 ? "" : "s", first != NULL ? first : "(none)");
 		json_decref(doc);
 		doc = NULL;
 	}
-	diags_release(&d);
+	pipeline_release(&p);
 	return doc;
 }
 

@@ -3,21 +3,14 @@
  *
  * stage.h - what each fluid-* program does to the pipeline document,
  * once its options are read.  The programs (tools/fluid-*.c) and the
- * driver (pipeline.c and the tools of fluid's commands) call the same
- * functions, so the two cannot drift apart.  None prints or exits: a
- * stage that can fail adds its diagnostics to d and returns NULL
- * (stage_diff(), which cannot, takes no d).  stage_resolve() makes the
- * document; stage_check() and stage_k8s() add their own section to it,
- * as stage_verify() (verify.h) does; the others return what they made,
- * and their caller adds it (the sqlgen section's builds) or writes it
- * (the changes, the plan).
+ * stage chain (pipeline.c's table, which the driver and plan_check.c
+ * run) call the same functions, so the two cannot drift apart.  Each
+ * stage adds its own section to the document and its diagnostics to d,
+ * and returns; none prints or exits.
  *
- * One file per stage (stage_*.c), so that a program links from
- * libfluid.a the stages it calls and what they call: fluid-resolve,
- * fluid-check and fluid-sqlgen link no other stage.  fluid-k8s,
- * fluid-verify and fluid-diff link the checker, sqlgen and the k8s
- * renderer too, because plan_resource(), which the apply and drift
- * modules call, is in plan_check.c with the plan's re-render (plan.h).
+ * One file per stage (stage_*.c): a program links only its own stage
+ * from libfluid.a, and with it only the modules that stage calls
+ * (layout.bats checks fluid-verify and fluid-diff with nm).
  */
 #ifndef FLUID_STAGE_H
 #define FLUID_STAGE_H
@@ -32,11 +25,15 @@
  * fluid-resolve's option rules: 0, or -1 after a usage error in d
  * (its message ends with where the usage is: see 'PROG --help').
  */
-int	 stage_resolve_opts(const struct resolve_opts *, struct diags *d);
+int	 stage_resolve_opts(const struct resolve_opts *, const char *prog,
+	    struct diags *d);
 /* A new document with the resolve section, or NULL (errors in d). */
 json_t	*stage_resolve(const struct resolve_opts *, struct diags *d);
 /* The same, the files read from src (resolve.h; NULL: the file system). */
 json_t	*stage_resolve_from(const struct resolve_opts *,
+	    const struct resolve_source *src, struct diags *d);
+/* Add the resolve section to doc; it (borrowed), or NULL (errors in d). */
+json_t	*stage_resolve_into(json_t *doc, const struct resolve_opts *,
 	    const struct resolve_source *src, struct diags *d);
 /* Add the check section to doc; it (borrowed), or NULL (errors in d). */
 json_t	*stage_check(json_t *doc, struct diags *d);
@@ -45,14 +42,17 @@ json_t	*stage_check(json_t *doc, struct diags *d);
  * the check section (only the one called want, when not NULL).
  */
 json_t	*stage_sqlgen_builds(json_t *doc, const char *want, struct diags *d);
+/* Add the sqlgen section, {"builds": every build's}, to doc; it (borrowed). */
+json_t	*stage_sqlgen(json_t *doc, struct diags *d);
 /*
  * Add the k8s section (k8s.h) to a document after fluid-sqlgen; it
  * (borrowed), or NULL (errors in d).
  */
 json_t	*stage_k8s(json_t *doc, struct diags *d);
 /*
- * fluid-diff --baseline: the changes from baseline to doc (both after
- * fluid-check, without errors; borrowed), a new reference:
+ * fluid-diff --baseline: add the diff section, the changes from
+ * baseline to doc (both after fluid-check, without errors), to doc and
+ * return it (borrowed):
  * {"fluidDiff": 1, "contract", "baseline", "counts": {"breaking",
  * "non-breaking", "info"}, "changes": [diff.h's changes]}, the two
  * names as given.

@@ -17,12 +17,15 @@ stage_diff(json_t *doc, json_t *baseline, const char *contract,
 	    ir_section(baseline, "resolve"), ir_section(doc, "check"),
 	    ir_section(doc, "resolve"));
 
-	return json_pack("{s:i, s:s, s:s, s:{s:I, s:I, s:I}, s:o}",
+	json_t *section = json_pack("{s:i, s:s, s:s, s:{s:I, s:I, s:I}, s:o}",
 	    "fluidDiff", 1, "contract", contract, "baseline", baseline_name,
 	    "counts", "breaking", (json_int_t)diff_count(changes,
 	    DIFF_BREAKING), "non-breaking", (json_int_t)diff_count(changes,
 	    DIFF_NON_BREAKING), "info", (json_int_t)diff_count(changes,
 	    DIFF_INFO), "changes", changes);
+
+	ir_add_stage(doc, "diff", section);
+	return section;
 }
 
 const char *

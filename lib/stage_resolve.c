@@ -7,14 +7,15 @@
 #include "stage.h"
 
 int
-stage_resolve_opts(const struct resolve_opts *ro, struct diags *d)
+stage_resolve_opts(const struct resolve_opts *ro, const char *prog,
+    struct diags *d)
 {
 	const char *why = NULL;
 
 	if (ro->fragment != NULL && !resolve_fragment_kind_ok(ro->fragment)) {
 		diag_fatal(d, "unknown fragment kind '%s' (use streamSource, "
 		    "schema or recordMapping) (see '%s --help')", ro->fragment,
-		    fl_progname());
+		    prog);
 		return -1;
 	}
 	if (ro->fragment != NULL && ro->schema_version == NULL)
@@ -25,7 +26,7 @@ stage_resolve_opts(const struct resolve_opts *ro, struct diags *d)
 		    "names its own fluidVersion";
 	if (why == NULL)
 		return 0;
-	diag_fatal(d, "%s (see '%s --help')", why, fl_progname());
+	diag_fatal(d, "%s (see '%s --help')", why, prog);
 	return -1;
 }
 
@@ -39,11 +40,22 @@ json_t *
 stage_resolve_from(const struct resolve_opts *ro,
     const struct resolve_source *src, struct diags *d)
 {
-	json_t *doc, *section;
+	json_t *doc = ir_new();
 
-	if ((section = resolve_run_from(ro, src, d)) == NULL)
+	if (stage_resolve_into(doc, ro, src, d) == NULL) {
+		json_decref(doc);
 		return NULL;
-	doc = ir_new();
-	ir_add_stage(doc, "resolve", section);
+	}
 	return doc;
+}
+
+json_t *
+stage_resolve_into(json_t *doc, const struct resolve_opts *ro,
+    const struct resolve_source *src, struct diags *d)
+{
+	json_t *section;
+
+	if ((section = resolve_run_from(ro, src, d)) != NULL)
+		ir_add_stage(doc, "resolve", section);
+	return section;
 }

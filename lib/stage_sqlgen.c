@@ -70,3 +70,13 @@ stage_sqlgen_builds(json_t *doc, const char *want, struct diags *d)
 	}
 	return out;
 }
+
+json_t *
+stage_sqlgen(json_t *doc, struct diags *d)
+{
+	json_t *section = json_pack("{s:o}", "builds",
+	    stage_sqlgen_builds(doc, NULL, d));
+
+	ir_add_stage(doc, "sqlgen", section);
+	return section;
+}

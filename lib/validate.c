@@ -34,8 +34,7 @@ validate_file(const struct resolve_opts *ro, const struct resolve_source *src,
 	res->stage[0] = "fluid-resolve";
 	d = &res->d[res->nstages++];
 	diags_init(d);
-	fl_setprogname(res->stage[0]);
-	doc = stage_resolve_opts(ro, d) == 0 ? stage_resolve_from(ro, src, d) :
+	doc = stage_resolve_opts(ro, res->stage[0], d) == 0 ? stage_resolve_from(ro, src, d) :
 	    NULL;
 	res->status = diag_status(d);
 	if (res->status == EXIT_OK && doc == NULL)
@@ -45,12 +44,10 @@ validate_file(const struct resolve_opts *ro, const struct resolve_source *src,
 		res->stage[1] = "fluid-check";
 		d = &res->d[res->nstages++];
 		diags_init(d);
-		fl_setprogname(res->stage[1]);
 		if (stage_check(doc, d) == NULL && diag_status(d) == EXIT_OK)
 			diag_fatal(d, "fluid-check wrote no pipeline document");
 		res->status = diag_status(d);
 	}
-	fl_setprogname(progname);
 	if (res->status == EXIT_OK && keep_doc)
 		res->doc = doc;
 	else

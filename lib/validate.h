@@ -37,8 +37,8 @@ struct validate_result {
 /*
  * Resolve and check ro's contract, FILE file (its operand as given), its
  * files read from src (resolve.h; NULL: the file system).  Returns
- * res->status.  Sets the program name (fl_setprogname()) to each
- * stage's while it runs, and to progname after.
+ * res->status.  Each stage's diagnostics are kept under its program's
+ * name (res->stage[]); progname is for the lines of the command's own.
  */
 int	validate_file(const struct resolve_opts *ro,
 	    const struct resolve_source *src, const char *file, int keep_doc,

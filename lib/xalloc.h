@@ -5,7 +5,10 @@
  *
  * For every file in lib/ and tools/.  Out of memory is not something a
  * contract compiler can recover from, so it is handled here, once: the
- * process prints one line and exits 2 (environment error).
+ * process prints one line and exits 2 (environment error).  That line,
+ * on standard error, is the one thing lib/ writes to a stream it was
+ * not given, and its exit the one exit: every other error is reported
+ * to the caller (diag.h), and the tools print.
  *
  * struct sb is a NUL-terminated string buffer.  sb_init() sets it up,
  * sb_release() frees what it holds, sb_steal() hands the string to the

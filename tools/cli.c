@@ -18,6 +18,42 @@
 
 int cli_quiet;
 
+/* The name "prog: message" lines start with: cli_start() sets it. */
+static const char *progname = "fluid";
+
+void
+fl_setprogname(const char *argv0)
+{
+	const char *s = strrchr(argv0, '/');
+
+	progname = s ? s + 1 : argv0;
+}
+
+const char *
+fl_progname(void)
+{
+	return progname;
+}
+
+void
+fl_vwarnx(const char *fmt, va_list ap)
+{
+	char *msg = fl_vmessage(fmt, ap);
+
+	fprintf(stderr, "%s: %s\n", progname, msg);
+	free(msg);
+}
+
+void
+fl_warnx(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fl_vwarnx(fmt, ap);
+	va_end(ap);
+}
+
 void
 cli_write_failed(void)
 {
@@ -133,4 +169,24 @@ cli_start(const char *argv0)
 	fl_setprogname(argv0);
 	signal(SIGPIPE, SIG_IGN);
 	opterr = 0;
+}
+
+struct ir *
+cli_read_checked(struct diags *d)
+{
+	static const char *const sections[] = { "resolve", "check", NULL };
+
+	return ir_read(stdin, "check", sections, d);
+}
+
+int
+cli_filter_finish(const struct cli *c, struct diags *d, const struct sb *out)
+{
+	int status;
+
+	diag_print(d, stderr, c->diagfmt, fl_progname());
+	status = diag_status(d);
+	if (status == EXIT_OK && out != NULL)
+		status = cli_write_out(NULL, out->buf, out->len);
+	return status;
 }

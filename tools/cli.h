@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "diag.h"
+#include "pipeline.h"
 
 struct ir;
 
@@ -146,6 +147,16 @@ int	cli_flush(void);
  */
 void	cli_write_failed(void);
 /*
+ * The name "prog: message" lines start with (cli_start() sets it from
+ * argv[0]); the library keeps none.
+ */
+void	fl_setprogname(const char *);
+const char *fl_progname(void);
+/* Print "prog: message" now; a format ending in ':' appends strerror. */
+void	fl_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void	fl_vwarnx(const char *fmt, va_list ap)
+	    __attribute__((format(printf, 1, 0)));
+/*
  * Usage and environment errors: print "prog: message" and exit
  * EXIT_USAGE.  A format ending in ':' appends strerror(errno).
  */
@@ -159,5 +170,30 @@ void	cli_usage_error(const struct cli *, const char *fmt, ...)
  * error was found) to stdout, and return the exit status.
  */
 int	cli_finish(const struct cli *, struct diags *, const struct ir *out);
+
+/*
+ * A filter of fluid-check's document (fluid-odcs, fluid-lineage): it,
+ * read from standard input with its resolve and check sections, or
+ * NULL after errors in d.
+ */
+struct ir *cli_read_checked(struct diags *d);
+/*
+ * The filter's end: d printed, then, when it holds no error, out (not
+ * NULL) written to standard output.  Returns the exit status.
+ */
+struct sb;
+int	cli_filter_finish(const struct cli *, struct diags *d,
+	    const struct sb *out);
+/*
+ * The stages from resolve to to on ro's contract (cli_stages.c), each
+ * stage's diagnostics printed under its program's name (fmt), a refusal
+ * of the chain's own (verb not NULL: no managed build) under this
+ * program's.  Returns the status; on 0, *doc is the document, kept to
+ * the end (ir_keep_to_end()).  cli_stages_strict set: warnings are
+ * errors (--strict).
+ */
+int	cli_stages(const struct resolve_opts *ro, enum diag_format fmt,
+	    enum stage to, const char *verb, json_t **doc);
+extern int cli_stages_strict;
 
 #endif

@@ -160,9 +160,10 @@ main(int argc, char *argv[])
 	} else if ((base = read_baseline(baseline, &d)) != NULL &&
 	    (in = ir_read(stdin, "check", NULL, &d)) != NULL) {
 		name = stage_diff_name(ir_doc(in));
-		section = stage_diff(ir_doc(in), ir_doc(base),
+		/* It adds the diff section; a reference for the report. */
+		section = json_incref(stage_diff(ir_doc(in), ir_doc(base),
 		    name ? name : "-", stage_diff_name(ir_doc(base)) ?
-		    stage_diff_name(ir_doc(base)) : baseline);
+		    stage_diff_name(ir_doc(base)) : baseline));
 		/* --summary: it is the output, on a terminal or not. */
 		if (section != NULL && (summ || isatty(STDERR_FILENO))) {
 			sb_init(&sum);
@@ -181,7 +182,10 @@ main(int argc, char *argv[])
 			st = summ ? cli_flush() : report(section);
 		json_decref(section);
 	} else {
-		ir_add_stage(ir_doc(in), live ? "drift" : "diff", section);
+		if (live)
+			ir_add_stage(ir_doc(in), "drift", section);
+		else
+			json_decref(section);	/* stage_diff() added it */
 		st = cli_finish(&cli, &d, in);
 	}
 	if (in != NULL)

@@ -43,7 +43,6 @@ static const struct cli_spec spec = { "fluid-lineage", cmds, opts,
 int
 main(int argc, char *argv[])
 {
-	static const char *const sections[] = { "resolve", "check", NULL };
 	struct cli cli;
 	struct diags d;
 	struct ir *in;
@@ -66,21 +65,14 @@ main(int argc, char *argv[])
 		cli_usage_error(&cli, "reads standard input; no FILE");
 
 	diags_init(&d);
-	if ((in = ir_read(stdin, "check", sections, &d)) != NULL)
+	if ((in = cli_read_checked(&d)) != NULL)
 		made = lineage_make(ir_doc(in), &l, &d) == 0;
-	diag_print(&d, stderr, cli.diagfmt, fl_progname());
-	status = diag_status(&d);
 	sb_init(&out);
-	if (status == EXIT_OK && made) {
+	if (made) {
 		lineage_write(&l, (enum lineage_format)fmt, &out);
-		if (fwrite(out.buf, 1, out.len, stdout) != out.len ||
-		    fflush(stdout) == EOF || ferror(stdout)) {
-			cli_write_failed();
-			status = EXIT_USAGE;
-		}
-	}
-	if (made)
 		lineage_release(&l);
+	}
+	status = cli_filter_finish(&cli, &d, made ? &out : NULL);
 	sb_release(&out);
 	ir_free(in);
 	diags_release(&d);

@@ -40,7 +40,6 @@ static const struct cli_spec spec = { "fluid-odcs", cmds, opts,
 int
 main(int argc, char *argv[])
 {
-	static const char *const sections[] = { "resolve", "check", NULL };
 	struct cli cli;
 	struct diags d;
 	struct ir *in;
@@ -62,12 +61,10 @@ main(int argc, char *argv[])
 		cli_usage_error(&cli, "reads standard input; no FILE");
 
 	diags_init(&d);
-	if ((in = ir_read(stdin, "check", sections, &d)) != NULL)
+	if ((in = cli_read_checked(&d)) != NULL)
 		odcs = odcs_render(ir_doc(in), &d);
-	diag_print(&d, stderr, cli.diagfmt, fl_progname());
-	status = diag_status(&d);
 	sb_init(&out);
-	if (status == EXIT_OK && odcs != NULL) {
+	if (odcs != NULL) {
 		if (json) {
 			if ((text = json_dumps(odcs, JSON_INDENT(2))) == NULL)
 				fl_fatal("cannot write the contract as JSON");
@@ -76,12 +73,8 @@ main(int argc, char *argv[])
 			free(text);
 		} else if (yemit(odcs, &out) == -1)
 			fl_fatal("cannot write the contract as YAML");
-		if (fwrite(out.buf, 1, out.len, stdout) != out.len ||
-		    fflush(stdout) == EOF || ferror(stdout)) {
-			cli_write_failed();
-			status = EXIT_USAGE;
-		}
 	}
+	status = cli_filter_finish(&cli, &d, odcs != NULL ? &out : NULL);
 	sb_release(&out);
 	json_decref(odcs);
 	ir_free(in);

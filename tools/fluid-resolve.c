@@ -64,7 +64,7 @@ main(int argc, char *argv[])
 	ro.path = argc == 1 && strcmp(argv[0], "-") != 0 ? argv[0] : NULL;
 
 	diags_init(&d);
-	doc = stage_resolve_opts(&ro, &d) == 0 ? stage_resolve(&ro, &d) : NULL;
+	doc = stage_resolve_opts(&ro, fl_progname(), &d) == 0 ? stage_resolve(&ro, &d) : NULL;
 	out = doc != NULL ? ir_wrap(doc) : NULL;
 	status = cli_finish(&cli, &d, out);
 	if (doc != NULL)

@@ -35,6 +35,30 @@ static const struct cli_opt opts[] = {
 static const struct cli_spec spec = { "fluid-sqlgen", cmds, opts,
 	"Exit status: 0 written, 1 refused, 2 usage or environment error.\n" };
 
+/* --sql: print the script of build want (or of the one build). */
+static int
+print_sql(const struct cli *cli, json_t *doc, const char *want,
+    struct diags *d)
+{
+	json_t *out = stage_sqlgen_builds(doc, want, d), *one;
+	int status;
+
+	one = json_array_get(out, 0);
+	if (want != NULL && one == NULL && diag_status(d) == 0)
+		fl_fatal("no managed build with id '%s'", want);
+	diag_print(d, stderr, cli->diagfmt, fl_progname());
+	status = diag_status(d);
+	if (status == 0 && one != NULL) {
+		fputs(json_string_value(json_object_get(one, "sql")), stdout);
+		if (fflush(stdout) == EOF || ferror(stdout)) {
+			cli_write_failed();
+			status = EXIT_USAGE;
+		}
+	}
+	json_decref(out);
+	return status;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -43,7 +67,7 @@ main(int argc, char *argv[])
 	const char *want = NULL;
 	struct diags d;
 	struct ir *in;
-	json_t *doc, *builds, *out, *one;
+	json_t *doc, *builds;
 	int c, status, sql_only = 0;
 
 	cli_start(argv[0]);
@@ -76,26 +100,12 @@ main(int argc, char *argv[])
 	if (sql_only && want == NULL && json_array_size(builds) != 1)
 		cli_usage_error(&cli, "the contract has %zu managed builds: "
 		    "name one with --build", json_array_size(builds));
-	out = stage_sqlgen_builds(doc, want, &d);
-	one = json_array_get(out, 0);
-	if (want != NULL && one == NULL && diag_status(&d) == 0)
-		fl_fatal("no managed build with id '%s'", want);
-	if (sql_only) {
-		diag_print(&d, stderr, cli.diagfmt, fl_progname());
-		status = diag_status(&d);
-		if (status == 0 && one != NULL) {
-			fputs(json_string_value(json_object_get(one, "sql")),
-			    stdout);
-			if (fflush(stdout) == EOF || ferror(stdout)) {
-				cli_write_failed();
-				status = EXIT_USAGE;
-			}
-		}
-	} else {
-		ir_add_stage(doc, "sqlgen", json_pack("{s:O}", "builds", out));
+	if (sql_only)
+		status = print_sql(&cli, doc, want, &d);
+	else {
+		stage_sqlgen(doc, &d);	/* adds the sqlgen section */
 		status = cli_finish(&cli, &d, in);
 	}
-	json_decref(out);
 	ir_keep_to_end(json_incref(doc));
 	ir_free(in);
 	diags_release(&d);

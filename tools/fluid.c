@@ -20,7 +20,6 @@
 
 #include "fluid.h"
 #include "cli.h"
-#include "pipeline.h"
 #include "fluid_cmd.h"
 
 static int
@@ -33,7 +32,7 @@ cmd_bundle(int argc, char *argv[])
 
 	parse_args(argc, argv, &a, "bundle", 0);
 	free(dep_target(&a, "bundle"));	/* usage errors before the work */
-	st = pipeline_run(&a.ro, a.diag, PIPELINE_RESOLVE, &doc, "fluid");
+	st = cli_stages(&a.ro, a.diag, STAGE_RESOLVE, NULL, &doc);
 	if (st != 0)
 		return st;
 	sb_init(&y);
@@ -44,7 +43,6 @@ cmd_bundle(int argc, char *argv[])
 	if (yemit(json_object_get(ir_section(doc, "resolve"), "document"),
 	    &y) == -1)
 		fl_fatal("cannot write the bundle as YAML");
-	ir_keep_to_end(doc);	/* fluid exits after this */
 	if (a.depfile != NULL)
 		dep_check(a.out, doc);
 	st = cli_write_out(a.out, y.buf, y.len);

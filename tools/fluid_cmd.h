@@ -3,8 +3,8 @@
  *
  * fluid_cmd.h - what the driver's commands share.  fluid.c dispatches
  * to the commands (fluid_*.c); they all call down to fluid_opts.c (the
- * options) and fluid_stage.c (the stages run in this process), which
- * call none of them: the dependencies go one way.
+ * options) and cli_stages.c (the stage chain run in this process,
+ * cli.h), which call none of them: the dependencies go one way.
  */
 #ifndef FLUID_FLUID_CMD_H
 #define FLUID_FLUID_CMD_H
@@ -40,16 +40,15 @@ extern int stdin_closed;
 const char *input_path(const char *file);
 
 /*
- * A contract with no managed build, for a command that needs one:
- * prints why, for verb, and returns EXIT_REFUSED.
+ * The one FILE operand of command cmd (argv from optind; else a usage
+ * error), resolved and checked (cli_stages()): 0 with *doc, or the
+ * status, the stages' diagnostics printed.
  */
-int	no_managed_build(json_t *doc, enum diag_format fmt, const char *verb);
+int	checked_file(const struct cli *, int argc, char *argv[],
+	    const char *cmd, json_t **doc);
 
 /* warn_dotenv(): apply_cli.h. */
 void	warn_dotenv(const char *path);
-
-/* fluid_stage.c: fluid-k8s render in this process, the k8s section. */
-int	run_k8s(json_t *doc, enum diag_format fmt);
 
 /*
  * Options shared by the commands, as the stages take them.  An option

@@ -17,7 +17,6 @@
 #include "git.h"
 #include "kube_drift.h"
 #include "cli.h"
-#include "pipeline.h"
 #include "fluid_cmd.h"
 
 /* The answer (stolen) as JSON on standard output, or FILE written whole. */
@@ -46,13 +45,8 @@ diff_drift(const char *contract, const char *out, enum diag_format fmt)
 
 	memset(&ro, 0, sizeof(ro));
 	ro.path = input_path(contract);
-	if ((st = pipeline_run(&ro, fmt, PIPELINE_SQLGEN, &doc, "fluid")) != 0)
-		return st;
-	ir_keep_to_end(doc);	/* fluid exits after this */
-	if (json_array_size(json_object_get(ir_section(doc, "sqlgen"),
-	    "builds")) == 0)
-		return no_managed_build(doc, fmt, "diff --exit-on-drift");
-	if ((st = run_k8s(doc, fmt)) != 0)
+	if ((st = cli_stages(&ro, fmt, STAGE_K8S, "diff --exit-on-drift",
+	    &doc)) != 0)
 		return st;
 	warn_dotenv(".env");
 	diags_init(&d);
@@ -123,7 +117,7 @@ diff_baseline(const char *contract, const char *baseline, const char *rev,
 		old = baseline_at(contract, rev, fmt, &name);
 	else {
 		ro.path = input_path(baseline);
-		if (pipeline_run(&ro, fmt, PIPELINE_CHECK, &old, "fluid") != 0)
+		if (cli_stages(&ro, fmt, STAGE_CHECK, NULL, &old) != 0)
 			old = NULL;
 	}
 	if (old == NULL && rev != NULL && name == NULL)
@@ -137,14 +131,12 @@ diff_baseline(const char *contract, const char *baseline, const char *rev,
 	}
 	if (name != NULL)
 		baseline = name;	/* freed once the answer is made */
-	ir_keep_to_end(old);	/* fluid exits after this */
 	ro.path = input_path(contract);
-	if ((st = pipeline_run(&ro, fmt, PIPELINE_CHECK, &cur, "fluid")) != 0) {
+	if ((st = cli_stages(&ro, fmt, STAGE_CHECK, NULL, &cur)) != 0) {
 		free(name);
 		return st;
 	}
-	ir_keep_to_end(cur);
-	res = stage_diff(cur, old, contract, baseline);
+	res = json_incref(stage_diff(cur, old, contract, baseline));
 	free(name);	/* the answer holds its copy */
 	/*
 	 * --report: the summary is the output, on a terminal or not (a CI

@@ -11,7 +11,6 @@
 
 #include "fluid.h"
 #include "cli.h"
-#include "pipeline.h"
 #include "fluid_cmd.h"
 
 /*
@@ -24,7 +23,6 @@ int
 cmd_export(int argc, char *argv[])
 {
 	struct cli cli;
-	struct resolve_opts ro;
 	struct diags d;
 	struct sb y;
 	json_t *doc, *odcs;
@@ -52,14 +50,8 @@ cmd_export(int argc, char *argv[])
 			break;
 		}
 	}
-	if (optind != argc - 1)
-		cli_usage_error(&cli, "export odcs expects one FILE");
-	memset(&ro, 0, sizeof(ro));
-	ro.path = input_path(argv[optind]);
-	st = pipeline_run(&ro, cli.diagfmt, PIPELINE_CHECK, &doc, "fluid");
-	if (st != 0)
+	if ((st = checked_file(&cli, argc, argv, "export odcs", &doc)) != 0)
 		return st;
-	ir_keep_to_end(doc);	/* fluid exits after this */
 	diags_init(&d);
 	odcs = odcs_render(doc, &d);
 	diag_print(&d, stderr, cli.diagfmt, "fluid-odcs");

@@ -16,7 +16,6 @@
 
 #include "fluid.h"
 #include "cli.h"
-#include "pipeline.h"
 #include "plan.h"
 #include "target.h"
 #include "gw.h"

@@ -11,7 +11,6 @@
 
 #include "fluid.h"
 #include "cli.h"
-#include "pipeline.h"
 #include "fluid_cmd.h"
 
 /* A failed outdir_*() call, as its message says: status 2. */
@@ -122,15 +121,10 @@ cmd_generate(int argc, char *argv[])
 	if (strcmp(a.out, "-") == 0)
 		cli_usage_error(&cli, "generate flink writes files: --out "
 		    "names a directory, not standard output");
-	rc = pipeline_run(&a.ro, a.diag, PIPELINE_SQLGEN, &doc, "fluid");
+	rc = cli_stages(&a.ro, a.diag, STAGE_K8S, "generate", &doc);
 	if (rc != 0)
 		return rc;
-	ir_keep_to_end(doc);	/* fluid exits after this */
 	built = json_object_get(ir_section(doc, "sqlgen"), "builds");
-	if (json_array_size(built) == 0)
-		return no_managed_build(doc, a.diag, "generate");
-	if ((rc = run_k8s(doc, a.diag)) != 0)
-		return rc;
 	if (a.depfile != NULL)
 		dep_check(a.out, doc);
 	if (outdir_open(&od, a.out, "generate") == -1)

@@ -10,7 +10,6 @@
 
 #include "fluid.h"
 #include "cli.h"
-#include "pipeline.h"
 #include "fluid_cmd.h"
 
 /*
@@ -24,7 +23,6 @@ int
 cmd_lineage(int argc, char *argv[])
 {
 	struct cli cli;
-	struct resolve_opts ro;
 	struct diags d;
 	struct lineage l;
 	struct sb y;
@@ -51,14 +49,8 @@ cmd_lineage(int argc, char *argv[])
 			    cli_opt_name(&cli, c));
 		}
 	}
-	if (optind != argc - 1)
-		cli_usage_error(&cli, "lineage expects one FILE");
-	memset(&ro, 0, sizeof(ro));
-	ro.path = input_path(argv[optind]);
-	st = pipeline_run(&ro, cli.diagfmt, PIPELINE_CHECK, &doc, "fluid");
-	if (st != 0)
+	if ((st = checked_file(&cli, argc, argv, "lineage", &doc)) != 0)
 		return st;
-	ir_keep_to_end(doc);	/* fluid exits after this */
 	diags_init(&d);
 	if (lineage_make(doc, &l, &d) == -1) {
 		diag_print(&d, stderr, cli.diagfmt, "fluid-lineage");

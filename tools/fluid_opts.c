@@ -232,7 +232,7 @@ parse_args(int argc, char *argv[], struct args *a, const char *cmd,
 			break;
 		case OPT_STRICT:
 			a->strict = 1;
-			pipeline_strict(1);
+			cli_stages_strict = 1;
 			break;
 		default:
 			cli_usage_error(&cli, "%s takes no --%s", cmd,
@@ -247,4 +247,17 @@ parse_args(int argc, char *argv[], struct args *a, const char *cmd,
 	a->nfiles = (size_t)(argc - optind);
 	a->ro.path = input_path(a->file);
 	a->diag = cli.diagfmt;
+}
+
+int
+checked_file(const struct cli *cli, int argc, char *argv[], const char *cmd,
+    json_t **doc)
+{
+	struct resolve_opts ro;
+
+	if (optind != argc - 1)
+		cli_usage_error(cli, "%s expects one FILE", cmd);
+	memset(&ro, 0, sizeof(ro));
+	ro.path = input_path(argv[optind]);
+	return cli_stages(&ro, cli->diagfmt, STAGE_CHECK, NULL, doc);
 }

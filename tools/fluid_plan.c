@@ -88,14 +88,8 @@ cmd_plan(int argc, char *argv[])
 	}
 	if (a.last_applied != NULL)
 		last = read_last_applied(a.last_applied);
-	rc = pipeline_run(&a.ro, a.diag, PIPELINE_SQLGEN, &doc, "fluid");
+	rc = cli_stages(&a.ro, a.diag, STAGE_K8S, "plan", &doc);
 	if (rc != 0)
-		return rc;
-	ir_keep_to_end(doc);	/* fluid exits after this */
-	if (json_array_size(json_object_get(ir_section(doc, "sqlgen"),
-	    "builds")) == 0)
-		return no_managed_build(doc, a.diag, "plan");
-	if ((rc = run_k8s(doc, a.diag)) != 0)
 		return rc;
 	plan = run_plan(doc, mode, last, a.diag);
 	json_decref(last);

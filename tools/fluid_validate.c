@@ -152,6 +152,9 @@ cmd_validate(int argc, char *argv[])
 		a.ro.path = input_path(a.files[i]);
 		st = validate_file(&a.ro, NULL, a.files[i], target != NULL,
 		    "fluid validate", &res);
+		/* From the first contract on, a line of the command's own
+		   names it: "fluid validate: ...". */
+		fl_setprogname("fluid validate");
 		if (a.strict)
 			st = validate_strict(&res);
 		if (!a.json)

@@ -15,7 +15,6 @@
 
 #include "fluid.h"
 #include "cli.h"
-#include "pipeline.h"
 #include "net.h"
 #include "verify.h"
 #include "fluid_cmd.h"
@@ -71,14 +70,8 @@ cmd_verify(int argc, char *argv[])
 	 */
 	if (net_init() == -1)
 		fl_fatal("cannot initialise libcurl");
-	rc = pipeline_run(&ro, cli.diagfmt, PIPELINE_SQLGEN, &doc, "fluid");
+	rc = cli_stages(&ro, cli.diagfmt, STAGE_K8S, "verify", &doc);
 	if (rc != 0)
-		return rc;
-	ir_keep_to_end(doc);	/* fluid exits after this */
-	if (json_array_size(json_object_get(ir_section(doc, "check"),
-	    "builds")) == 0)
-		return no_managed_build(doc, cli.diagfmt, "verify");
-	if ((rc = run_k8s(doc, cli.diagfmt)) != 0)
 		return rc;
 	diags_init(&d);
 	if (verify_env(&vo, &no, getenv, &d) == -1) {

@@ -15,7 +15,6 @@
 #include "fluid.h"
 #include "jget.h"
 #include "cli.h"
-#include "pipeline.h"
 #include "plan.h"
 #include "fluid_gateway.h"
 
@@ -168,8 +167,7 @@ gateway_load_script(const char *file, const char *build, enum diag_format fmt,
 	}
 	memset(&ro, 0, sizeof(ro));
 	ro.path = file;
-	if ((rc = pipeline_run(&ro, fmt, PIPELINE_SQLGEN, &doc,
-	    fl_progname())) != 0)
+	if ((rc = cli_stages(&ro, fmt, STAGE_SQLGEN, NULL, &doc)) != 0)
 		exit(rc);
 	builds = json_object_get(ir_section(doc, "sqlgen"), "builds");
 	if (json_array_size(builds) == 0)

@@ -177,6 +177,44 @@ spawn_symbols='^(posix_spawn|exec[lv]|fork$|vfork$|system$|popen$)'
 	    fail "fluid-check imports no curl_url: the test is not looking at the right symbols" ""
 }
 
+# The modules that check, make SQL or render: a program that only reads
+# a document (fluid-verify, fluid-diff) must not link them (stage.h).
+stage_modules='^(check|check_.*|stage_check|sqlgen|sqlgen_.*|stage_sqlgen|k8s_render|cfk_render|stage_k8s|pipeline|plan_check)$'
+
+# linked_stages PROG: "PROG defines SYMBOL (MODULE)" for each global
+# symbol of a stage module (stage_modules) that PROG's executable defines.
+linked_stages() {
+	local prog=$1 o m s
+	declare -A def
+	for o in "$REAL_BIN"/../lib/*.o; do
+		m=${o##*/}
+		m=${m%.o}
+		[[ $m =~ $stage_modules ]] || continue
+		for s in $(nm -g --defined-only "$o" | awk '$2 ~ /[TDBRC]/ { print $3 }'); do
+			def[$s]=$m
+		done
+	done
+	[ "${#def[@]}" -gt 50 ] || { echo "no stage module objects beside $REAL_BIN"; return 2; }
+	for s in $(nm --defined-only "$REAL_BIN/$prog" | awk '$2 ~ /[TDBRC]/ { print $3 }'); do
+		[ -n "${def[$s]:-}" ] && echo "$prog defines $s (${def[$s]})"
+	done
+	return 0
+}
+
+@test "layout: fluid-verify and fluid-diff link no checker, sqlgen or renderer" {
+	local t
+	for t in fluid-verify fluid-diff; do
+		run linked_stages "$t"
+		assert_status 0
+		assert_equal "$output" "" "$t's stage symbols"
+	done
+	# And the rule sees a stage when one is linked: fluid-check's own.
+	run linked_stages fluid-check
+	assert_status 0
+	[[ $output == *"defines check_run (check)"* ]] ||
+	    fail "linked_stages does not see fluid-check's checker" "$output"
+}
+
 # module_edges OBJ...: "A B" for each object A that uses a symbol object
 # B defines (a module is a file: lib/check_cdc.o is check_cdc).
 module_edges() {

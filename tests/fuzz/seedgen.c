@@ -25,10 +25,12 @@ static _Noreturn void __attribute__((format(printf, 1, 2)))
 die(const char *fmt, ...)
 {
 	va_list ap;
+	char *msg;
 
 	va_start(ap, fmt);
-	fl_vwarnx(fmt, ap);
+	msg = fl_vmessage(fmt, ap);
 	va_end(ap);
+	fprintf(stderr, "seedgen: %s\n", msg);
 	exit(2);
 }
 
@@ -89,7 +91,6 @@ main(int argc, char *argv[])
 	struct diags d;
 	int i;
 
-	fl_setprogname("seedgen");
 	if (argc < 2)
 		die("usage: seedgen OUTDIR FILE...");
 	outdir = argv[1];
