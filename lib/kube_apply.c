@@ -99,9 +99,7 @@ owned(const json_t *obj, const char *product, const char *id,
 	const char *pn = jstr3(l, K8S_LABEL_NAME, NULL, NULL);
 	const char *build = jstr3(l, K8S_LABEL_BUILD, NULL, NULL);
 
-	if (by != NULL && strcmp(by, K8S_MANAGER) == 0 && pn != NULL &&
-	    product != NULL && strcmp(pn, product) == 0 && build != NULL &&
-	    strcmp(build, id) == 0)
+	if (k8s_owned(obj, product, id))
 		return 1;
 	diag_pos(d, DIAG_ERROR, path, 0, 0, "build '%s': %s %s/%s exists "
 	    "and is not fluid's for product '%s' build '%s' (its labels: "

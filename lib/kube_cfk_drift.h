@@ -68,8 +68,6 @@ json_t	*kube_cfk_drift_build(const struct kube *k, const json_t *plan,
 int	kube_cfk_list(const struct kube *k, const char *kind, const char *ns,
 	    const char *product, const char *id, int managed, json_t **items,
 	    char **why);
-/* Whether obj carries fluid's labels for product and build id. */
-int	kube_cfk_owned(const json_t *obj, const char *product, const char *id);
 /*
  * s, read from the cluster, as a message may show it (new): printable
  * ASCII, every other byte \xNN, cut at max bytes with "..."; "(none)"

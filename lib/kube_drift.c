@@ -715,8 +715,8 @@ kube_drift_run(json_t *doc, const char *contract, const char *path,
 			continue;
 		}
 		/* Read by names fluid renders, or not at all. */
-		if (!kube_record_label_ok(bs[i].ns, 63) ||
-		    !kube_record_label_ok(bs[i].deployment, 45)) {
+		if (!k8s_dns_label(bs[i].ns, 63) ||
+		    !k8s_dns_label(bs[i].deployment, 45)) {
 			diag_fatal(d, "build '%s': namespace '%s' or deployment "
 			    "'%s' is not a DNS-1123 label: nothing read, no "
 			    "drift answer", bs[i].id, bs[i].ns ? bs[i].ns : "",
