@@ -36,40 +36,6 @@ say(const struct kube_apply_opts *o, const char *fmt, ...)
 	free(line);
 }
 
-/*
- * Whether live has every field of want with want's value (numbers
- * compared as numbers: the API server writes 1 for 1.0): fields that
- * other managers or the server added do not count as a change.
- */
-static int
-covers(const json_t *live, const json_t *want)
-{
-	const char *k;
-	json_t *v;
-	size_t i;
-
-	if (json_is_number(want) && json_is_number(live))
-		return json_number_value(want) == json_number_value(live);
-	if (json_is_object(want)) {
-		if (!json_is_object(live))
-			return 0;
-		json_object_foreach((json_t *)want, k, v)
-			if (!covers(json_object_get(live, k), v))
-				return 0;
-		return 1;
-	}
-	if (json_is_array(want)) {
-		if (!json_is_array(live) ||
-		    json_array_size(live) != json_array_size(want))
-			return 0;
-		json_array_foreach(want, i, v)
-			if (!covers(json_array_get(live, i), v))
-				return 0;
-		return 1;
-	}
-	return json_equal(live, want);
-}
-
 /* A string read from the cluster, as a message may show it. */
 static const char *
 shown(const char *s)
@@ -255,7 +221,7 @@ check_build(const json_t *plan, const struct kube_apply_opts *o,
 		    K8S_ANN_SQL, shown(was), shown(now));
 		return;
 	}
-	if (covers(json_object_get(live_fd, "spec"),
+	if (kube_covers(json_object_get(live_fd, "spec"),
 	    json_object_get(b->fd, "spec")))
 		return;
 	if ((why = savepoint_failed(live_fd)) != NULL) {
