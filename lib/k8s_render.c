@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfk_render.h"
+#include "k8s_cfk_render.h"
 #include "digest.h"
 #include "imageref.h"
 #include "ir.h"
@@ -467,7 +467,7 @@ render_one(json_t *doc, const json_t *e, const char *bundle,
 		s.product = "";
 	s.ptr = deployment_ptr(doc, s.build);
 	if (cfk_render_target(cb)) {
-		/* The CFK target's resources (cfk_render.h). */
+		/* The CFK target's resources (k8s_cfk_render.h). */
 		out = cfk_render(e, cb, bundle, s.ptr, d);
 		free(s.ptr);
 		return out;

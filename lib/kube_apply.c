@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "kube_cfk.h"
-#include "cfk_plan.h"
+#include "k8s_cfk_plan.h"
 #include "kube.h"
 #include "jget.h"
 #include "kube_apply.h"

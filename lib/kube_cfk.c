@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "kube_cfk.h"
-#include "cfk_plan.h"
-#include "cfk_render.h"
+#include "k8s_cfk_plan.h"
+#include "k8s_cfk_render.h"
 #include "jget.h"
 #include "k8s.h"
 #include "kube.h"

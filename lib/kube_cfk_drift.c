@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "kube_cfk_drift.h"
-#include "cfk_plan.h"
+#include "k8s_cfk_plan.h"
 #include "jget.h"
 #include "k8s.h"
 #include "kube_record.h"

@@ -25,7 +25,7 @@
 
 /*
  * The allowlists of CFK build entry b of plan as drift checks them
- * (context, namespace, the rendered pool's image: cfk_plan.h's), each
+ * (context, namespace, the rendered pool's image: k8s_cfk_plan.h's), each
  * refusal an error in d placed at path.
  */
 void	kube_cfk_drift_allow(const json_t *plan, const json_t *b,

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "allow.h"
-#include "cfk_plan.h"
+#include "k8s_cfk_plan.h"
 #include "jget.h"
 #include "ir.h"
 #include "k8s.h"

@@ -21,7 +21,7 @@
 #include "verify.h"
 #include "verify_int.h"
 #include "verify_cfk.h"
-#include "cfk_render.h"
+#include "k8s_cfk_render.h"
 #include "clock.h"
 #include "jget.h"
 

@@ -1,8 +1,9 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  *
- * cfk_render.c - FlinkComputePool and FlinkStatements of a CFK build
- * (cfk_render.h; fluid-k8s(1), CFK TARGET, says why each field is set).
+ * k8s_cfk_render.c - FlinkComputePool and FlinkStatements of a CFK
+ * build (k8s_cfk_render.h; fluid-k8s(1), CFK TARGET, says why each
+ * field is set).
  *
  * The sqlgen entry is not trusted: its statements must be exactly the
  * script its digest is of, in the order source, sink, insert, and each
@@ -13,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfk_render.h"
+#include "k8s_cfk_render.h"
 #include "digest.h"
 #include "imageref.h"
 #include "jget.h"
