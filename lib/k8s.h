@@ -45,12 +45,14 @@
  * most max of a-z, 0-9 and '-', a letter or digit at each end (a
  * namespace: 63).  A DNS-1123 subdomain: such labels joined by dots, at
  * most max (an object's name: 253).  A label value: at most 63 of
- * A-Z, a-z, 0-9, '-', '_' and '.', a letter or digit at each end.  Each
- * is 0 for NULL.
+ * A-Z, a-z, 0-9, '-', '_' and '.', a letter or digit at each end.  A
+ * ConfigMap key: at most 253 of A-Z, a-z, 0-9, '-', '_' and '.', not
+ * "." or "..".  Each is 0 for NULL.
  */
 int	k8s_dns_label(const char *s, size_t max);
 int	k8s_dns_subdomain(const char *s, size_t max);
 int	k8s_label_value(const char *s);
+int	k8s_configmap_key(const char *s);
 /*
  * Whether obj (as read from a cluster) carries fluid's labels for
  * product and build id: managed-by fluid, name product, build id; 0

@@ -10,30 +10,14 @@
 #include "jget.h"
 #include "k8s.h"
 
+#define LOWER	"abcdefghijklmnopqrstuvwxyz0123456789"
+#define ALNUM	LOWER "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+/* Whether c is one of set (never the NUL). */
 static int
-lower_alnum(int c)
+in(int c, const char *set)
 {
-	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-}
-
-static int
-alnum(int c)
-{
-	return lower_alnum(c) || (c >= 'A' && c <= 'Z');
-}
-
-int
-k8s_dns_label(const char *s, size_t max)
-{
-	size_t n = s != NULL ? strlen(s) : 0, i;
-
-	if (n == 0 || n > max || !lower_alnum(s[0]) ||
-	    !lower_alnum(s[n - 1]))
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!lower_alnum(s[i]) && s[i] != '-')
-			return 0;
-	return 1;
+	return c != '\0' && strchr(set, c) != NULL;
 }
 
 int
@@ -41,29 +25,38 @@ k8s_dns_subdomain(const char *s, size_t max)
 {
 	size_t n = s != NULL ? strlen(s) : 0, i;
 
-	if (n == 0 || n > max || !lower_alnum(s[0]) ||
-	    !lower_alnum(s[n - 1]))
+	if (n == 0 || n > max || strspn(s, LOWER "-.") != n ||
+	    !in(s[0], LOWER) || !in(s[n - 1], LOWER))
 		return 0;
-	for (i = 0; i < n; i++)
-		if (!lower_alnum(s[i]) && s[i] != '-' && s[i] != '.')
-			return 0;
-		else if (s[i] == '.' && (!lower_alnum(s[i - 1]) ||
-		    !lower_alnum(s[i + 1])))
+	for (i = 1; i < n - 1; i++)
+		if (s[i] == '.' && (!in(s[i - 1], LOWER) ||
+		    !in(s[i + 1], LOWER)))
 			return 0;
 	return 1;
 }
 
 int
+k8s_dns_label(const char *s, size_t max)
+{
+	return k8s_dns_subdomain(s, max) && strchr(s, '.') == NULL;
+}
+
+int
 k8s_label_value(const char *s)
 {
-	size_t n = s != NULL ? strlen(s) : 0, i;
+	size_t n = s != NULL ? strlen(s) : 0;
 
-	if (n == 0 || n > 63 || !alnum(s[0]) || !alnum(s[n - 1]))
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!alnum(s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.')
-			return 0;
-	return 1;
+	return n > 0 && n <= 63 && strspn(s, ALNUM "-_.") == n &&
+	    in(s[0], ALNUM) && in(s[n - 1], ALNUM);
+}
+
+int
+k8s_configmap_key(const char *s)
+{
+	size_t n = s != NULL ? strlen(s) : 0;
+
+	return n > 0 && n <= 253 && strspn(s, ALNUM "-_.") == n &&
+	    strcmp(s, ".") != 0 && strcmp(s, "..") != 0;
 }
 
 int

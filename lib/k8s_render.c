@@ -34,32 +34,6 @@
  */
 #define CHECKPOINT_INTERVAL	"60s"
 
-static int
-lower_alnum(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-}
-
-static int
-alnum(int c)
-{
-	return lower_alnum(c) || (c >= 'A' && c <= 'Z');
-}
-
-/* A ConfigMap key: [-._a-zA-Z0-9], at most 253, not "." or "..". */
-static int
-configmap_key(const char *s)
-{
-	size_t n = strlen(s), i;
-
-	if (n == 0 || n > 253 || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!alnum(s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.')
-			return 0;
-	return 1;
-}
-
 char *
 k8s_table_text(const json_t *b)
 {
@@ -239,7 +213,7 @@ src_check(struct src *s, const json_t *dep)
 		src_err(s, NULL, "build id '%s' cannot be the value of label "
 		    K8S_LABEL_BUILD " (at most 63 of A-Z, a-z, 0-9, '.', "
 		    "'_', '-', alphanumeric at both ends)", s->build);
-	else if (!configmap_key(s->build))
+	else if (!k8s_configmap_key(s->build))
 		src_err(s, NULL, "build id '%s' cannot name a ConfigMap key",
 		    s->build);
 	if (!k8s_label_value(s->product))

@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: Apache-2.0
  *
  * t_k8s_label.c - unit tests for lib/k8s_label.c: the Kubernetes name
- * rules (DNS-1123 label and subdomain, label value) and whether an
- * object carries fluid's labels.
+ * rules (DNS-1123 label and subdomain, label value, ConfigMap key) and
+ * whether an object carries fluid's labels.
  */
 #include <string.h>
 
@@ -56,6 +56,16 @@ main(void)
 	ok(!k8s_label_value(NULL), "label value: NULL");
 	ok(k8s_label_value(s64 + 1), "label value: 63");
 	ok(!k8s_label_value(s64), "label value: 64");
+
+	ok(k8s_configmap_key("orders.sql"), "configmap key: a file name");
+	ok(k8s_configmap_key("_A-1"), "configmap key: any end");
+	ok(!k8s_configmap_key("."), "configmap key: '.'");
+	ok(!k8s_configmap_key(".."), "configmap key: '..'");
+	ok(k8s_configmap_key("..."), "configmap key: '...'");
+	ok(!k8s_configmap_key("a/b"), "configmap key: a slash");
+	ok(!k8s_configmap_key(""), "configmap key: empty");
+	ok(k8s_configmap_key(s254 + 1), "configmap key: 253");
+	ok(!k8s_configmap_key(s254), "configmap key: 254");
 
 	o = json_pack("{s:{s:{s:s, s:s, s:s}}}", "metadata", "labels",
 	    "app.kubernetes.io/managed-by", "fluid", "app.kubernetes.io/name",
