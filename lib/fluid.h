@@ -63,14 +63,20 @@
  *	           IR -> a CFK build's statements in CMF's
  *	           dialect: source, sink, insert (sqlgen_cfk.c)
  *	k8s.h      IR -> ConfigMap, FlinkDeployment, plan;
- *	           rendered offline, apart from kube_      (k8s_*.c)
- *	cfk_render.h
+ *	           rendered offline, apart from kube_; the
+ *	           Kubernetes name rules and "is it fluid's"
+ *	           (k8s_render.c, k8s_plan.c, k8s_label.c)
+ *	scale.h    a build's sizing (parallelism, key groups,
+ *	           pods' resources, autoscaler) with its
+ *	           defaults, for both renderers, scale_ (scale.c)
+ *	k8s_cfk_render.h
  *	           IR -> a CFK build's FlinkComputePool and
  *	           FlinkStatements, offline, cfk_render_
- *	                                      (cfk_render.c)
- *	cfk_plan.h a CFK build in the plan, and the allowlists
+ *	                                  (k8s_cfk_render.c)
+ *	k8s_cfk_plan.h
+ *	           a CFK build in the plan, and the allowlists
  *	           on its resources, cfk_plan_, cfk_allow_
- *	                         (cfk_plan.c, cfk_allow.c)
+ *	                 (k8s_cfk_plan.c, k8s_cfk_allow.c)
  *	plan.h     a plan as apply reads it, offline: made
  *	           again from its bundle, allowlists on the
  *	           resources, the API server's limits, plan_
@@ -90,7 +96,9 @@
  *	proc.h     a program run (posix_spawnp, no shell) with
  *	           its output bounded and a deadline, for
  *	           kube.c and git.c, proc_                 (proc.c)
- *	kube.h     kubectl, run with a deadline, kube_      (kube.c)
+ *	kube.h     kubectl, run with a deadline; whether live
+ *	           covers what was applied, kube_
+ *	                             (kube.c, kube_cover.c)
  *	kube_operr.h
  *	           the operator's status.error and savepoint
  *	           Events, read for apply and verify
@@ -143,8 +151,8 @@
  *    sqlgen_security.h, verify_int.h and verify_cfk.h: by their
  *    module's own files (and its unit tests);
  *  - clock.h, jget.h, ir_prune.h, imageref.h, utf8.h, sqllex.h,
- *    sqlgen_cfk.h, cfk_render.h, cfk_plan.h and plan.h: by the modules
- *    that use them.
+ *    sqlgen_cfk.h, k8s_cfk_render.h, k8s_cfk_plan.h, scale.h and plan.h:
+ *    by the modules that use them.
  * kube_ applies the resources k8s_ and cfk_render_ render offline; gw_
  * applies the script sqlgen_ writes.
  *
@@ -160,10 +168,11 @@
  *    and dry runs cannot contact anything.  url.c calls only libcurl's
  *    URL parser.  tests/bats/layout.bats enforces it, on the includes
  *    and on the symbols of the objects.
- *  - Nothing in lib/ exits or prints to stdout.  A usage or environment
- *    error is a fatal diagnostic (diag_fatal()); the tools decide, with
- *    tools/cli.h, the only code that exits, but for xalloc_die() on out
- *    of memory.
+ *  - Nothing in lib/ exits or writes to a stream it was not given; the
+ *    one exception is xalloc_die()'s line on out of memory (xalloc.h).
+ *    A usage or environment error is a fatal diagnostic (diag_fatal());
+ *    the tools print the diagnostics and decide, with tools/cli.h, the
+ *    only code that exits.
  *
  * Ownership follows jansson: functions that return json_t * return a new
  * reference unless their header says "borrowed"; a function that takes

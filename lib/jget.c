@@ -1,11 +1,14 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  *
- * jget.c - JSON members read without trusting their type (jget.h).
+ * jget.c - JSON members read without trusting their type, and JSON
+ * written as fluid writes it (jget.h).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "jget.h"
+#include "xalloc.h"
 
 const char *
 jstr(const json_t *o, const char *key)
@@ -50,4 +53,23 @@ bool
 jstreq(const char *s, const char *word)
 {
 	return s != NULL && word != NULL && strcmp(s, word) == 0;
+}
+
+char *
+jtext(const json_t *v, size_t flags)
+{
+	char *text = json_dumps(v, JSON_INDENT(2) | flags), *out;
+	size_t n;
+
+	if (text == NULL)
+		return NULL;
+	/* Not xasprintf("%s\n"): vsnprintf of megabytes was a tenth of
+	   generate at 100,000 columns. */
+	n = strlen(text);
+	out = xmalloc(n + 2);
+	memcpy(out, text, n);
+	out[n] = '\n';
+	out[n + 1] = '\0';
+	free(text);
+	return out;
 }

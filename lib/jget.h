@@ -5,6 +5,8 @@
  * or a server wrote: any member may be missing or of another type, so
  * each accessor answers NULL, "" or false rather than trusting the
  * shape.  The one place for what was a static str() in many modules.
+ * And jtext(), the one writer of JSON as fluid's files and standard
+ * output hold it.
  */
 #ifndef FLUID_JGET_H
 #define FLUID_JGET_H
@@ -27,5 +29,13 @@ const char	*jstrz(const json_t *o, const char *key);
 bool		 jpresent(const json_t *o, const char *key);
 /* Whether s and word are both set and equal. */
 bool		 jstreq(const char *s, const char *word);
+
+/*
+ * v as fluid writes JSON for people and files: two-space indented
+ * (json_dumps() with JSON_INDENT(2) | flags, e.g. JSON_SORT_KEYS),
+ * ending in a newline.  A new string, or NULL when jansson cannot
+ * dump v.
+ */
+char		*jtext(const json_t *v, size_t flags);
 
 #endif

@@ -40,6 +40,27 @@
 #define K8S_ANN_PLAN		"fluid.dev/plan-digest"
 #define K8S_MANAGER		"fluid"
 
+/*
+ * The names the API server accepts (k8s_label.c).  A DNS-1123 label: at
+ * most max of a-z, 0-9 and '-', a letter or digit at each end (a
+ * namespace: 63).  A DNS-1123 subdomain: such labels joined by dots, at
+ * most max (an object's name: 253).  A label value: at most 63 of
+ * A-Z, a-z, 0-9, '-', '_' and '.', a letter or digit at each end.  A
+ * ConfigMap key: at most 253 of A-Z, a-z, 0-9, '-', '_' and '.', not
+ * "." or "..".  Each is 0 for NULL.
+ */
+int	k8s_dns_label(const char *s, size_t max);
+int	k8s_dns_subdomain(const char *s, size_t max);
+int	k8s_label_value(const char *s);
+int	k8s_configmap_key(const char *s);
+/*
+ * Whether obj (as read from a cluster) carries fluid's labels for
+ * product and build id: managed-by fluid, name product, build id; 0
+ * when product or id is NULL.  What fluid wrote, not someone's object
+ * of that name.
+ */
+int	k8s_owned(const json_t *obj, const char *product, const char *id);
+
 /* Where the job image has the runner, and where the SQL is mounted. */
 #define K8S_RUNNER_JAR		"local:///opt/flink/usrlib/fluid-flink-runner.jar"
 #define K8S_RUNNER_CLASS	"fluid.runner.FlinkRunner"
@@ -53,11 +74,6 @@
  * string, or NULL if jansson could not write it.
  */
 char	*k8s_table_text(const json_t *checked_build);
-/*
- * v as the files fluid writes hold JSON: two-space indented, ending in
- * a newline (a new string), or NULL when jansson cannot dump it.
- */
-char	*k8s_json_text(const json_t *v);
 
 /*
  * The k8s section of a document after fluid-sqlgen (a new reference):

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfk_plan.h"
-#include "cfk_render.h"
+#include "k8s_cfk_plan.h"
+#include "k8s_cfk_render.h"
 #include "digest.h"
 #include "jget.h"
 #include "ir.h"

@@ -14,10 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfk_render.h"
+#include "k8s_cfk_render.h"
 #include "digest.h"
 #include "imageref.h"
 #include "ir.h"
+#include "jget.h"
 #include "k8s.h"
 #include "scale.h"
 #include "xalloc.h"
@@ -33,78 +34,6 @@
  * table does not fill with small files and snapshots.
  */
 #define CHECKPOINT_INTERVAL	"60s"
-
-static int
-lower_alnum(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-}
-
-static int
-alnum(int c)
-{
-	return lower_alnum(c) || (c >= 'A' && c <= 'Z');
-}
-
-/* RFC 1123 label: a-z, 0-9, '-', alphanumeric at both ends, max long. */
-static int
-dns_label(const char *s, size_t max)
-{
-	size_t n = strlen(s), i;
-
-	if (n == 0 || n > max || !lower_alnum(s[0]) ||
-	    !lower_alnum(s[n - 1]))
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!lower_alnum(s[i]) && s[i] != '-')
-			return 0;
-	return 1;
-}
-
-/* RFC 1123 subdomain: labels joined by dots, at most 253 in all. */
-static int
-dns_subdomain(const char *s)
-{
-	size_t n = strlen(s), i;
-
-	if (n == 0 || n > 253 || !lower_alnum(s[0]) || !lower_alnum(s[n - 1]))
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!lower_alnum(s[i]) && s[i] != '-' && s[i] != '.')
-			return 0;
-		else if (s[i] == '.' && (!lower_alnum(s[i - 1]) ||
-		    !lower_alnum(s[i + 1])))
-			return 0;
-	return 1;
-}
-
-/* A label value: at most 63 of [A-Za-z0-9._-], alphanumeric ends. */
-static int
-label_value(const char *s)
-{
-	size_t n = strlen(s), i;
-
-	if (n == 0 || n > 63 || !alnum(s[0]) || !alnum(s[n - 1]))
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!alnum(s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.')
-			return 0;
-	return 1;
-}
-
-/* A ConfigMap key: [-._a-zA-Z0-9], at most 253, not "." or "..". */
-static int
-configmap_key(const char *s)
-{
-	size_t n = strlen(s), i;
-
-	if (n == 0 || n > 253 || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!alnum(s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.')
-			return 0;
-	return 1;
-}
 
 char *
 k8s_table_text(const json_t *b)
@@ -124,7 +53,7 @@ k8s_table_text(const json_t *b)
 	if (json_is_array(json_object_get(t, "primaryKey")))
 		json_object_set(spec, "primaryKey", json_object_get(t,
 		    "primaryKey"));
-	text = k8s_json_text(spec);
+	text = jtext(spec, 0);
 	json_decref(spec);
 	return text;
 }
@@ -259,16 +188,16 @@ src_check(struct src *s, const json_t *dep)
 		    "cluster name, without credentials, as fluid-check writes "
 		    "it");
 	/* The operator names the job's Services after it: RFC 1035. */
-	if (!dns_label(s->name, 45) || !(s->name[0] >= 'a' &&
+	if (!k8s_dns_label(s->name, 45) || !(s->name[0] >= 'a' &&
 	    s->name[0] <= 'z'))
 		src_err(s, "name", "deployment name '%s' must be a DNS-1035 "
 		    "label of at most 45 characters (a-z, 0-9, '-', starting "
 		    "with a letter): the operator names Services after it",
 		    s->name);
-	if (!dns_label(s->ns, 63))
+	if (!k8s_dns_label(s->ns, 63))
 		src_err(s, "namespace", "namespace '%s' must be a DNS-1123 "
 		    "label (a-z, 0-9, '-', at most 63 characters)", s->ns);
-	if (!dns_subdomain(s->sa))
+	if (!k8s_dns_subdomain(s->sa, 253))
 		src_err(s, "serviceAccount", "service account '%s' must be a "
 		    "DNS-1123 subdomain", s->sa);
 	if (!imageref_pinned(s->image))
@@ -281,21 +210,22 @@ src_check(struct src *s, const json_t *dep)
 	if (s->secrets != NULL && !json_is_array(s->secrets))
 		src_err(s, "secretRefs", "secretRefs must be a list");
 	json_array_foreach(s->secrets, i, r)
-		if (!json_is_string(r) || !dns_subdomain(json_string_value(r))) {
+		if (!json_is_string(r) ||
+		    !k8s_dns_subdomain(json_string_value(r), 253)) {
 			char *k = xasprintf("secretRefs/%zu", i);
 
 			src_err(s, k, "secretRefs[%zu] must name a Secret (a "
 			    "DNS-1123 subdomain)", i);
 			free(k);
 		}
-	if (!label_value(s->build))
+	if (!k8s_label_value(s->build))
 		src_err(s, NULL, "build id '%s' cannot be the value of label "
 		    K8S_LABEL_BUILD " (at most 63 of A-Z, a-z, 0-9, '.', "
 		    "'_', '-', alphanumeric at both ends)", s->build);
-	else if (!configmap_key(s->build))
+	else if (!k8s_configmap_key(s->build))
 		src_err(s, NULL, "build id '%s' cannot name a ConfigMap key",
 		    s->build);
-	if (!label_value(s->product))
+	if (!k8s_label_value(s->product))
 		src_err(s, NULL, "product id '%s' cannot be the value of label "
 		    K8S_LABEL_NAME " (at most 63 of A-Z, a-z, 0-9, '.', '_', "
 		    "'-', alphanumeric at both ends)", s->product);
@@ -521,7 +451,7 @@ render_one(json_t *doc, const json_t *e, const char *bundle,
 		s.product = "";
 	s.ptr = deployment_ptr(doc, s.build);
 	if (cfk_render_target(cb)) {
-		/* The CFK target's resources (cfk_render.h). */
+		/* The CFK target's resources (k8s_cfk_render.h). */
 		out = cfk_render(e, cb, bundle, s.ptr, d);
 		free(s.ptr);
 		return out;

@@ -185,4 +185,29 @@ void	 kube_names_add(const char **names, size_t *n, const char *s);
 /* The item of a List's items named name (borrowed), or NULL. */
 json_t	*kube_item_named(const json_t *items, const char *name);
 
+/*
+ * Whether live (read from the cluster) covers applied, what fluid
+ * applied (kube_cover.c): every member of an applied object is in live
+ * with a value that covers it (members only live has do not count: the
+ * API server and the operator add defaults), an array is one of the
+ * same length whose elements cover applied's, a number is the same
+ * number (the API server writes 1 for 1.0), anything else is equal.
+ * Below KUBE_COVER_DEPTH levels a value is compared whole: a cluster's
+ * JSON is as deep as jansson lets it be.
+ */
+#define KUBE_COVER_DEPTH	64
+int	 kube_covers(const json_t *live, const json_t *applied);
+/*
+ * The same walk, calling f at each place where live does not cover
+ * applied: path (a JSON array of the keys and indexes down to it, or
+ * NULL: not kept) and the two values there (NULL where that side has
+ * no such member).  both: a member only live has is such a place too
+ * (not walked into).  f returns nonzero to stop the walk; then so does
+ * kube_cover_walk(), else 0.
+ */
+typedef int (*kube_cover_fn)(void *arg, const json_t *path,
+	    const json_t *applied, const json_t *live);
+int	 kube_cover_walk(const json_t *applied, const json_t *live,
+	    json_t *path, int both, kube_cover_fn f, void *arg);
+
 #endif

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "kube_cfk.h"
-#include "cfk_plan.h"
+#include "k8s_cfk_plan.h"
 #include "kube.h"
 #include "jget.h"
 #include "kube_apply.h"
@@ -34,40 +34,6 @@ say(const struct kube_apply_opts *o, const char *fmt, ...)
 	va_end(ap);
 	o->say(o->arg, line);
 	free(line);
-}
-
-/*
- * Whether live has every field of want with want's value (numbers
- * compared as numbers: the API server writes 1 for 1.0): fields that
- * other managers or the server added do not count as a change.
- */
-static int
-covers(const json_t *live, const json_t *want)
-{
-	const char *k;
-	json_t *v;
-	size_t i;
-
-	if (json_is_number(want) && json_is_number(live))
-		return json_number_value(want) == json_number_value(live);
-	if (json_is_object(want)) {
-		if (!json_is_object(live))
-			return 0;
-		json_object_foreach((json_t *)want, k, v)
-			if (!covers(json_object_get(live, k), v))
-				return 0;
-		return 1;
-	}
-	if (json_is_array(want)) {
-		if (!json_is_array(live) ||
-		    json_array_size(live) != json_array_size(want))
-			return 0;
-		json_array_foreach(want, i, v)
-			if (!covers(json_array_get(live, i), v))
-				return 0;
-		return 1;
-	}
-	return json_equal(live, want);
 }
 
 /* A string read from the cluster, as a message may show it. */
@@ -99,9 +65,7 @@ owned(const json_t *obj, const char *product, const char *id,
 	const char *pn = jstr3(l, K8S_LABEL_NAME, NULL, NULL);
 	const char *build = jstr3(l, K8S_LABEL_BUILD, NULL, NULL);
 
-	if (by != NULL && strcmp(by, K8S_MANAGER) == 0 && pn != NULL &&
-	    product != NULL && strcmp(pn, product) == 0 && build != NULL &&
-	    strcmp(build, id) == 0)
+	if (k8s_owned(obj, product, id))
 		return 1;
 	diag_pos(d, DIAG_ERROR, path, 0, 0, "build '%s': %s %s/%s exists "
 	    "and is not fluid's for product '%s' build '%s' (its labels: "
@@ -306,7 +270,7 @@ check_build(const json_t *plan, const struct kube_apply_opts *o,
 		    K8S_ANN_SQL, shown(was), shown(now));
 		return;
 	}
-	if (covers(json_object_get(live_fd, "spec"),
+	if (kube_covers(json_object_get(live_fd, "spec"),
 	    json_object_get(b->fd, "spec")))
 		return;
 	if ((why = savepoint_failed(live_fd)) != NULL) {

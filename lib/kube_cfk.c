@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "kube_cfk.h"
-#include "cfk_plan.h"
-#include "cfk_render.h"
+#include "k8s_cfk_plan.h"
+#include "k8s_cfk_render.h"
 #include "jget.h"
 #include "k8s.h"
 #include "kube.h"
@@ -86,18 +86,13 @@ owned(const struct cb *b, const json_t *obj, const char *kind,
 {
 	const json_t *l = json_object_get(json_object_get(obj, "metadata"),
 	    "labels");
-	const char *by = jstr(l, K8S_LABEL_MANAGED_BY);
-	const char *pn = jstr(l, K8S_LABEL_NAME), *bd = jstr(l,
-	    K8S_LABEL_BUILD);
 	char *e1, *e2, *e3;
 
-	if (by != NULL && strcmp(by, K8S_MANAGER) == 0 && pn != NULL &&
-	    strcmp(pn, b->product) == 0 && bd != NULL && strcmp(bd,
-	    b->id) == 0)
+	if (k8s_owned(obj, b->product, b->id))
 		return 1;
-	e1 = esc(by);
-	e2 = esc(pn);
-	e3 = esc(bd);
+	e1 = esc(jstr(l, K8S_LABEL_MANAGED_BY));
+	e2 = esc(jstr(l, K8S_LABEL_NAME));
+	e3 = esc(jstr(l, K8S_LABEL_BUILD));
 	diag_pos(d, DIAG_ERROR, path, 0, 0, "build '%s': %s %s/%s exists "
 	    "and is not fluid's for product '%s' build '%s' (its labels: "
 	    "%s=%s, %s=%s, %s=%s): not touched", b->id, kind, b->ns, name,
@@ -389,17 +384,6 @@ put(const struct cb *b, const json_t *r, struct diags *d)
 	return gen;
 }
 
-/* Whether s is a DNS-1123 subdomain name, as the API server names. */
-static int
-dns_name(const char *s)
-{
-	size_t n = s != NULL ? strlen(s) : 0;
-
-	return n > 0 && n <= 253 && strspn(s, "abcdefghijklmnopqrstuvwxyz"
-	    "0123456789.-") == n && strchr(".-", s[0]) == NULL &&
-	    strchr(".-", s[n - 1]) == NULL;
-}
-
 /*
  * Stop (stop != 0: spec.stopped true) or delete the FlinkStatement it,
  * one the build owns as read before any write, with its uid as read for
@@ -424,11 +408,11 @@ touch(const struct cb *b, int stop, const json_t *it,
 	int rc = -1;
 
 	memset(&r, 0, sizeof(r));
-	if (uid == NULL || *uid == '\0' || !dns_name(name)) {
+	if (uid == NULL || *uid == '\0' || !k8s_dns_subdomain(name, 253)) {
 		diag_pos(d, DIAG_ERROR, o->path, 0, 0, "build '%s': "
 		    "FlinkStatement %s/%s: no uid (metadata.uid) or name read "
 		    "to make its %s conditional on: not touched", b->id, b->ns,
-		    name != NULL && dns_name(name) ? name : "(not a name)",
+		    k8s_dns_subdomain(name, 253) ? name : "(not a name)",
 		    stop ? "stop" : "delete");
 		goto out;
 	}

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "kube_cfk_drift.h"
-#include "cfk_plan.h"
+#include "k8s_cfk_plan.h"
 #include "jget.h"
 #include "k8s.h"
 #include "kube_record.h"
@@ -44,17 +44,6 @@ kube_cfk_text(const char *s, size_t max)
 	return sb_steal(&b);
 }
 
-int
-kube_cfk_owned(const json_t *obj, const char *product, const char *id)
-{
-	const json_t *l = json_object_get(json_object_get(obj, "metadata"),
-	    "labels");
-
-	return jstreq(jstr(l, K8S_LABEL_MANAGED_BY), K8S_MANAGER) &&
-	    product != NULL && jstreq(jstr(l, K8S_LABEL_NAME), product) &&
-	    id != NULL && jstreq(jstr(l, K8S_LABEL_BUILD), id);
-}
-
 /* Why a kubectl run failed, one escaped line (new). */
 static char *
 run_why(const struct kube *k, const struct kube_run *r)
@@ -75,17 +64,6 @@ run_why(const struct kube *k, const struct kube_run *r)
 	t = kube_cfk_text(line, WHY_MAX);
 	free(line);
 	return t;
-}
-
-/* A label value: at most 63 of [A-Za-z0-9._-], alphanumeric ends. */
-static int
-label_value(const char *s)
-{
-	size_t n = s != NULL ? strlen(s) : 0;
-
-	return n > 0 && n <= 63 && strspn(s, "abcdefghijklmnopqrstuvwxyz"
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == n &&
-	    strchr("._-", s[0]) == NULL && strchr("._-", s[n - 1]) == NULL;
 }
 
 int
@@ -111,8 +89,8 @@ kube_cfk_list(const struct kube *k, const char *kind, const char *ns,
 	*why = NULL;
 	memset(&r, 0, sizeof(r));
 	/* The document is untrusted: nothing but a label in the selector. */
-	if (!kube_record_label_ok(ns, 63) || !label_value(product) ||
-	    !label_value(id)) {
+	if (!k8s_dns_label(ns, 63) || !k8s_label_value(product) ||
+	    !k8s_label_value(id)) {
 		*why = xstrdup("the namespace, product or build id is not a "
 		    "label value: nothing read");
 		goto out;
@@ -136,7 +114,7 @@ kube_cfk_list(const struct kube *k, const char *kind, const char *ns,
 	*items = json_array();
 	json_array_foreach(json_object_get(list, "items"), i, it)
 		if (json_is_string(json_object_get(json_object_get(it,
-		    "metadata"), "name")) && kube_cfk_owned(it, product, id))
+		    "metadata"), "name")) && k8s_owned(it, product, id))
 			json_array_append(*items, it);
 	rc = 0;
 out:
@@ -361,7 +339,7 @@ kube_cfk_drift_build(const struct kube *k, const json_t *plan,
 	char *why = NULL, *lab;
 	size_t i;
 
-	if (id == NULL || product == NULL || !kube_record_label_ok(ns, 63) ||
+	if (id == NULL || product == NULL || !k8s_dns_label(ns, 63) ||
 	    json_array_size(json_object_get(b, "statements")) != NROLE) {
 		diag_fatal(d, "a CFK build of the plan lacks its namespace, "
 		    "product or statements: nothing read, no drift answer");

@@ -25,7 +25,7 @@
 
 /*
  * The allowlists of CFK build entry b of plan as drift checks them
- * (context, namespace, the rendered pool's image: cfk_plan.h's), each
+ * (context, namespace, the rendered pool's image: k8s_cfk_plan.h's), each
  * refusal an error in d placed at path.
  */
 void	kube_cfk_drift_allow(const json_t *plan, const json_t *b,
@@ -68,8 +68,6 @@ json_t	*kube_cfk_drift_build(const struct kube *k, const json_t *plan,
 int	kube_cfk_list(const struct kube *k, const char *kind, const char *ns,
 	    const char *product, const char *id, int managed, json_t **items,
 	    char **why);
-/* Whether obj carries fluid's labels for product and build id. */
-int	kube_cfk_owned(const json_t *obj, const char *product, const char *id);
 /*
  * s, read from the cluster, as a message may show it (new): printable
  * ASCII, every other byte \xNN, cut at max bytes with "..."; "(none)"

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "allow.h"
-#include "cfk_plan.h"
+#include "k8s_cfk_plan.h"
 #include "jget.h"
 #include "ir.h"
 #include "k8s.h"
@@ -221,15 +221,6 @@ field_manager(const json_t *live, const json_t *path)
 	return sb_steal(&s);
 }
 
-/* Whether a leaf of applied is what live holds. */
-static int
-same_value(const json_t *applied, const json_t *live)
-{
-	if (json_is_number(applied) && json_is_number(live))
-		return json_number_value(applied) == json_number_value(live);
-	return json_equal(applied, live);
-}
-
 struct walk {
 	const char	*resource;
 	const json_t	*live_obj;	/* for managedFields */
@@ -237,10 +228,11 @@ struct walk {
 };
 
 /* One field: applied or live is NULL when that side does not have it. */
-static void
-walk_add(struct walk *w, const json_t *path, const json_t *applied,
+static int
+walk_add(void *arg, const json_t *path, const json_t *applied,
     const json_t *live)
 {
+	struct walk *w = arg;
 	char *name = field_name(path), *mgr = field_manager(w->live_obj,
 	    path);
 
@@ -250,49 +242,7 @@ walk_add(struct walk *w, const json_t *path, const json_t *applied,
 	    live != NULL ? live : json_null(), "manager", mgr));
 	free(name);
 	free(mgr);
-}
-
-/*
- * Every field where live (at path) is not applied.  both: a key only
- * live has is a field too (someone else added it); else only the keys
- * of applied are walked (the labels and annotations fluid set).
- */
-static void
-walk(struct walk *w, json_t *path, const json_t *applied, const json_t *live,
-    int both)
-{
-	const char *k;
-	json_t *v;
-	size_t i;
-
-	if (json_is_object(applied) && json_is_object(live)) {
-		json_object_foreach((json_t *)applied, k, v) {
-			json_array_append_new(path, json_string(k));
-			walk(w, path, v, json_object_get(live, k), both);
-			json_array_remove(path, json_array_size(path) - 1);
-		}
-		if (!both)
-			return;
-		json_object_foreach((json_t *)live, k, v) {
-			if (json_object_get(applied, k) != NULL)
-				continue;
-			json_array_append_new(path, json_string(k));
-			walk_add(w, path, NULL, v);
-			json_array_remove(path, json_array_size(path) - 1);
-		}
-		return;
-	}
-	if (json_is_array(applied) && json_is_array(live) &&
-	    json_array_size(applied) == json_array_size(live)) {
-		json_array_foreach(applied, i, v) {
-			json_array_append_new(path, json_integer((json_int_t)i));
-			walk(w, path, v, json_array_get(live, i), both);
-			json_array_remove(path, json_array_size(path) - 1);
-		}
-		return;
-	}
-	if (live == NULL || !same_value(applied, live))
-		walk_add(w, path, applied, live);
+	return 0;
 }
 
 /* A shallow copy of obj without the keys fluid does not compare. */
@@ -331,13 +281,14 @@ kube_drift_fields(const char *resource, const json_t *applied,
 			continue;
 		json_array_append_new(path, json_string("metadata"));
 		json_array_append_new(path, json_string(meta[i]));
-		walk(&w, path, v, json_object_get(lm, meta[i]), 0);
+		kube_cover_walk(v, json_object_get(lm, meta[i]), path, 0,
+		    walk_add, &w);
 		json_array_clear(path);
 	}
 	/* The rest both ways: a field someone added is drift too. */
 	a = compared(applied);
 	l = compared(live);
-	walk(&w, path, a, l, 1);
+	kube_cover_walk(a, l, path, 1, walk_add, &w);
 	json_decref(a);
 	json_decref(l);
 	json_decref(path);
@@ -715,8 +666,8 @@ kube_drift_run(json_t *doc, const char *contract, const char *path,
 			continue;
 		}
 		/* Read by names fluid renders, or not at all. */
-		if (!kube_record_label_ok(bs[i].ns, 63) ||
-		    !kube_record_label_ok(bs[i].deployment, 45)) {
+		if (!k8s_dns_label(bs[i].ns, 63) ||
+		    !k8s_dns_label(bs[i].deployment, 45)) {
 			diag_fatal(d, "build '%s': namespace '%s' or deployment "
 			    "'%s' is not a DNS-1123 label: nothing read, no "
 			    "drift answer", bs[i].id, bs[i].ns ? bs[i].ns : "",

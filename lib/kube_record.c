@@ -28,20 +28,6 @@ kube_record_name(const char *deployment)
 	return xasprintf("%s%s", deployment, KUBE_RECORD_SUFFIX);
 }
 
-int
-kube_record_label_ok(const char *s, size_t max)
-{
-	size_t i, n;
-
-	if (s == NULL || (n = strlen(s)) == 0 || n > max)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') ||
-		    (s[i] >= '0' && s[i] <= '9') || s[i] == '-'))
-			return 0;
-	return s[0] != '-' && s[n - 1] != '-';
-}
-
 void
 kube_record_data_digest(const json_t *cm, char out[DIGEST_STRLEN])
 {
@@ -165,7 +151,7 @@ item_why(const json_t *it, const char *api, const char *ns,
 	if (!same(jstr2(it, "metadata", "namespace"), ns))
 		return "is in another namespace";
 	if (same(api, RECORD_FD_API) ? !same(name, deployment) :
-	    !cm_name_ok(name, deployment) || !kube_record_label_ok(name, 253))
+	    !cm_name_ok(name, deployment) || !k8s_dns_label(name, 253))
 		return "has another name than fluid renders for the deployment";
 	return NULL;
 }
@@ -191,8 +177,8 @@ kube_record_read(const json_t *rec, const char *ns, const char *deployment,
 	memset(r, 0, sizeof(*r));
 	*why = NULL;
 	/* What it is read by must itself be a name fluid renders. */
-	if (!kube_record_label_ok(ns, 63) ||
-	    !kube_record_label_ok(deployment, 45)) {
+	if (!k8s_dns_label(ns, 63) ||
+	    !k8s_dns_label(deployment, 45)) {
 		*why = xstrdup("the namespace or the deployment is not a "
 		    "DNS-1123 label: no record is read by it");
 		return -1;

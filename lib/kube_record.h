@@ -50,13 +50,6 @@ json_t	*kube_record_make(const json_t *plan, const json_t *cm,
 /* The record's name for deployment (a new string). */
 char	*kube_record_name(const char *deployment);
 
-/*
- * Whether s is a DNS-1123 label of at most max characters (lower case
- * letters, digits and '-', a letter or digit at each end): the names
- * fluid renders, and the only ones it reads a cluster by.
- */
-int	 kube_record_label_ok(const char *s, size_t max);
-
 /* A record as read from the cluster, checked. */
 struct kube_record {
 	json_t		*cm;	/* the ConfigMap applied, without data */

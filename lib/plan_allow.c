@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfk_plan.h"
+#include "k8s_cfk_plan.h"
 #include "plan.h"
 #include "jget.h"
 #include "xalloc.h"

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jget.h"
 #include "sarif.h"
 #include "xalloc.h"
 
@@ -102,12 +103,9 @@ sarif_add(json_t *log, const struct diags *d, const char *rule,
 char *
 sarif_text(const json_t *log)
 {
-	char *s = json_dumps(log, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	char *t;
+	char *t = jtext(log, JSON_PRESERVE_ORDER);
 
-	if (s == NULL)
+	if (t == NULL)
 		xalloc_die("sarif_text");
-	t = xasprintf("%s\n", s);
-	free(s);
 	return t;
 }

@@ -159,27 +159,22 @@ table_name(struct gen *g, const json_t *table)
 	ident(g, jstr(table, "name"));
 }
 
-static void
-table(struct gen *g, const json_t *t)
+void
+sqlgen_iceberg_body(struct gen *g, const json_t *t,
+    void (*col)(struct gen *, const json_t *),
+    void (*with)(struct gen *, const json_t *, int *))
 {
 	const json_t *c, *parts = json_object_get(t, "partitionBy");
-	const json_t *cols = json_object_get(t, "columns");
 	char fv[32];
 	size_t i;
 	int first = 1;
 
-	sb_adds(&g->out, "CREATE DATABASE IF NOT EXISTS ");
-	ident(g, SQLGEN_CATALOG);
-	sb_addc(&g->out, '.');
-	ident(g, jstr(t, "namespace"));
-	sb_adds(&g->out, ";\n\n");
-	sb_adds(&g->out, "CREATE TABLE IF NOT EXISTS ");
-	table_name(g, t);
 	sb_adds(&g->out, " (");
-	json_array_foreach(cols, i, c) {
+	json_array_foreach(json_object_get(t, "columns"), i, c) {
 		sb_adds(&g->out, i ? ",\n  " : "\n  ");
-		described_column(g, c);
+		col(g, c);
 	}
+	/* An upsert's key: Iceberg's identifier fields (sqlgen_cdc.c). */
 	sqlgen_cdc_key(g, t);
 	sb_adds(&g->out, "\n)");
 	if (json_array_size(parts) > 0) {
@@ -192,12 +187,32 @@ table(struct gen *g, const json_t *t)
 		sb_addc(&g->out, ')');
 	}
 	sb_adds(&g->out, " WITH (");
+	if (with != NULL)
+		with(g, t, &first);
 	snprintf(fv, sizeof(fv), "%lld", (long long)json_integer_value(
 	    json_object_get(t, "formatVersion")));
 	option(g, "format-version", fv, &first);
 	option(g, "write.format.default", jstr(t, "fileFormat"), &first);
+	/*
+	 * The other options become the table's properties,
+	 * write.upsert.enabled among them.
+	 */
 	sqlgen_cdc_table_options(g, t, &first);
-	sb_adds(&g->out, "\n);\n\n");
+	sb_adds(&g->out, "\n)");
+}
+
+static void
+table(struct gen *g, const json_t *t)
+{
+	sb_adds(&g->out, "CREATE DATABASE IF NOT EXISTS ");
+	ident(g, SQLGEN_CATALOG);
+	sb_addc(&g->out, '.');
+	ident(g, jstr(t, "namespace"));
+	sb_adds(&g->out, ";\n\n");
+	sb_adds(&g->out, "CREATE TABLE IF NOT EXISTS ");
+	table_name(g, t);
+	sqlgen_iceberg_body(g, t, described_column, NULL);
+	sb_adds(&g->out, ";\n\n");
 }
 
 /*

@@ -109,55 +109,30 @@ source_def(struct gen *g, const json_t *st)
 	sb_adds(&g->out, "\n);\n");
 }
 
+/* The Iceberg sink's connector: the REST catalog's options. */
+static void
+sink_with(struct gen *g, const json_t *t, int *first)
+{
+	const json_t *cat = json_object_get(t, "catalog");
+
+	sqlgen_option(g, "connector", "iceberg", first);
+	sqlgen_option(g, "catalog-name", SQLGEN_CATALOG, first);
+	sqlgen_option(g, "catalog-type", "rest", first);
+	sqlgen_catalog_option(g, "uri", jstr(cat, "uri"), first);
+	sqlgen_catalog_option(g, "warehouse", jstr(cat, "warehouse"), first);
+	sqlgen_option(g, "io-impl", "org.apache.iceberg.aws.s3.S3FileIO",
+	    first);
+	sqlgen_catalog_properties(g, json_object_get(cat, "properties"), first);
+	sqlgen_option(g, "catalog-database", jstr(t, "namespace"), first);
+	sqlgen_option(g, "catalog-table", jstr(t, "name"), first);
+}
+
 /* The Iceberg sink's definition, the REST catalog's options on it. */
 static void
 sink_def(struct gen *g, const json_t *t)
 {
-	const json_t *cat = json_object_get(t, "catalog"), *c;
-	const json_t *parts = json_object_get(t, "partitionBy");
-	char fv[32];
-	size_t i;
-	int first = 1;
-
-	sb_adds(&g->out, " (");
-	json_array_foreach(json_object_get(t, "columns"), i, c) {
-		sb_adds(&g->out, i ? ",\n  " : "\n  ");
-		sqlgen_column(g, c);
-	}
-	/* An upsert's key: Iceberg's identifier fields (sqlgen_cdc.c). */
-	sqlgen_cdc_key(g, t);
-	sb_adds(&g->out, "\n)");
-	if (json_array_size(parts) > 0) {
-		sb_adds(&g->out, " PARTITIONED BY (");
-		json_array_foreach(parts, i, c) {
-			if (i > 0)
-				sb_adds(&g->out, ", ");
-			sqlgen_ident(g, json_string_value(c));
-		}
-		sb_addc(&g->out, ')');
-	}
-	sb_adds(&g->out, " WITH (");
-	sqlgen_option(g, "connector", "iceberg", &first);
-	sqlgen_option(g, "catalog-name", SQLGEN_CATALOG, &first);
-	sqlgen_option(g, "catalog-type", "rest", &first);
-	sqlgen_catalog_option(g, "uri", jstr(cat, "uri"), &first);
-	sqlgen_catalog_option(g, "warehouse", jstr(cat, "warehouse"), &first);
-	sqlgen_option(g, "io-impl", "org.apache.iceberg.aws.s3.S3FileIO",
-	    &first);
-	sqlgen_catalog_properties(g, json_object_get(cat, "properties"), &first);
-	sqlgen_option(g, "catalog-database", jstr(t, "namespace"), &first);
-	sqlgen_option(g, "catalog-table", jstr(t, "name"), &first);
-	snprintf(fv, sizeof(fv), "%lld", (long long)json_integer_value(
-	    json_object_get(t, "formatVersion")));
-	sqlgen_option(g, "format-version", fv, &first);
-	sqlgen_option(g, "write.format.default", jstr(t, "fileFormat"),
-	    &first);
-	/*
-	 * The connector creates the Iceberg table with its other options
-	 * as the table's properties, write.upsert.enabled among them.
-	 */
-	sqlgen_cdc_table_options(g, t, &first);
-	sb_adds(&g->out, "\n);\n");
+	sqlgen_iceberg_body(g, t, sqlgen_column, sink_with);
+	sb_adds(&g->out, ";\n");
 }
 
 /*

@@ -82,6 +82,17 @@ void	 sqlgen_kafka_key(struct gen *, const json_t *key, const char *reg,
 /* The INSERT INTO the table ... SELECT of build b. */
 void	 sqlgen_insert(struct gen *, const json_t *b);
 
+/*
+ * sqlgen.c: an Iceberg table's body, as CREATE TABLE writes it after
+ * the table's name, for both targets: " (" its columns (col writes
+ * each), its upsert key, ")", its PARTITIONED BY, and " WITH (" with
+ * (when not NULL: the connector's options), its format version, file
+ * format and a change table's options, and ")".
+ */
+void	 sqlgen_iceberg_body(struct gen *, const json_t *table,
+	    void (*col)(struct gen *, const json_t *),
+	    void (*with)(struct gen *, const json_t *, int *first));
+
 /* sqlgen_cdc.c: the hooks, each a no-op for an append-only stream. */
 /* ", PRIMARY KEY (...) NOT ENFORCED" of a table with a primaryKey. */
 void	 sqlgen_cdc_key(struct gen *, const json_t *table);

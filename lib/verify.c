@@ -21,7 +21,7 @@
 #include "verify.h"
 #include "verify_int.h"
 #include "verify_cfk.h"
-#include "cfk_render.h"
+#include "k8s_cfk_render.h"
 #include "clock.h"
 #include "jget.h"
 
@@ -29,6 +29,7 @@
 #include "ir.h"
 #include "k8s.h"
 #include "kube.h"
+#include "kube_record.h"
 #include "net.h"
 #include "xalloc.h"
 
@@ -610,23 +611,6 @@ record_fd(json_t *rec, json_t **list)
 }
 
 /*
- * Whether live carries fluid's labels for this product and build: what
- * fluid apply wrote, not someone's deployment of that name.
- */
-static bool
-fluids(json_t *live, const struct vbuild *vb)
-{
-	json_t *l = json_object_get(json_object_get(live, "metadata"),
-	    "labels");
-	const char *by = jstr(l, K8S_LABEL_MANAGED_BY), *nm = jstr(l,
-	    K8S_LABEL_NAME), *b = jstr(l, K8S_LABEL_BUILD), *product =
-	    jstr(vb->cb, "product");
-
-	return by && strcmp(by, K8S_MANAGER) == 0 && nm && product &&
-	    strcmp(nm, product) == 0 && b && strcmp(b, vb->id) == 0;
-}
-
-/*
  * Set vb's deployment piece from what was read: live, its
  * FlinkDeployment, and rec, fluid apply's record of it (NULL: it does
  * not exist).
@@ -639,6 +623,7 @@ judge_deployment(struct vbuild *vb, json_t *live, json_t *rec)
 	struct piece *p = &vb->p[2];
 	struct vfy_reading r = { VFY_UNAVAILABLE, false, NULL, NULL };
 	json_t *list = NULL, *applied;
+	char *recn = kube_record_name(name);
 	const char *job;
 
 	/* The job the checkpoint piece asks the JobManager about. */
@@ -649,19 +634,19 @@ judge_deployment(struct vbuild *vb, json_t *live, json_t *rec)
 	if (live == NULL)
 		set(p, OUT_FAIL, true, "FlinkDeployment %s/%s does not exist",
 		    ns, name);
-	else if (!fluids(live, vb))
+	else if (!k8s_owned(live, jstr(vb->cb, "product"), vb->id))
 		set(p, OUT_FAIL, true, "FlinkDeployment %s/%s is not fluid's "
 		    "for product '%s' build '%s' (its labels)", ns, name,
 		    jstr(vb->cb, "product"), vb->id);
-	else if (rec == NULL || !fluids(rec, vb))
+	else if (rec == NULL || !k8s_owned(rec, jstr(vb->cb, "product"),
+	    vb->id))
 		set(p, OUT_FAIL, true, "no record of fluid apply (ConfigMap "
-		    "%s/%s-fluid-last-applied, fluid's): this build was not "
-		    "applied by fluid", ns, name);
+		    "%s/%s, fluid's): this build was not applied by fluid", ns,
+		    recn);
 	else if ((applied = json_object_get(record_fd(rec, &list),
 	    "spec")) == NULL)
-		set(p, OUT_FAIL, true, "ConfigMap %s/%s-fluid-last-applied "
-		    "holds no applied FlinkDeployment spec (data "
-		    "resources.json)", ns, name);
+		set(p, OUT_FAIL, true, "ConfigMap %s/%s holds no applied "
+		    "FlinkDeployment spec (data resources.json)", ns, recn);
 	else {
 		vfy_judge_status(live, applied, jstr(dep, "state"), &r);
 		vb->judged = true;
@@ -669,6 +654,7 @@ judge_deployment(struct vbuild *vb, json_t *live, json_t *rec)
 		free(r.detail);
 	}
 	json_decref(list);
+	free(recn);
 }
 
 /* Whether build i's deployment piece is read in this round. */
@@ -722,7 +708,7 @@ read_deployments(struct vbuild *vb, size_t n, const struct verify_opts *o)
 			done[j] = true;
 			idx[m] = j;
 			fdn[m] = jstr(d2, "name");
-			owned[m] = xasprintf("%s-fluid-last-applied", fdn[m]);
+			owned[m] = kube_record_name(fdn[m]);
 			recn[m] = owned[m];
 			m++;
 			free(vb[j].p[2].endpoint);

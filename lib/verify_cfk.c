@@ -310,7 +310,7 @@ env_namespace(const struct cfkb *b, const struct kube *k,
 		goto out;
 	}
 	kns = jstr2(fe, "spec", "kubernetesNamespace");
-	if (!kube_record_label_ok(kns, 63)) {
+	if (!k8s_dns_label(kns, 63)) {
 		t = kube_cfk_text(kns, 80);
 		vfy_set(r, VFY_UNAVAILABLE, true, "unproven: FlinkEnvironment "
 		    "%s/%s's spec.kubernetesNamespace is not a namespace name "
@@ -410,9 +410,9 @@ vfy_cfk_read(const json_t *cb, const json_t *rendered,
 		b.st[j] = rendered_of(rendered, "FlinkStatement", roles[j]);
 	/* The document is untrusted: names, or nothing reaches kubectl. */
 	if (b.st[SRC] == NULL || b.st[SNK] == NULL || b.st[INS] == NULL ||
-	    !kube_record_label_ok(b.ns, 63) ||
-	    !kube_record_label_ok(b.env, 63) ||
-	    !kube_record_label_ok(jstr2(b.st[INS], "metadata", "name"), 63) ||
+	    !k8s_dns_label(b.ns, 63) ||
+	    !k8s_dns_label(b.env, 63) ||
+	    !k8s_dns_label(jstr2(b.st[INS], "metadata", "name"), 63) ||
 	    b.product == NULL || b.id == NULL) {
 		if (want_st)
 			vfy_set(st, VFY_UNAVAILABLE, true, "the document holds "

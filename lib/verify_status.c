@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kube.h"
 #include "kube_operr.h"
 #include "verify_int.h"
 
@@ -83,63 +84,37 @@ brief(json_t *v)
 	return r;
 }
 
-/*
- * Whether have (the operator's reconciled spec) carries every field of
- * want (the applied spec) with the same value; the operator adds its
- * defaults, so fields fluid does not set are not compared.  On the first
- * difference, *where is its path (new), *what the two values there
- * (new), and 0 is returned.  depth bounds the walk: the cluster's JSON
- * is as deep as jansson lets it be.
- */
-static int	covers(json_t *, json_t *, const char *, int, char **, char **);
-
-/* covers() of one member or element, sub its path (new, freed here). */
-static int
-covers_at(json_t *have, json_t *want, char *sub, int depth, char **where,
-    char **what)
-{
-	int ok = covers(have, want, sub, depth, where, what);
-
-	free(sub);
-	return ok;
-}
+/* Where the reconciled spec first does not cover the applied one. */
+struct miss {
+	char	*where;	/* its path, "spec.job.parallelism" (new) */
+	char	*what;	/* the two values there (new) */
+};
 
 static int
-covers(json_t *have, json_t *want, const char *path, int depth,
-    char **where, char **what)
+first_miss(void *arg, const json_t *path, const json_t *applied,
+    const json_t *live)
 {
-	const char *k;
-	json_t *v;
-	size_t i;
+	struct miss *m = arg;
+	struct sb p;
+	const json_t *seg;
 	char *a, *b;
+	size_t i;
 
-	if (json_is_number(want) && json_is_number(have) &&
-	    json_number_value(want) == json_number_value(have))
-		return 1;
-	if (depth < 64 && json_is_object(want) && json_is_object(have)) {
-		json_object_foreach(want, k, v)
-			if (!covers_at(json_object_get(have, k), v,
-			    xasprintf("%s.%s", path, k), depth + 1, where, what))
-				return 0;
-		return 1;
-	}
-	if (depth < 64 && json_is_array(want) && json_is_array(have) &&
-	    json_array_size(want) == json_array_size(have)) {
-		json_array_foreach(want, i, v)
-			if (!covers_at(json_array_get(have, i), v,
-			    xasprintf("%s[%zu]", path, i), depth + 1, where, what))
-				return 0;
-		return 1;
-	}
-	if (json_equal(have, want))
-		return 1;
-	*where = xstrdup(path);
-	a = brief(have);
-	b = brief(want);
-	*what = xasprintf("%s reconciled, %s applied", a, b);
+	sb_init(&p);
+	sb_adds(&p, "spec");
+	json_array_foreach(path, i, seg)
+		if (json_is_integer(seg))
+			sb_addf(&p, "[%lld]",
+			    (long long)json_integer_value(seg));
+		else
+			sb_addf(&p, ".%s", json_string_value(seg));
+	m->where = sb_steal(&p);
+	a = brief((json_t *)live);
+	b = brief((json_t *)applied);
+	m->what = xasprintf("%s reconciled, %s applied", a, b);
 	free(a);
 	free(b);
-	return 0;
+	return 1;
 }
 
 /*
@@ -200,7 +175,10 @@ vfy_judge_status(json_t *live, json_t *applied, const char *want_state,
 	/* Named only when it is a job id: it goes into the report. */
 	const char *jid = str(js, "jobId") != NULL &&
 	    vfy_job_id(str(js, "jobId")) ? str(js, "jobId") : NULL;
-	char *where = NULL, *what = NULL, *msg, *err;
+	struct miss m = { NULL, NULL };
+	json_t *path;
+	char *msg, *err;
+	int missed;
 	bool suspended = is(want_state, "suspended"), first = false;
 	json_error_t e;
 
@@ -244,11 +222,14 @@ vfy_judge_status(json_t *live, json_t *applied, const char *want_state,
 	}
 	spec = reconciled_spec(rs, applied, &first);
 	json_decref(rs);
-	if (!covers(spec, applied, "spec", 0, &where, &what)) {
+	path = json_array();
+	missed = kube_cover_walk(applied, spec, path, 0, first_miss, &m);
+	json_decref(path);
+	if (missed) {
 		vfy_set(r, VFY_FAIL, false, "the operator's reconciled spec is "
-		    "not the applied one: %s is %s%s", where, what, err);
-		free(where);
-		free(what);
+		    "not the applied one: %s is %s%s", m.where, m.what, err);
+		free(m.where);
+		free(m.what);
 		json_decref(spec);
 		goto out;
 	}

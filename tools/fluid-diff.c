@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "fluid.h"
+#include "jget.h"
 #include "kube_drift.h"
 #include "cli.h"
 
@@ -90,7 +91,7 @@ read_baseline(const char *path, struct diags *d)
 static int
 report(const json_t *section)
 {
-	char *text = k8s_json_text(section);
+	char *text = jtext(section, 0);
 
 	if (text == NULL)
 		fl_fatal("cannot write the answer as JSON");

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "fluid.h"
+#include "jget.h"
 #include "cli.h"
 #include "ir_prune.h"
 #include "apply_cli.h"
@@ -79,10 +80,9 @@ print_resources(const json_t *section, int yaml)
 		if (yemit(list, &y) == -1)
 			fl_fatal("cannot write the resources as YAML");
 	} else {
-		if ((text = json_dumps(list, JSON_INDENT(2))) == NULL)
+		if ((text = jtext(list, 0)) == NULL)
 			fl_fatal("cannot write the resources as JSON");
 		sb_adds(&y, text);
-		sb_addc(&y, '\n');
 		free(text);
 	}
 	json_decref(list);
@@ -120,7 +120,7 @@ cmd_plan(const struct cli *cli, enum k8s_mode mode)
 	status = diag_status(&d);
 	diags_release(&d);
 	if (plan != NULL && status == EXIT_OK) {
-		if ((text = k8s_json_text(plan)) == NULL)
+		if ((text = jtext(plan, 0)) == NULL)
 			fl_fatal("cannot write the plan as JSON");
 		if (fputs(text, stdout) == EOF || fflush(stdout) == EOF ||
 		    ferror(stdout)) {

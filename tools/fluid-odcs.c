@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "fluid.h"
+#include "jget.h"
 #include "cli.h"
 
 static const struct cli_cmd cmds[] = {
@@ -66,10 +67,9 @@ main(int argc, char *argv[])
 	sb_init(&out);
 	if (odcs != NULL) {
 		if (json) {
-			if ((text = json_dumps(odcs, JSON_INDENT(2))) == NULL)
+			if ((text = jtext(odcs, 0)) == NULL)
 				fl_fatal("cannot write the contract as JSON");
 			sb_adds(&out, text);
-			sb_addc(&out, '\n');
 			free(text);
 		} else if (yemit(odcs, &out) == -1)
 			fl_fatal("cannot write the contract as YAML");

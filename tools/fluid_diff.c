@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fluid.h"
+#include "jget.h"
 #include "git.h"
 #include "kube_drift.h"
 #include "cli.h"
@@ -26,7 +27,7 @@ diff_write(json_t *res, const char *out)
 	char *text;
 	int st;
 
-	if (res == NULL || (text = k8s_json_text(res)) == NULL)
+	if (res == NULL || (text = jtext(res, 0)) == NULL)
 		fl_fatal("cannot write the answer as JSON");
 	json_decref(res);
 	st = cli_write_out(out, text, strlen(text));

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fluid.h"
+#include "jget.h"
 #include "cli.h"
 #include "fluid_cmd.h"
 
@@ -61,10 +62,9 @@ cmd_export(int argc, char *argv[])
 		return st;
 	sb_init(&y);
 	if (json) {
-		if ((text = json_dumps(odcs, JSON_INDENT(2))) == NULL)
+		if ((text = jtext(odcs, 0)) == NULL)
 			fl_fatal("cannot write the contract as JSON");
 		sb_adds(&y, text);
-		sb_addc(&y, '\n');
 		free(text);
 	} else if (yemit(odcs, &y) == -1)
 		fl_fatal("cannot write the contract as YAML");

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fluid.h"
+#include "jget.h"
 #include "cli.h"
 #include "fluid_cmd.h"
 
@@ -80,7 +81,7 @@ stage_build(struct outdir *od, json_t *b, json_t *doc, json_t *k8s)
 		text = NULL;
 	else {
 		kb = k8s_list(one);
-		text = k8s_json_text(kb);
+		text = jtext(kb, 0);
 		json_decref(kb);
 	}
 	json_decref(one);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fluid.h"
+#include "jget.h"
 #include "kube_record.h"
 #include "cli.h"
 #include "fluid_cmd.h"
@@ -95,7 +96,7 @@ cmd_plan(int argc, char *argv[])
 	json_decref(last);
 	if (plan == NULL)
 		return EXIT_REFUSED;
-	if ((text = k8s_json_text(plan)) == NULL)
+	if ((text = jtext(plan, 0)) == NULL)
 		fl_fatal("cannot write the plan as JSON");
 	json_decref(plan);
 	if (a.depfile != NULL)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fluid.h"
+#include "jget.h"
 #include "cli.h"
 #include "net.h"
 #include "verify.h"
@@ -35,7 +36,7 @@ cmd_verify(int argc, char *argv[])
 	struct diags d;
 	json_t *doc, *report, *b, *p;
 	const char *out = NULL;
-	char *text, *end;
+	char *end;
 	size_t i, k;
 	int c, rc, tty;
 
@@ -95,11 +96,9 @@ cmd_verify(int argc, char *argv[])
 			    json_object_get(p, "evidence")), json_string_value(
 			    json_object_get(p, "outcome")));
 	if (out != NULL) {
-		text = json_dumps(report, JSON_INDENT(2) | JSON_SORT_KEYS);
-		if (text == NULL)
+		end = jtext(report, JSON_SORT_KEYS);
+		if (end == NULL)
 			fl_fatal("cannot write the report as JSON");
-		end = xasprintf("%s\n", text);
-		free(text);
 		c = cli_write_out(out, end, strlen(end));
 		free(end);
 		return c != 0 ? c : rc;

@@ -2,7 +2,8 @@
  * SPDX-License-Identifier: Apache-2.0
  *
  * t_jget.c - unit tests for lib/jget.c and lib/clock.c: members read
- * from JSON of any shape, and the clocks.
+ * from JSON of any shape, JSON written as fluid writes it, and the
+ * clocks.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,7 @@ main(void)
 	    "n", 3, "none", "nul", "a\0b", (size_t)3);
 	json_t *arr = json_pack("[s]", "name");
 	long long m0, m1;
-	char *utc;
+	char *utc, *text;
 
 	is_str(jstr(o, "name"), "orders", "jstr: a string member");
 	ok(jstr(o, "n") == NULL, "jstr: a number is no string");
@@ -47,6 +48,26 @@ main(void)
 	ok(strlen(utc) == 20 && utc[4] == '-' && utc[10] == 'T' &&
 	    utc[19] == 'Z', "clk_utc_now(): YYYY-MM-DDTHH:MM:SSZ (%s)", utc);
 	free(utc);
+
+	text = jtext(arr, 0);
+	is_str(text, "[\n  \"name\"\n]\n", "jtext: two-space indented, "
+	    "a newline at the end");
+	free(text);
+	json_decref(arr);
+	arr = json_pack("{s:i, s:{s:[]}, s:i}", "z", 1, "a", "b", "m", 2);
+	text = jtext(arr, JSON_SORT_KEYS);
+	is_str(text, "{\n  \"a\": {\n    \"b\": []\n  },\n  \"m\": 2,\n"
+	    "  \"z\": 1\n}\n", "jtext: the caller's flags (keys sorted)");
+	free(text);
+	text = jtext(arr, 0);
+	is_str(text, "{\n  \"z\": 1,\n  \"a\": {\n    \"b\": []\n  },\n"
+	    "  \"m\": 2\n}\n", "jtext: keys in their order without flags");
+	free(text);
+	json_decref(o);
+	o = json_integer(7);
+	text = jtext(o, 0);
+	ok(text == NULL, "jtext: NULL for what json_dumps() refuses (a bare "
+	    "number)");
 	json_decref(o);
 	json_decref(arr);
 	return done_testing();

@@ -1,12 +1,12 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  *
- * cfk_plan.c - a CFK build's plan entry (cfk_plan.h).
+ * k8s_cfk_plan.c - a CFK build's plan entry (k8s_cfk_plan.h).
  */
 #include <string.h>
 
-#include "cfk_plan.h"
-#include "cfk_render.h"
+#include "k8s_cfk_plan.h"
+#include "k8s_cfk_render.h"
 #include "jget.h"
 
 json_t *

@@ -1,16 +1,17 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  *
- * cfk_allow.c - the allowlists on a CFK build's resources (cfk_plan.h),
- * read from what apply writes: the resources' own fields and the WITH
- * options of each FlinkStatement's SQL, not the plan's summary of them.
+ * k8s_cfk_allow.c - the allowlists on a CFK build's resources
+ * (k8s_cfk_plan.h), read from what apply writes: the resources' own
+ * fields and the WITH options of each FlinkStatement's SQL, not the
+ * plan's summary of them.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfk_plan.h"
+#include "k8s_cfk_plan.h"
 #include "jget.h"
-#include "cfk_render.h"
+#include "k8s_cfk_render.h"
 #include "xalloc.h"
 
 /* The hosts the statements name, each value owned. */

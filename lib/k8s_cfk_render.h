@@ -1,9 +1,9 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  *
- * cfk_render.h - the Confluent for Kubernetes resources of a build whose
- * deployment targets CFK (management: cfk), made offline as k8s.h's
- * renderer makes the FlinkDeployment's, and dispatched from it:
+ * k8s_cfk_render.h - the Confluent for Kubernetes resources of a build
+ * whose deployment targets CFK (management: cfk), made offline as
+ * k8s.h's renderer makes the FlinkDeployment's, and dispatched from it:
  *
  *	FlinkComputePool  <computePool.name>, only when the contract
  *			  describes the pool (computePool.type and the rest)
@@ -16,8 +16,8 @@
  * FlinkStatement of another name.  Nothing here reads the environment
  * or contacts a cluster (k8s.h's rule for renderers).
  */
-#ifndef FLUID_CFK_RENDER_H
-#define FLUID_CFK_RENDER_H
+#ifndef FLUID_K8S_CFK_RENDER_H
+#define FLUID_K8S_CFK_RENDER_H
 
 #include <stdbool.h>
 #include <jansson.h>

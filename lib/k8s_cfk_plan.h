@@ -1,18 +1,18 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  *
- * cfk_plan.h - a CFK build (management: cfk) in fluid plan's document
+ * k8s_cfk_plan.h - a CFK build (management: cfk) in fluid plan's document
  * and apply's allowlists (fluid-k8s(1), CFK TARGET).
  *
  * A CFK build's entry in the plan's "builds" names what apply writes,
  * in order: {build, target: "cfk", context, namespace, flinkEnvironment,
  * computePool (rendered only), statements [names, source, sink, insert],
- * state}.  Its resources are the k8s section's (cfk_render.h); apply
+ * state}.  Its resources are the k8s section's (k8s_cfk_render.h); apply
  * re-renders them from the plan's bundle as for the operator target
  * (plan.h).
  */
-#ifndef FLUID_CFK_PLAN_H
-#define FLUID_CFK_PLAN_H
+#ifndef FLUID_K8S_CFK_PLAN_H
+#define FLUID_K8S_CFK_PLAN_H
 
 #include <jansson.h>
 

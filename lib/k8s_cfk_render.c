@@ -1,8 +1,9 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  *
- * cfk_render.c - FlinkComputePool and FlinkStatements of a CFK build
- * (cfk_render.h; fluid-k8s(1), CFK TARGET, says why each field is set).
+ * k8s_cfk_render.c - FlinkComputePool and FlinkStatements of a CFK
+ * build (k8s_cfk_render.h; fluid-k8s(1), CFK TARGET, says why each
+ * field is set).
  *
  * The sqlgen entry is not trusted: its statements must be exactly the
  * script its digest is of, in the order source, sink, insert, and each
@@ -14,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfk_render.h"
+#include "k8s_cfk_render.h"
 #include "digest.h"
 #include "imageref.h"
 #include "jget.h"
@@ -66,39 +67,6 @@ cmf_name(const char *s, size_t max)
 	return 1;
 }
 
-/* RFC 1123 subdomain of at most max (a namespace: a label, 63). */
-static int
-k8s_name(const char *s, size_t max, int dots)
-{
-	size_t n = s ? strlen(s) : 0, i;
-
-	if (n == 0 || n > max || s[0] == '-' || s[0] == '.' ||
-	    s[n - 1] == '-' || s[n - 1] == '.')
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' &&
-		    s[i] <= '9') || s[i] == '-' || (dots && s[i] == '.')))
-			return 0;
-	return 1;
-}
-
-/* A label value: at most 63 of [A-Za-z0-9._-], alphanumeric ends. */
-static int
-label_value(const char *s)
-{
-	size_t n = s ? strlen(s) : 0, i;
-
-#define ALNUM(c) (((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z') || \
-	((c) >= '0' && (c) <= '9'))
-	if (n == 0 || n > 63 || !ALNUM(s[0]) || !ALNUM(s[n - 1]))
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!ALNUM(s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.')
-			return 0;
-#undef ALNUM
-	return 1;
-}
-
 static void
 deployment(struct cr *r)
 {
@@ -129,7 +97,7 @@ deployment(struct cr *r)
 		    "names are <name>-<src|snk|ins>-<%d hex>, at most %d "
 		    "characters)", CFK_NAME_MAX - 5 - CFK_NAME_HEX,
 		    CFK_NAME_HEX, CFK_NAME_MAX);
-	if (!k8s_name(r->ns, 63, 0))
+	if (!k8s_dns_label(r->ns, 63))
 		cr_err(r, "namespace", "namespace must be a DNS-1123 label");
 	if (!cmf_name(r->env, CFK_NAME_MAX))
 		cr_err(r, "flinkEnvironment", "flinkEnvironment must be a CMF "
@@ -140,11 +108,12 @@ deployment(struct cr *r)
 	if (r->state == NULL || (strcmp(r->state, "running") != 0 &&
 	    strcmp(r->state, "suspended") != 0))
 		cr_err(r, "state", "state must be running or suspended");
-	if (!k8s_name(jstr(rc, "name"), 253, 1) || (json_object_get(rc,
-	    "namespace") != NULL && !k8s_name(jstr(rc, "namespace"), 63, 0)))
+	if (!k8s_dns_subdomain(jstr(rc, "name"), 253) || (json_object_get(rc,
+	    "namespace") != NULL && !k8s_dns_label(jstr(rc, "namespace"),
+	    63)))
 		cr_err(r, "cmfRestClassRef", "cmfRestClassRef must name a "
 		    "CMFRestClass (name, and optionally its namespace)");
-	if (!label_value(r->build) || !label_value(r->product))
+	if (!k8s_label_value(r->build) || !k8s_label_value(r->product))
 		cr_err(r, NULL, "build id '%s' and product id '%s' must be "
 		    "label values (at most 63 of A-Z, a-z, 0-9, '.', '_', "
 		    "'-', alphanumeric at both ends)", r->build, r->product);
