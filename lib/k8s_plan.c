@@ -301,23 +301,3 @@ k8s_plan(json_t *doc, enum k8s_mode mode, const json_t *last)
 	k8s_plan_seal(plan);
 	return plan;
 }
-
-/* k8s.h; here, so that fluid-diff writes a section without the renderer. */
-char *
-k8s_json_text(const json_t *v)
-{
-	char *text = json_dumps(v, JSON_INDENT(2)), *out;
-	size_t n;
-
-	if (text == NULL)
-		return NULL;
-	/* Not xasprintf("%s\n"): vsnprintf of megabytes was a tenth of
-	   generate at 100,000 columns. */
-	n = strlen(text);
-	out = xmalloc(n + 2);
-	memcpy(out, text, n);
-	out[n] = '\n';
-	out[n + 1] = '\0';
-	free(text);
-	return out;
-}
