@@ -143,6 +143,24 @@ symbol_rule() {
 # The process functions, of bad_symbols.
 spawn_symbols='^(posix_spawn|exec[lv]|fork$|vfork$|system$|popen$)'
 
+# What writes to a standard stream without being given it.
+stream_symbols='^(stdout|stderr|printf|vprintf|puts|putchar|perror|v?warnx?|v?errx?|__v?printf_chk)$'
+
+@test "layout: the library reports, the tool prints: of lib/'s objects only xalloc.o (out of memory) writes to stdout or stderr" {
+	local f base s objs=0
+	for f in "$REAL_BIN"/../lib/*.o; do
+		base=${f##*/}
+		[ "$base" = xalloc.o ] && continue
+		objs=$((objs + 1))
+		for s in $(nm -u "$f" | awk '{ print $NF }'); do
+			[[ $s =~ $stream_symbols ]] && fail "$base uses $s: lib/ writes only to a stream it is given" ""
+		done
+	done
+	[ "$objs" -gt 10 ] || fail "no objects found beside $REAL_BIN" ""
+	nm -u "$REAL_BIN/../lib/xalloc.o" | grep -q ' stderr$' ||
+	    fail "xalloc.o uses no stderr: the test is not looking at the right symbols" ""
+}
+
 @test "layout: of lib/'s objects only proc.o starts a process, and only kube.c and git.c include proc.h" {
 	local f base s objs=0
 	for f in "$REAL_BIN"/../lib/*.o; do
