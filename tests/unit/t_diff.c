@@ -12,7 +12,12 @@
  * of it.  The severity each case expects is the table's, written here
  * by hand; the change word and the contract path are the ones fluid-diff(1)
  * documents.  A case passes when exactly one change stands at the path,
- * with that severity and that word.
+ * with that severity and that word, and when the whole list of changes
+ * (positions, old and new sides, messages) is its golden,
+ * tests/golden/diff/NAME.json (NAME: the case's name, '-' for each
+ * character other than a letter or a digit; the scratch directory reads
+ * DIR).  T_DIFF_GOLDEN_WRITE=1 writes the goldens instead: read each
+ * against the specification's table before committing it.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -23,6 +28,7 @@
 #include "check.h"
 #include "diag.h"
 #include "diff.h"
+#include "jget.h"
 #include "resolve.h"
 #include "tap.h"
 #include "xalloc.h"
@@ -88,6 +94,63 @@ edit(const char *const *pairs)
 	for (; pairs != NULL && pairs[0] != NULL; pairs += 2)
 		s = subst(s, pairs[0], pairs[1]);
 	return s;
+}
+
+/* The case's golden file, tests/golden/diff/NAME.json. */
+static char *
+golden_path(const char *name)
+{
+	char *p = xasprintf("tests/golden/diff/%s.json", name), *c;
+
+	for (c = p + strlen("tests/golden/diff/"); *c != '\0' &&
+	    strcmp(c, ".json") != 0; c++)
+		if (!(*c >= 'a' && *c <= 'z') && !(*c >= 'A' && *c <= 'Z') &&
+		    !(*c >= '0' && *c <= '9'))
+			*c = '-';
+	return p;
+}
+
+/* The changes as JSON, the scratch directory spelt DIR. */
+static char *
+changes_text(const json_t *changes)
+{
+	char *t = jtext(changes, JSON_INDENT(2)), *at;
+	size_t n = strlen(dir);
+
+	while ((at = strstr(t, dir)) != NULL) {
+		memcpy(at, "DIR", 3);
+		memmove(at + 3, at + n, strlen(at + n) + 1);
+	}
+	return t;
+}
+
+/* The whole list of changes is the case's golden (or, asked to, is
+   written as it). */
+static void
+golden(const char *name, const json_t *changes)
+{
+	char *path = golden_path(name), *got = changes_text(changes), *want;
+	const char *w = getenv("T_DIFF_GOLDEN_WRITE");
+	FILE *fp;
+
+	if (w != NULL && strcmp(w, "1") == 0) {
+		if ((fp = fopen(path, "w")) == NULL || fputs(got, fp) == EOF ||
+		    fclose(fp) != 0) {
+			printf("Bail out! cannot write %s\n", path);
+			exit(1);
+		}
+	}
+	if (access(path, R_OK) != 0) {
+		ok(0, "%s: its golden %s is there", name, path);
+	} else {
+		want = read_base(path);
+		if (!ok(strcmp(got, want) == 0, "%s: the changes are %s",
+		    name, path))
+			printf("# got:\n%s", got);
+		free(want);
+	}
+	free(got);
+	free(path);
 }
 
 struct side {
@@ -189,6 +252,7 @@ rule(const char *name, const char *const *old_edits,
 		is_str(json_string_value(json_object_get(hit, "change")),
 		    change, "%s: the change is '%s'", name, change);
 	}
+	golden(name, changes);
 	json_decref(changes);
 out:
 	unload(&o);
