@@ -91,7 +91,7 @@ baseline_at(const char *contract, const char *rev, enum diag_format fmt,
 	ro.path = contract;
 	*name = xasprintf("%s%s", g.label, contract);
 	if (validate_file(&ro, &g.src, contract, 1, "fluid", &res) == 0)
-		old = json_incref(res.doc);
+		ir_keep_to_end(old = json_incref(res.doc));	/* as cli_stages() */
 	validate_print(&res, stderr, fmt);
 	validate_release(&res);
 	git_rev_close(&g);
