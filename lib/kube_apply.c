@@ -201,6 +201,8 @@ key_groups(const json_t *fd)
 		return *v != '\0' && *end == '\0' && n > 0 ? n : -1;
 	}
 	n = json_is_integer(p) ? (long long)json_integer_value(p) : 1;
+	if (n > 32768 || n < 1)	/* read from the cluster: no overflow */
+		n = n < 1 ? 1 : 32768;
 	n += n / 2;
 	while (r < n)
 		r <<= 1;
@@ -220,6 +222,14 @@ check_key_groups(const struct kube_apply_opts *o, const struct build *b,
 
 	if (was == now || now == -1)
 		return;
+	if (was == -1) {
+		diag_pos(d, DIAG_ERROR, o->path, 0, 0, "build '%s': "
+		    "FlinkDeployment %s/%s: its pipeline.max-parallelism is "
+		    "not a positive number: fluid cannot tell whether the "
+		    "job's keyed state restores with %lld key groups", b->id,
+		    b->ns, b->fdn, now);
+		return;
+	}
 	diag_pos(d, DIAG_ERROR, o->path, 0, 0, "build '%s': FlinkDeployment "
 	    "%s/%s: pipeline.max-parallelism changes (%lld -> %lld): the "
 	    "job's keyed state is stored by key group and cannot be "

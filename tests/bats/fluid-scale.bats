@@ -191,6 +191,18 @@ live_fd() {
 	assert_match "$stderr" "changes \\(128 -> 256\\)"
 	tool apply --mode amend --yes --wait 0 old.json
 	[[ $stderr != *"max-parallelism"* ]] || fail "refused the derived 128" "$stderr"
+	# What the cluster says is untrusted: a key that is no number is
+	# refused, fail closed; a parallelism past any bound derives 32768.
+	live_fd old.json '.spec.flinkConfiguration["pipeline.max-parallelism"] = "lots"'
+	tool apply --mode amend --yes --wait 0 old.json
+	assert_status 1
+	assert_match "$stderr" "FlinkDeployment data-products/commerce-orders-landed: its pipeline.max-parallelism is not a positive number: fluid cannot tell whether the job's keyed state restores with 128 key groups"
+	live_fd old.json 'del(.spec.flinkConfiguration["pipeline.max-parallelism"]) | .spec.job.parallelism = "BIG"'
+	# jq would write 7e+18, a real; the API server writes an integer.
+	sed -i 's/"BIG"/7000000000000000000/' fake/flinkdeployment-commerce-orders-landed.json
+	tool apply --mode amend --yes --wait 0 old.json
+	assert_status 1
+	assert_match "$stderr" "changes \\(32768 -> 128\\)"
 	# No deployment live: a new one takes any number.
 	rm fake/flinkdeployment-commerce-orders-landed.json
 	tool apply --mode amend --yes --wait 0 p.json
