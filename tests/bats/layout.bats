@@ -146,32 +146,29 @@ spawn_symbols='^(posix_spawn|exec[lv]|fork$|vfork$|system$|popen$)'
 # What writes to a standard stream without being given it.
 stream_symbols='^(stdout|stderr|printf|vprintf|puts|putchar|perror|v?warnx?|v?errx?|__v?printf_chk)$'
 
-@test "layout: the library reports, the tool prints: of lib/'s objects only xalloc.o (out of memory) writes to stdout or stderr" {
+# only_object_uses OBJ REGEX WHY: of lib/'s objects, none but OBJ uses a
+# symbol matching REGEX (nm -u); fails naming the object, the symbol and WHY.
+only_object_uses() {
 	local f base s objs=0
 	for f in "$REAL_BIN"/../lib/*.o; do
 		base=${f##*/}
-		[ "$base" = xalloc.o ] && continue
+		[ "$base" = "$1" ] && continue
 		objs=$((objs + 1))
 		for s in $(nm -u "$f" | awk '{ print $NF }'); do
-			[[ $s =~ $stream_symbols ]] && fail "$base uses $s: lib/ writes only to a stream it is given" ""
+			[[ $s =~ $2 ]] && fail "$base uses $s: $3" ""
 		done
 	done
 	[ "$objs" -gt 10 ] || fail "no objects found beside $REAL_BIN" ""
+}
+
+@test "layout: the library reports, the tool prints: of lib/'s objects only xalloc.o (out of memory) writes to stdout or stderr" {
+	only_object_uses xalloc.o "$stream_symbols" "lib/ writes only to a stream it is given"
 	nm -u "$REAL_BIN/../lib/xalloc.o" | grep -q ' stderr$' ||
 	    fail "xalloc.o uses no stderr: the test is not looking at the right symbols" ""
 }
 
 @test "layout: of lib/'s objects only proc.o starts a process, and only kube.c and git.c include proc.h" {
-	local f base s objs=0
-	for f in "$REAL_BIN"/../lib/*.o; do
-		base=${f##*/}
-		[ "$base" = proc.o ] && continue
-		objs=$((objs + 1))
-		for s in $(nm -u "$f" | awk '{ print $NF }'); do
-			[[ $s =~ $spawn_symbols ]] && fail "$base calls $s: only proc.o starts a process" ""
-		done
-	done
-	[ "$objs" -gt 10 ] || fail "no objects found beside $REAL_BIN" ""
+	only_object_uses proc.o "$spawn_symbols" "only proc.o starts a process"
 	nm -u "$REAL_BIN/../lib/proc.o" | grep -q ' posix_spawnp$' ||
 	    fail "proc.o calls no posix_spawnp: the test is not looking at the right symbols" ""
 	run grep -l '^#include "proc.h"' "$TOP"/lib/*.c "$TOP"/lib/*.h "$TOP"/tools/*.c "$TOP"/tools/*.h
